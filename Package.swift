@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "ActionLog",
+    // `Mutex` (Synchronization) sets the floor on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "ActionLog", targets: ["ActionLog"]),
+        .library(name: "Replayer", targets: ["Replayer"]),
+        .executable(name: "replay-cli", targets: ["replay-cli"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(name: "ActionLog", dependencies: ["CSQLite"]),
+        .target(name: "Replayer", dependencies: ["ActionLog"]),
+        // The reference Store and the example features used by the demo, the fixtures and the tests.
+        .target(name: "ActionLogExamples", dependencies: ["ActionLog"]),
+        .executableTarget(
+            name: "replay-cli",
+            dependencies: [
+                "ActionLog", "Replayer", "ActionLogExamples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ActionLogTests", dependencies: ["ActionLog", "ActionLogExamples"]),
+        .testTarget(name: "ReplayerTests", dependencies: ["Replayer", "ActionLog", "ActionLogExamples"]),
+        .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

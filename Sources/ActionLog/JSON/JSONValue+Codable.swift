@@ -1,0 +1,55 @@
+import Foundation
+
+extension JSONValue {
+    /// Encodes `value` with `JSONEncoder` and reads the result back as a ``JSONValue``, so that its
+    /// ``canonicalText`` is independent of the encoder's key order.
+    ///
+    /// ```swift
+    /// let json = try JSONValue(encoding: Cart(items: []))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: the value to encode.
+    ///   - encoder: the encoder to use; its `outputFormatting` does not matter.
+    /// - Throws: the encoder's `EncodingError` (for example for a `Double.nan`).
+    public init(encoding value: some Encodable, encoder: JSONEncoder = JSONEncoder()) throws {
+        let data = try encoder.encode(value)
+        self = try data.withUnsafeBytes { raw in
+            try JSONValue.parse(raw.bindMemory(to: UInt8.self))
+        }
+    }
+
+    /// Decodes a value of type `T` from this JSON.
+    ///
+    /// ```swift
+    /// let cart = try json.decode(Cart.self)
+    /// ```
+    ///
+    /// - Throws: the decoder's `DecodingError`; ``describe(_:)`` turns it into a short sentence.
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(T.self, from: Data(canonicalBytes))
+    }
+
+    /// A short sentence for a decoding error, naming the key path:
+    /// `key "quantity" not found at items[3]`.
+    public static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return String(describing: error) }
+        func location(_ context: DecodingError.Context) -> String {
+            let path = FieldPath(codingPath: context.codingPath)
+            return path.isRoot ? "" : " at \(path)"
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let path = FieldPath(codingPath: context.codingPath)
+            return "key \"\(key.stringValue)\" not found" + (path.isRoot ? "" : " at \(path)")
+        case .typeMismatch(let type, let context):
+            return "expected \(type)\(location(context)): \(context.debugDescription)"
+        case .valueNotFound(let type, let context):
+            return "expected \(type) but found null\(location(context))"
+        case .dataCorrupted(let context):
+            return "\(context.debugDescription)\(location(context))"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+}

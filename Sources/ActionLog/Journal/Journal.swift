@@ -1,0 +1,225 @@
+import Foundation
+import Synchronization
+
+/// A journal file: the sessions recorded into it and their entries.
+///
+/// Open one to read what an app recorded. Readers open the file read-only by default and never
+/// change it, so a journal can be inspected while an app is still recording into it.
+///
+/// ```swift
+/// let journal = try Journal(path: "checkout.actionlog")
+/// for session in try journal.sessions() {
+///     print(session.name, session.status, session.entryCount)
+/// }
+/// let state = try journal.state(at: 12, in: 1)   // the recorded state after entry 12
+/// ```
+///
+/// A `Journal` is safe to share between tasks: its connection is guarded by a lock.
+public final class Journal: Sendable {
+    /// How a journal is opened.
+    public enum AccessMode: Sendable {
+        /// Never creates or changes the file. The default for readers.
+        case readOnly
+        /// Creates the file if needed, migrates an older schema, and marks sessions left behind by a
+        /// dead recorder `interrupted` in the file.
+        case readWrite
+    }
+
+    /// The file's path.
+    public let path: String
+    /// The file name used in error messages.
+    public let fileName: String
+    private let connection: Mutex<Connection>
+
+    /// Opens the journal at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: the journal file.
+    ///   - mode: ``AccessMode/readOnly`` (the default) or ``AccessMode/readWrite``.
+    /// - Throws: ``JournalError`` when the file is missing (read-only), is not SQLite, is an SQLite
+    ///   database that is not a journal, or was written by a newer ActionLog.
+    public init(path: String, mode: AccessMode = .readOnly) throws(JournalError) {
+        self.path = path
+        self.fileName = JournalFile.displayName(path)
+        let connection = try JournalFile.open(path: path, mode: mode == .readOnly ? .readOnly : .readWrite)
+        if mode == .readWrite {
+            try Self.markInterruptedSessions(connection, path: path)
+        }
+        self.connection = Mutex(connection)
+    }
+
+    /// Opens the journal at a file URL. See ``init(path:mode:)``.
+    public convenience init(url: URL, mode: AccessMode = .readOnly) throws(JournalError) {
+        try self.init(path: url.path, mode: mode)
+    }
+
+    /// Runs `body` with the connection, turning SQLite errors into journal errors that name the file.
+    func read<T: Sendable>(session: Session.ID? = nil, entry: Int? = nil, _ body: (Connection) throws -> T) throws(JournalError) -> T {
+        let file = fileName
+        let result: Result<T, JournalError> = connection.withLock { connection in
+            do {
+                return .success(try body(connection))
+            } catch let error as JournalError {
+                return .failure(error)
+            } catch let error as SQLiteError {
+                return .failure(JournalFile.wrap(error, file: file, session: session, entry: entry))
+            } catch {
+                return .failure(JournalError(.sqlite, file: file, session: session, entry: entry, reason: "\(error)"))
+            }
+        }
+        return try result.get()
+    }
+
+    // MARK: - Sessions
+
+    private static let sessionColumns = """
+        SELECT s.id, s.name, s.started_at, s.ended_at, s.status, s.library_version, s.app_version,
+               s.state_type, s.action_type, s.effect_type, s.metadata, s.dropped,
+               (SELECT count(*) FROM entries e WHERE e.session_id = s.id),
+               (SELECT max(time) FROM entries e WHERE e.session_id = s.id)
+        FROM sessions s
+        """
+
+    /// Every session in the journal, oldest first.
+    ///
+    /// - Throws: ``JournalError`` when the file cannot be read or a session row is damaged.
+    public func sessions() throws(JournalError) -> [Session] {
+        try read { connection in
+            try connection.prepare(Self.sessionColumns + " ORDER BY s.id").rows { try self.session(from: $0) }
+        }
+    }
+
+    /// The session with the given id.
+    ///
+    /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is none.
+    public func session(_ id: Session.ID) throws(JournalError) -> Session {
+        let found = try read(session: id) { connection in
+            try connection.prepare(Self.sessionColumns + " WHERE s.id = ?1").firstRow([.integer(id)]) { try self.session(from: $0) }
+        }
+        guard let found else {
+            throw JournalError(.sessionNotFound, file: fileName, session: id, reason: "no such session")
+        }
+        return found
+    }
+
+    private func session(from row: Row) throws -> Session {
+        let id = row.int(0)
+        let storedStatus = row.text(4) ?? ""
+        guard var status = Session.Status(rawValue: storedStatus) else {
+            throw JournalError(.corrupt, file: fileName, session: id, reason: "unknown session status \"\(storedStatus)\"")
+        }
+        let lastEntryAt = row.optionalDouble(13).map(Date.init(timeIntervalSince1970:))
+        var endedAt = row.optionalDouble(3).map(Date.init(timeIntervalSince1970:))
+        if status == .recording, !SessionLock.isHeld(journal: path, session: id) {
+            status = .interrupted
+            endedAt = lastEntryAt
+        }
+        let metadataText = row.text(10) ?? "{}"
+        let metadata: JSONValue
+        do {
+            metadata = try JSONValue(parsing: metadataText)
+        } catch {
+            throw JournalError(.corrupt, file: fileName, session: id, reason: "the session metadata is not valid JSON: \(error)")
+        }
+        return Session(
+            id: id,
+            name: row.text(1) ?? "",
+            startedAt: Date(timeIntervalSince1970: row.double(2)),
+            endedAt: endedAt,
+            status: status,
+            libraryVersion: row.text(5) ?? "",
+            appVersion: row.text(6),
+            stateType: row.text(7) ?? "",
+            actionType: row.text(8) ?? "",
+            effectType: row.text(9),
+            metadata: metadata,
+            entryCount: Int(row.int(12)),
+            droppedCount: Int(row.int(11)),
+            lastEntryAt: lastEntryAt
+        )
+    }
+
+    /// Persists `interrupted` for sessions left `recording` by a recorder that no longer runs.
+    static func markInterruptedSessions(_ connection: Connection, path: String) throws(JournalError) {
+        do {
+            let recording = try connection.prepare("SELECT id FROM sessions WHERE status = 'recording'").rows { $0.int(0) }
+            for id in recording where !SessionLock.isHeld(journal: path, session: id) {
+                try connection.prepare("""
+                    UPDATE sessions SET status = 'interrupted',
+                        ended_at = (SELECT max(time) FROM entries WHERE session_id = ?1)
+                    WHERE id = ?1 AND status = 'recording'
+                    """).execute([.integer(id)])
+                SessionLock.removeStale(journal: path, session: id)
+            }
+        } catch let error as SQLiteError {
+            throw JournalFile.wrap(error, file: JournalFile.displayName(path))
+        } catch {
+            throw JournalError(.sqlite, file: JournalFile.displayName(path), reason: "\(error)")
+        }
+    }
+
+    // MARK: - Entries
+
+    /// The entries of a session in order, starting at `seq`.
+    ///
+    /// ```swift
+    /// for entry in try journal.entries(in: 1) { print(entry.seq, entry.label ?? "initial") }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - session: the session's id.
+    ///   - seq: the first entry to return.
+    ///   - limit: the most entries to return; `nil` for all.
+    /// - Throws: ``JournalError`` when the session does not exist or an entry cannot be read; the error
+    ///   names the entry.
+    public func entries(in session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> [Entry] {
+        _ = try self.session(session)
+        let file = fileName
+        return try read(session: session) { connection in
+            try Self.rawEntries(connection, session: session, from: seq, limit: limit).map { raw throws(JournalError) in
+                try raw.parsed(file: file)
+            }
+        }
+    }
+
+    /// One entry of a session.
+    ///
+    /// - Throws: ``JournalError`` with code ``JournalError/Code/entryNotFound`` when the session has no such entry.
+    public func entry(_ seq: Int, in session: Session.ID) throws(JournalError) -> Entry {
+        guard let entry = try entries(in: session, from: seq, limit: 1).first, entry.seq == seq else {
+            throw JournalError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "no such entry")
+        }
+        return entry
+    }
+
+    /// The recorded state after entry `seq` (entry 0: the initial state), as JSON.
+    ///
+    /// ```swift
+    /// let json = try journal.state(at: 12, in: session.id)
+    /// let cart = try json.decode(Cart.self)
+    /// ```
+    ///
+    /// - Throws: ``JournalError`` when there is no such entry, when the entry is a gap (no state was
+    ///   recorded there), or when the stored state cannot be read.
+    public func state(at seq: Int, in session: Session.ID) throws(JournalError) -> JSONValue {
+        let entry = try self.entry(seq, in: session)
+        switch entry.kind {
+        case .keyframe:
+            guard let state = entry.state else {
+                throw JournalError(.corrupt, file: fileName, session: session, entry: seq, reason: "a keyframe without a state")
+            }
+            return state
+        case .gap:
+            throw JournalError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "a gap: \(entry.dropped ?? 0) actions were lost here, so no state was recorded")
+        case .delta:
+            throw JournalError(.newerSchema, file: fileName, session: session, entry: seq, reason: "delta entries are not supported by this version of ActionLog")
+        }
+    }
+
+    static func rawEntries(_ connection: Connection, session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws -> [RawEntry] {
+        try connection.prepare("""
+            SELECT \(RawEntry.columns) FROM entries
+            WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
+            """).rows([.integer(session), .integer(Int64(seq)), .integer(limit.map(Int64.init) ?? -1)]) { RawEntry(row: $0) }
+    }
+}

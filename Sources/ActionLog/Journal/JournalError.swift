@@ -1,0 +1,59 @@
+/// A journal that cannot be opened or read, named down to the file, session and entry.
+///
+/// The description reads like a sentence a person can act on:
+///
+///     checkout.actionlog, session 3, entry 41: the state is not valid JSON: invalid JSON at byte 12: unexpected end of text
+///
+/// Match on ``code`` to react programmatically.
+public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for code that reacts to it.
+    public enum Code: Sendable, Equatable {
+        /// The file does not exist (readers never create one).
+        case fileNotFound
+        /// The file is not an SQLite database at all.
+        case notADatabase
+        /// An SQLite database, but not an ActionLog journal.
+        case notAJournal
+        /// Written by a newer ActionLog whose schema this version does not know.
+        case newerSchema
+        /// No session with the requested id.
+        case sessionNotFound
+        /// No entry with the requested sequence number.
+        case entryNotFound
+        /// An entry or session row whose content cannot be read (bad JSON, impossible values).
+        case corrupt
+        /// SQLite reported an error; see ``sqlite``.
+        case sqlite
+        /// The file system refused an operation (for example the session lock).
+        case fileSystem
+    }
+
+    public let code: Code
+    /// The journal's file name.
+    public let file: String
+    /// The session concerned, if any.
+    public let session: Int64?
+    /// The entry (sequence number) concerned, if any.
+    public let entry: Int?
+    /// The explanation, without the location prefix.
+    public let reason: String
+    /// The SQLite error behind a ``Code/sqlite`` error.
+    public let sqlite: SQLiteError?
+
+    public init(_ code: Code, file: String, session: Int64? = nil, entry: Int? = nil, reason: String, sqlite: SQLiteError? = nil) {
+        self.code = code
+        self.file = file
+        self.session = session
+        self.entry = entry
+        self.reason = reason
+        self.sqlite = sqlite
+    }
+
+    /// `file, session S, entry E: reason`, leaving out what is not known.
+    public var description: String {
+        var location = file
+        if let session { location += ", session \(session)" }
+        if let entry { location += ", entry \(entry)" }
+        return "\(location): \(reason)"
+    }
+}

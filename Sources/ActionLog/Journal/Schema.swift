@@ -1,0 +1,42 @@
+/// The journal's SQL schema and its forward migrations. `docs/SCHEMA.md` documents it for people.
+enum Schema {
+    /// `PRAGMA application_id` of every journal: "ACLG" in ASCII. Tells a journal from another SQLite file.
+    static let applicationID: Int64 = 0x4143_4C47
+
+    /// The schema version this library writes (`PRAGMA user_version`).
+    static let currentVersion: Int64 = 1
+
+    /// Migrations by the version they produce. Each runs in the transaction that sets `user_version`.
+    static let migrations: [(version: Int64, sql: String)] = [
+        (1, """
+            CREATE TABLE sessions (
+                id              INTEGER PRIMARY KEY,
+                name            TEXT    NOT NULL,
+                started_at      REAL    NOT NULL,
+                ended_at        REAL,
+                status          TEXT    NOT NULL CHECK (status IN ('recording', 'closed', 'interrupted')),
+                library_version TEXT    NOT NULL,
+                app_version     TEXT,
+                state_type      TEXT    NOT NULL,
+                action_type     TEXT    NOT NULL,
+                effect_type     TEXT,
+                metadata        TEXT    NOT NULL DEFAULT '{}',
+                dropped         INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE TABLE entries (
+                session_id  INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                seq         INTEGER NOT NULL,
+                kind        TEXT    NOT NULL CHECK (kind IN ('keyframe', 'delta', 'gap')),
+                time        REAL    NOT NULL,
+                label       TEXT,
+                action      TEXT,
+                state       TEXT,
+                effect      TEXT,
+                duration_ns INTEGER,
+                dropped     INTEGER,
+                note        TEXT,
+                PRIMARY KEY (session_id, seq)
+            ) WITHOUT ROWID;
+            """),
+    ]
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// One recording: a store instance from start to close, as a journal lists it.
+///
+/// ```swift
+/// for session in try journal.sessions() {
+///     print(session.id, session.name, session.status, session.entryCount)
+/// }
+/// ```
+public struct Session: Sendable, Hashable, Identifiable {
+    public typealias ID = Int64
+
+    /// Where a session stands.
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        /// A live process is recording it now.
+        case recording
+        /// Its recorder closed it: every entry handed over was committed or counted as a gap.
+        case closed
+        /// Its recorder stopped without closing (the process died). Every committed entry is intact.
+        case interrupted
+    }
+
+    public let id: ID
+    public let name: String
+    public let startedAt: Date
+    /// When the session was closed; for an interrupted session, the time of its last entry.
+    public let endedAt: Date?
+    /// The status as of reading. A session whose file says `recording` but that no live process
+    /// records reads as ``Status/interrupted``.
+    public let status: Status
+    /// The ActionLog version that recorded it.
+    public let libraryVersion: String
+    public let appVersion: String?
+    /// `String(reflecting:)` of the recorded state type, e.g. `MyApp.Cart.State`.
+    public let stateType: String
+    public let actionType: String
+    public let effectType: String?
+    /// Free-form metadata given at recording time; a JSON object.
+    public let metadata: JSONValue
+    /// Entries in the session, entry 0 (the initial state) and gaps included.
+    public let entryCount: Int
+    /// Actions lost to back-pressure or failures; each loss is also a `gap` entry.
+    public let droppedCount: Int
+    /// The time of the last entry, if any.
+    public let lastEntryAt: Date?
+
+    /// From the start to the end, or to the last entry while the session is recording.
+    public var duration: TimeInterval? {
+        (endedAt ?? lastEntryAt).map { $0.timeIntervalSince(startedAt) }
+    }
+}

@@ -1,0 +1,79 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An exclusive `flock(2)` on `<journal>-lock-<session>`, held for as long as a recorder writes the session.
+///
+/// The operating system releases the lock when the process dies, however it dies, so a reader can tell a
+/// session that a live process is recording (lock held) from one left behind by a crash (no lock): the
+/// latter reads as `interrupted`. `flock` locks belong to the open file, so this also works between two
+/// journals opened in one process.
+final class SessionLock: @unchecked Sendable {
+    // @unchecked: `descriptor` is written once in init and only closed in `release`, which the owner calls once.
+    private var descriptor: Int32
+    let path: String
+
+    static func path(journal: String, session: Int64) -> String {
+        "\(journal)-lock-\(session)"
+    }
+
+    /// Creates the lock file and locks it exclusively.
+    ///
+    /// - Throws: the `errno` description when the file cannot be created or is already locked.
+    init(journal: String, session: Int64) throws(SessionLockError) {
+        path = Self.path(journal: journal, session: session)
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw SessionLockError(path: path, errno: errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let error = SessionLockError(path: path, errno: errno)
+            close(descriptor)
+            throw error
+        }
+    }
+
+    /// Removes the lock file and releases the lock. Safe to call more than once.
+    func release() {
+        guard descriptor >= 0 else { return }
+        unlink(path)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    /// Gives up the lock without removing the file, as a process that dies does.
+    func abandon() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { release() }
+
+    /// Whether a live recorder holds the lock of `session` in `journal`. Never creates the file.
+    static func isHeld(journal: String, session: Int64) -> Bool {
+        let descriptor = open(path(journal: journal, session: session), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
+    }
+
+    /// Removes the lock file of a session no process records any more.
+    static func removeStale(journal: String, session: Int64) {
+        unlink(path(journal: journal, session: session))
+    }
+}
+
+struct SessionLockError: Error, CustomStringConvertible {
+    let path: String
+    let errno: Int32
+    var description: String {
+        "cannot lock \(path): \(String(cString: strerror(errno)))"
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// One dispatched step, as handed from the dispatching thread to the writer: values only, nothing encoded.
+struct Step<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable>: Sendable {
+    /// `nil` for entry 0, the initial state.
+    var action: Action?
+    var state: State
+    var effect: Effect?
+    var time: Date
+    var reducerDuration: Duration?
+}
+
+/// Describes the session a writer creates.
+struct SessionDescription: Sendable {
+    var name: String
+    var stateType: String
+    var actionType: String
+    var effectType: String?
+    var appVersion: String?
+    var metadata: JSONValue
+}
+
+/// The writer: owns the connection on its own thread, encodes steps, batches them into transactions.
+///
+/// Nothing here runs on a dispatching thread. Failures are reported through `onError`, counted, and
+/// written as `gap` entries once the file accepts writes again.
+final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable> {
+    typealias Item = Step<State, Action, Effect>
+
+    let sessionID: Session.ID
+    private let connection: Connection
+    private let lock: SessionLock
+    private let file: String
+    private let onError: @Sendable (RecorderError) -> Void
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+    private var nextSeq = 0
+    /// Actions lost to failed transactions, not yet written as a gap.
+    private var unrecordedLoss: (count: Int, note: String, time: Date)?
+
+    /// Opens the journal for writing, creates the session and takes its lock.
+    init(path: String, session: SessionDescription, onError: @escaping @Sendable (RecorderError) -> Void) throws(JournalError) {
+        file = JournalFile.displayName(path)
+        self.onError = onError
+        let connection = try JournalFile.open(path: path, mode: .readWrite)
+        self.connection = connection
+        try Journal.markInterruptedSessions(connection, path: path)
+        let file = self.file
+        let sessionID: Session.ID
+        do {
+            sessionID = try connection.transaction {
+                try connection.prepare("""
+                    INSERT INTO sessions (name, started_at, status, library_version, app_version, state_type, action_type, effect_type, metadata)
+                    VALUES (?1, ?2, 'recording', ?3, ?4, ?5, ?6, ?7, ?8)
+                    """).execute([
+                        .text(session.name), .real(Date().timeIntervalSince1970), .text(ActionLog.version),
+                        .optional(session.appVersion), .text(session.stateType), .text(session.actionType),
+                        .optional(session.effectType), .text(session.metadata.canonicalText),
+                    ])
+                return connection.lastInsertedRowID
+            }
+        } catch let error as SQLiteError {
+            throw JournalFile.wrap(error, file: file)
+        } catch {
+            throw JournalError(.sqlite, file: file, reason: "\(error)")
+        }
+        self.sessionID = sessionID
+        do {
+            lock = try SessionLock(journal: path, session: sessionID)
+        } catch {
+            try? connection.prepare("DELETE FROM sessions WHERE id = ?1").execute([.integer(sessionID)])
+            throw JournalError(.fileSystem, file: file, session: sessionID, reason: error.description)
+        }
+    }
+
+    /// Processes batches until the recorder closes (or is abandoned).
+    func run(_ handOff: HandOff<Item>) {
+        while true {
+            let batch = handOff.nextBatch()
+            if batch.isAbandoned {
+                lock.abandon()
+                handOff.finish()
+                return
+            }
+            let (committed, lost) = write(batch)
+            handOff.didProcess(items: batch.items.count, committed: committed, lost: lost)
+            if batch.isLast {
+                finishSession()
+                handOff.finish()
+                return
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    private struct Row {
+        var kind: Entry.Kind
+        var time: Date
+        var label: String?
+        var action: String?
+        var state: String?
+        var effect: String?
+        var durationNanoseconds: Int64?
+        var dropped: Int?
+        var note: String?
+    }
+
+    /// Encodes and commits one batch. Returns how many handed-over steps were committed and lost.
+    private func write(_ batch: HandOff<Item>.Batch) -> (committed: Int, lost: Int) {
+        var rows: [Row] = []
+        var lostToEncoding = 0
+        func gap(_ count: Int, note: String, time: Date) {
+            if let last = rows.last, last.kind == .gap {
+                rows[rows.count - 1].dropped = (last.dropped ?? 0) + count
+                rows[rows.count - 1].note = (last.note ?? "") + "; " + note
+            } else {
+                rows.append(Row(kind: .gap, time: time, dropped: count, note: note))
+            }
+        }
+        if let loss = unrecordedLoss {
+            gap(loss.count, note: loss.note, time: loss.time)
+        }
+        for pending in batch.items {
+            let step = pending.item
+            if pending.droppedBefore > 0 {
+                let note = "\(pending.droppedBefore) actions dropped: the writer fell behind"
+                gap(pending.droppedBefore, note: note, time: step.time)
+                report(.dropped, entry: nextSeq + rows.count - 1, "\(note); recorded as a gap")
+            }
+            do {
+                rows.append(try encode(step))
+            } catch {
+                let label = step.action.map { ActionLabel.of($0) } ?? "initial state"
+                let reason = "\"\(label)\" does not encode: \(error)"
+                lostToEncoding += 1
+                gap(1, note: reason, time: step.time)
+                report(.encodingFailed, entry: nextSeq + rows.count - 1, "\(reason); recorded as a gap")
+            }
+        }
+        if batch.trailingDrops > 0 {
+            let note = "\(batch.trailingDrops) actions dropped: the writer fell behind"
+            gap(batch.trailingDrops, note: note, time: Date())
+            report(.dropped, entry: nextSeq + rows.count - 1, "\(note); recorded as a gap")
+        }
+        guard !rows.isEmpty else { return (0, 0) }
+        let firstSeq = nextSeq
+        do {
+            try connection.transaction {
+                let insert = try connection.cachedStatement("""
+                    INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                    """)
+                var droppedTotal = 0
+                for (offset, row) in rows.enumerated() {
+                    try insert.execute([
+                        .integer(sessionID), .integer(Int64(firstSeq + offset)), .text(row.kind.rawValue),
+                        .real(row.time.timeIntervalSince1970), .optional(row.label), .optional(row.action),
+                        .optional(row.state), .optional(row.effect), .optional(row.durationNanoseconds),
+                        .optional(row.dropped.map(Int64.init)), .optional(row.note),
+                    ])
+                    droppedTotal += row.dropped ?? 0
+                }
+                if droppedTotal > 0 {
+                    try connection.cachedStatement("UPDATE sessions SET dropped = dropped + ?2 WHERE id = ?1")
+                        .execute([.integer(sessionID), .integer(Int64(droppedTotal))])
+                }
+            }
+            nextSeq = firstSeq + rows.count
+            unrecordedLoss = nil
+            return (batch.items.count - lostToEncoding, lostToEncoding)
+        } catch {
+            // The transaction rolled back: everything in it is lost, and becomes a gap once writes succeed again.
+            let count = rows.reduce(0) { $0 + ($1.kind == .gap ? ($1.dropped ?? 0) : 1) }
+            let note = "\(count) actions lost: the write failed (\(error))"
+            unrecordedLoss = (count, note, rows.first?.time ?? Date())
+            report(.writeFailed, entry: firstSeq, "entries \(firstSeq)...\(firstSeq + rows.count - 1) were not written: \(error)")
+            return (0, batch.items.count)
+        }
+    }
+
+    private func encode(_ step: Item) throws -> Row {
+        Row(
+            kind: .keyframe,
+            time: step.time,
+            label: step.action.map { ActionLabel.of($0) },
+            action: try step.action.map { try JSONValue(encoding: $0, encoder: encoder).canonicalText },
+            state: try JSONValue(encoding: step.state, encoder: encoder).canonicalText,
+            effect: try step.effect.map { try JSONValue(encoding: $0, encoder: encoder).canonicalText },
+            durationNanoseconds: step.reducerDuration.map { duration in
+                duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+            }
+        )
+    }
+
+    private func finishSession() {
+        do {
+            try connection.cachedStatement("UPDATE sessions SET status = 'closed', ended_at = ?2 WHERE id = ?1")
+                .execute([.integer(sessionID), .real(Date().timeIntervalSince1970)])
+        } catch {
+            report(.writeFailed, entry: nil, "the session could not be marked closed (\(error)); it will read as interrupted")
+        }
+        lock.release()
+    }
+
+    private func report(_ code: RecorderError.Code, entry: Int?, _ reason: String) {
+        onError(RecorderError(code: code, file: file, session: sessionID, entry: entry, reason: reason))
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+
+/// The recording middleware: turns each dispatch into an entry of a session, written in the background.
+///
+/// A store calls ``record(action:state:effect:reducerDuration:)`` after each reduce. That call does O(1)
+/// work on the caller's thread: it hands the values (copy-on-write, nothing encoded) to a writer thread,
+/// which encodes them, batches them into transactions and commits. Nothing a file or the disk does can
+/// crash or stall the app: failures go to ``RecorderConfiguration/onError``, are counted in
+/// ``statistics``, and what was lost is written as a `gap` entry.
+///
+/// ```swift
+/// let recorder = try Recorder<Cart, CartAction, CartEffect>(
+///     path: "cart.actionlog", session: "checkout", initialState: cart
+/// )
+/// let effect = Cart.reduce(&cart, action)
+/// recorder.record(action: action, state: cart, effect: effect)
+/// // ...
+/// recorder.close()   // flushes, then marks the session closed
+/// ```
+///
+/// To record a reducer function without touching the store, wrap it with ``recording(_:)-swift.method``.
+public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable>: Sendable {
+    typealias Item = Step<State, Action, Effect>
+
+    /// The session this recorder writes.
+    public let sessionID: Session.ID
+    /// The journal file.
+    public let path: String
+    private let handOff: HandOff<Item>
+    private let waitTimeout: Duration
+
+    /// Opens (or creates) the journal at `path`, starts a session and records `initialState` as entry 0.
+    ///
+    /// Opening happens on the writer's thread; this initializer waits for it, so create the recorder at
+    /// start-up rather than in the middle of a gesture.
+    ///
+    /// - Parameters:
+    ///   - path: the journal file; created with its schema when missing.
+    ///   - session: a name for the session, shown by `replay-cli sessions`.
+    ///   - initialState: the state before the first action.
+    ///   - configuration: queue, batching, back-pressure and error handling.
+    /// - Throws: ``JournalError`` when the file cannot be opened for writing, is not a journal, or is newer
+    ///   than this library.
+    public init(
+        path: String,
+        session: String,
+        initialState: State,
+        configuration: RecorderConfiguration = RecorderConfiguration()
+    ) throws(JournalError) {
+        self.path = path
+        self.handOff = HandOff(capacity: configuration.queueCapacity, batchSize: configuration.batchSize, batchInterval: configuration.batchInterval)
+        switch configuration.backpressure {
+        case .drop: waitTimeout = .zero
+        case .wait(let timeout): waitTimeout = max(.zero, timeout)
+        }
+        let description = SessionDescription(
+            name: session,
+            stateType: String(reflecting: State.self),
+            actionType: String(reflecting: Action.self),
+            effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
+            appVersion: configuration.appVersion,
+            metadata: configuration.metadata
+        )
+        let started = WriterStart()
+        let handOff = self.handOff
+        let onError = configuration.onError
+        let thread = Thread {
+            let writer: JournalWriter<State, Action, Effect>
+            do throws(JournalError) {
+                writer = try JournalWriter(path: path, session: description, onError: onError)
+            } catch {
+                started.resolve(.failure(error))
+                return
+            }
+            started.resolve(.success(writer.sessionID))
+            writer.run(handOff)
+        }
+        thread.name = "ActionLog writer"
+        thread.start()
+        sessionID = try started.wait().get()
+        _ = handOff.put(Item(action: nil, state: initialState, effect: nil, time: Date(), reducerDuration: nil), timeout: .zero)
+    }
+
+    /// Closes the session if ``close()`` was not called. Does not wait for the writer.
+    deinit {
+        handOff.close(wait: false)
+    }
+
+    // MARK: - Recording
+
+    /// Hands one dispatch to the writer. O(1) on the caller's thread: no encoding, no I/O.
+    ///
+    /// When the queue is full, ``RecorderConfiguration/backpressure`` decides: wait a bounded time, or drop
+    /// and count. A dropped entry becomes a `gap` in the session. After ``close()`` this does nothing.
+    ///
+    /// - Parameters:
+    ///   - action: the action that was reduced.
+    ///   - state: the state the reducer produced.
+    ///   - effect: the effect the reducer returned, if any.
+    ///   - reducerDuration: how long the reducer took, if measured.
+    public func record(action: Action, state: State, effect: Effect?, reducerDuration: Duration? = nil) {
+        _ = handOff.put(
+            Item(action: action, state: state, effect: effect, time: Date(), reducerDuration: reducerDuration),
+            timeout: waitTimeout
+        )
+    }
+
+    /// Returns when everything handed over so far is committed (or, if it could not be, reported and
+    /// counted as lost). Blocks the calling thread meanwhile: call it at moments that can wait, such as a
+    /// scene moving to the background.
+    public func flush() {
+        handOff.flush()
+    }
+
+    /// Flushes, marks the session `closed` and stops the writer. Later calls do nothing.
+    public func close() {
+        handOff.close(wait: true)
+    }
+
+    /// The counters so far: recorded, dropped, committed, lost, pending.
+    public var statistics: RecorderStatistics {
+        handOff.statistics()
+    }
+
+    /// Stops the writer as if the process had died: the session stays `recording` in the file, its lock
+    /// is released, and entries not yet committed are lost. For tests of crash recovery.
+    func abandon() {
+        handOff.abandon()
+    }
+}
+
+extension Recorder where Effect == Never {
+    /// Records an action of a reducer that has no effects. See ``record(action:state:effect:reducerDuration:)``.
+    public func record(action: Action, state: State, reducerDuration: Duration? = nil) {
+        record(action: action, state: state, effect: nil, reducerDuration: reducerDuration)
+    }
+}
+
+/// The writer thread's answer to the initializer: the new session's id, or why it could not start.
+private final class WriterStart: Sendable {
+    private let result = Mutex<Result<Session.ID, JournalError>?>(nil)
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    func resolve(_ value: Result<Session.ID, JournalError>) {
+        result.withLock { $0 = value }
+        semaphore.signal()
+    }
+
+    func wait() -> Result<Session.ID, JournalError> {
+        semaphore.wait()
+        return result.withLock { $0! }
+    }
+}

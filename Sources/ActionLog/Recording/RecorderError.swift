@@ -1,0 +1,35 @@
+import Foundation
+
+/// A failure while recording. The app keeps running: the recorder reports it, counts it, writes a
+/// `gap` entry for what was lost, and goes on.
+///
+///     checkout.actionlog, session 3, entry 42: action "addToCart" does not encode: ...; recorded as a gap
+public struct RecorderError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// An action, state or effect threw while encoding.
+        case encodingFailed
+        /// A transaction failed (disk full, read-only file, I/O error); its entries were lost.
+        case writeFailed
+        /// Entries were dropped because the writer fell behind.
+        case dropped
+        /// `record` was called after `close()`.
+        case recordAfterClose
+    }
+
+    public let code: Code
+    public let file: String
+    public let session: Int64
+    /// The entry concerned, where there is one.
+    public let entry: Int?
+    /// The explanation, without the location.
+    public let reason: String
+
+    public var description: String {
+        "\(file), session \(session)\(entry.map { ", entry \($0)" } ?? ""): \(reason)"
+    }
+
+    /// The default error handler: one line on standard error.
+    public static let printToStandardError: @Sendable (RecorderError) -> Void = { error in
+        FileHandle.standardError.write(Data("ActionLog: \(error)\n".utf8))
+    }
+}

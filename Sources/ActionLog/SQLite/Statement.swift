@@ -1,0 +1,157 @@
+import CSQLite
+import Foundation
+
+/// A prepared statement (`sqlite3_stmt`), finalized when released.
+///
+/// Values are always bound, never spliced into SQL. Hot statements are prepared once with
+/// `SQLITE_PREPARE_PERSISTENT` and reused through ``reset()``.
+/// See <https://www.sqlite.org/c3ref/stmt.html>.
+final class Statement {
+    let handle: OpaquePointer
+    let sql: String
+    private unowned let connection: Connection
+
+    init(connection: Connection, sql: String, persistent: Bool) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let code = sqlite3_prepare_v3(connection.handle, sql, -1, flags, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            throw SQLiteError(code: code, connection: connection.handle, sql: sql)
+        }
+        self.handle = statement
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: - Binding
+
+    /// Binds `values` to the parameters `?1`, `?2`, ... after clearing earlier bindings.
+    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    private func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+        let code: Int32
+        switch value {
+        case .null:
+            code = sqlite3_bind_null(handle, index)
+        case .integer(let int):
+            code = sqlite3_bind_int64(handle, index, int)
+        case .real(let double):
+            code = sqlite3_bind_double(handle, index, double)
+        case .text(let string):
+            code = sqlite3_bind_text(handle, index, string, -1, actionlog_sqlite_transient())
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), actionlog_sqlite_transient())
+            }
+        }
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection.handle, sql: sql) }
+    }
+
+    // MARK: - Stepping
+
+    /// Advances to the next row. Returns `false` when the statement is done.
+    func step() throws(SQLiteError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(code: code, connection: connection.handle, sql: sql)
+        }
+    }
+
+    /// Resets the statement so that it can run again; bindings are kept.
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// Binds `values`, runs the statement to completion and resets it.
+    func execute(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+        try bind(values)
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// Binds `values` and returns every row, decoded by `row`.
+    func rows<T>(_ values: [SQLiteValue] = [], _ row: (Row) throws -> T) throws -> [T] {
+        try bind(values)
+        defer { reset() }
+        var result: [T] = []
+        while try step() {
+            result.append(try row(Row(statement: self)))
+        }
+        return result
+    }
+
+    /// Binds `values` and returns the first row, decoded by `row`, if there is one.
+    func firstRow<T>(_ values: [SQLiteValue] = [], _ row: (Row) throws -> T) throws -> T? {
+        try bind(values)
+        defer { reset() }
+        guard try step() else { return nil }
+        return try row(Row(statement: self))
+    }
+}
+
+/// A value bound to a statement parameter.
+enum SQLiteValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    static func optional(_ string: String?) -> SQLiteValue { string.map(SQLiteValue.text) ?? .null }
+    static func optional(_ int: Int64?) -> SQLiteValue { int.map(SQLiteValue.integer) ?? .null }
+    static func optional(_ double: Double?) -> SQLiteValue { double.map(SQLiteValue.real) ?? .null }
+}
+
+/// The current row of a stepping statement. Valid only inside the row closure.
+struct Row {
+    let statement: Statement
+
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(statement.handle, column) == SQLITE_NULL
+    }
+
+    func int(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(statement.handle, column)
+    }
+
+    func optionalInt(_ column: Int32) -> Int64? {
+        isNull(column) ? nil : int(column)
+    }
+
+    func double(_ column: Int32) -> Double {
+        sqlite3_column_double(statement.handle, column)
+    }
+
+    func optionalDouble(_ column: Int32) -> Double? {
+        isNull(column) ? nil : double(column)
+    }
+
+    /// The column as UTF-8 text; `nil` for NULL. Blobs are read as their bytes.
+    func text(_ column: Int32) -> String? {
+        guard let bytes = bytes(column) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The column's bytes (text or blob); `nil` for NULL.
+    func bytes(_ column: Int32) -> [UInt8]? {
+        guard !isNull(column) else { return nil }
+        // Ask for the text form first: calling `sqlite3_column_bytes` after it gives the length of that form.
+        let pointer = sqlite3_column_blob(statement.handle, column)
+        let count = Int(sqlite3_column_bytes(statement.handle, column))
+        guard let pointer, count > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+}

@@ -1,0 +1,61 @@
+import ActionLog
+
+/// Scripted sessions of the example features: what `replay-cli demo` records and what the golden
+/// fixtures under `fixtures/` were recorded from.
+public enum ExampleScripts {
+    public typealias CitySearchRecorder = Recorder<CitySearch, Message<CitySearch.Input, CitySearch.Feedback>, CitySearch.Effect>
+    public typealias CheckoutRecorder = Recorder<Checkout.State, Checkout.Event, Never>
+
+    /// The city search inputs of the script, in order.
+    public static let citySearchInputs: [CitySearch.Input] = [
+        .onAppear, .queryChanged("p"), .queryChanged("pa"), .queryChanged("par"),
+        .queryChanged("be"), .queryChanged("ber"), .queryChanged("b3"), .queryChanged("l"),
+        .queryChanged("ly"),
+    ]
+
+    /// Records the city search script into `path` and closes the session.
+    ///
+    /// - Returns: the session's id and the final state.
+    /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
+    @MainActor
+    public static func recordCitySearch(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (Session.ID, CitySearch) {
+        let recorder = try CitySearchRecorder(path: path, session: "city search", initialState: CitySearch(), configuration: configuration)
+        let store = Store(initialState: CitySearch(), effectHandler: CitySearchEffects(), middleware: [recorder])
+        for input in citySearchInputs {
+            store.send(input)
+            await store.settle()
+        }
+        recorder.close()
+        return (recorder.sessionID, store.state)
+    }
+
+    /// The checkout events a user sends in the script (side-effect events come from the services).
+    public static let checkoutUserEvents: [Checkout.Event] = [
+        .addItem(Checkout.Item(sku: "tea-01", name: "Green tea", priceCents: 1_250, quantity: 2)),
+        .addItem(Checkout.Item(sku: "kettle-9", name: "Copper kettle", priceCents: 64_900, quantity: 1)),
+        .checkoutTapped,
+        .payTapped,
+        .retryTapped,
+        .removeItem(sku: "kettle-9"),
+        .addItem(Checkout.Item(sku: "cup-02", name: "Tea cup", priceCents: 900, quantity: 4)),
+        .checkoutTapped,
+        .payTapped,
+        .doneTapped,
+    ]
+
+    /// Records the checkout script into `path` and closes the session.
+    ///
+    /// - Returns: the session's id and the final state.
+    /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
+    @MainActor
+    public static func recordCheckout(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (Session.ID, Checkout.State) {
+        let recorder = try CheckoutRecorder(path: path, session: "checkout", initialState: .initial, configuration: configuration)
+        let viewModel = CheckoutViewModel(reduce: recorder.recording(Checkout.reduce))
+        for event in checkoutUserEvents {
+            viewModel.handle(event: event)
+            await viewModel.settle()
+        }
+        recorder.close()
+        return (recorder.sessionID, viewModel.state)
+    }
+}

@@ -1,0 +1,51 @@
+import ActionLog
+import ArgumentParser
+
+/// `replay-cli sessions FILE`: the sessions of a journal.
+struct Sessions: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the sessions of a journal.")
+
+    @OptionGroup var journal: JournalOptions
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    func run() throws {
+        let journal = try journal.open()
+        let sessions = try reportingErrors { () throws(JournalError) in try journal.sessions() }
+        if json {
+            let values: [JSONValue] = sessions.map { session in
+                .object([
+                    "id": .number(String(session.id)),
+                    "name": .string(session.name),
+                    "status": .string(session.status.rawValue),
+                    "entries": .number(String(session.entryCount)),
+                    "dropped": .number(String(session.droppedCount)),
+                    "startedAt": .string(Format.timestamp(session.startedAt)),
+                    "endedAt": session.endedAt.map { .string(Format.timestamp($0)) } ?? .null,
+                    "durationSeconds": session.duration.map { .number(String($0)) } ?? .null,
+                    "stateType": .string(session.stateType),
+                    "actionType": .string(session.actionType),
+                    "appVersion": session.appVersion.map(JSONValue.string) ?? .null,
+                    "libraryVersion": .string(session.libraryVersion),
+                ])
+            }
+            print(JSONValue.array(values).prettyText)
+            return
+        }
+        guard !sessions.isEmpty else {
+            print("\(journal.fileName): no sessions")
+            return
+        }
+        var rows = [["ID", "NAME", "STATUS", "ENTRIES", "STARTED", "DURATION"]]
+        for session in sessions {
+            rows.append([
+                String(session.id), session.name, session.status.rawValue,
+                String(session.entryCount) + (session.droppedCount > 0 ? " (\(session.droppedCount) dropped)" : ""),
+                Format.timestamp(session.startedAt),
+                session.duration.map { Format.seconds($0) } ?? "-",
+            ])
+        }
+        Format.table(rows).forEach { print($0) }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What the CLI needs to know about where it prints.
+enum Terminal {
+    /// Whether standard output is a terminal.
+    static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// The terminal's width in columns when standard output is a terminal; `nil` otherwise.
+    static var width: Int? {
+        guard isInteractive else { return nil }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return 80
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    }
+
+    /// Cuts `line` to `width` characters, marking the cut with an ellipsis.
+    static func fit(_ line: String, width: Int?) -> String {
+        guard let width, line.count > width, width > 1 else { return line }
+        return String(line.prefix(width - 1)) + "…"
+    }
+}
+
+/// Formats values for people.
+enum Format {
+    /// `2026-11-21T06:30:12.345Z` (UTC)
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    /// `1.234s`, `+0.012s`
+    static func seconds(_ interval: TimeInterval, sign: Bool = false) -> String {
+        (sign && interval >= 0 ? "+" : "") + String(format: "%.3fs", interval)
+    }
+
+    /// Columns padded to their widest cell; the last column is not padded.
+    static func table(_ rows: [[String]]) -> [String] {
+        guard let columns = rows.map(\.count).max() else { return [] }
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+    }
+}
