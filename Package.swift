@@ -32,7 +32,8 @@ let package = Package(
         ),
         .testTarget(name: "ActionLogTests", dependencies: ["ActionLog", "ActionLogExamples"]),
         .testTarget(name: "ReplayerTests", dependencies: ["Replayer", "ActionLog", "ActionLogExamples"]),
-        .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples"]),
+        // Runs the built `replay-cli` binary; depending on it makes `swift test` build it first.
+        .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "replay-cli"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,8 +43,8 @@ extension JSONValue {
             }
         case (.array(let left)?, .array(let right)?):
             for index in 0..<max(left.count, right.count) {
-                let l = index < left.count ? left[index] : nil
-                let r = index < right.count ? right[index] : nil
+                let l: JSONValue? = index < left.count ? left[index] : nil
+                let r: JSONValue? = index < right.count ? right[index] : nil
                 if l != r { collectDifferences(l, r, at: path.appending(.index(index)), into: &result) }
             }
         default:

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import ActionLog
+
+@Suite("Recorder: back-pressure and failures never crash or block the app")
+struct RecorderFailureTests {
+    let directory = TemporaryDirectory()
+
+    @Test("when the queue is full, entries are dropped, counted, and recorded as a gap")
+    func dropsUnderBackpressure() throws {
+        let path = directory.path("drop.actionlog")
+        let log = ErrorLog()
+        // Capacity 2 and a writer that waits for a batch of 10,000 or an hour: the queue holds
+        // entry 0 and one action, and everything after is dropped until a flush drains it.
+        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(log) {
+            $0.queueCapacity = 2
+            $0.batchSize = 10_000
+            $0.batchInterval = .seconds(3600)
+            $0.backpressure = .drop
+        })
+        recorder.record(action: .add(1), state: Counter(count: 1), effect: nil)
+        recorder.record(action: .add(2), state: Counter(count: 3), effect: nil)
+        recorder.record(action: .add(3), state: Counter(count: 6), effect: nil)
+        #expect(recorder.statistics.dropped == 2)
+        recorder.flush()
+        recorder.record(action: .add(4), state: Counter(count: 10), effect: nil)
+        recorder.close()
+
+        #expect(recorder.statistics == RecorderStatistics(recorded: 3, dropped: 2, committed: 3, lost: 0, pending: 0))
+        let journal = try Journal(path: path)
+        let entries = try journal.entries(in: recorder.sessionID)
+        #expect(entries.map(\.kind) == [.keyframe, .keyframe, .gap, .keyframe])
+        #expect(entries[2].dropped == 2)
+        #expect(entries[2].note == "2 actions dropped: the writer fell behind")
+        #expect(try entries[3].state?.decode(Counter.self) == Counter(count: 10))
+        #expect(try journal.session(recorder.sessionID).droppedCount == 2)
+        #expect(log.all.map(\.description) == ["drop.actionlog, session 1, entry 2: 2 actions dropped: the writer fell behind; recorded as a gap"])
+        #expect(try journal.verify().isValid)
+    }
+
+    @Test("waiting back-pressure gives up after its timeout, so the caller is never blocked for long")
+    func waitTimesOut() throws {
+        let path = directory.path("wait.actionlog")
+        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
+            $0.queueCapacity = 1
+            $0.batchSize = 10_000
+            $0.batchInterval = .seconds(3600)
+            $0.backpressure = .wait(timeout: .milliseconds(5))
+        })
+        recorder.record(action: .increment, state: Counter(count: 1), effect: nil)
+        #expect(recorder.statistics.dropped == 1)
+        recorder.close()
+        let entries = try Journal(path: path).entries(in: recorder.sessionID)
+        #expect(entries.map(\.kind) == [.keyframe, .gap])
+        #expect(entries[1].dropped == 1)
+    }
+
+    @Test("an action that does not encode becomes a gap, is reported, and recording goes on")
+    func encodingFailure() throws {
+        let path = directory.path("encode.actionlog")
+        let log = ErrorLog()
+        let recorder = try Recorder<Counter, PoisonableAction, Never>(path: path, session: "s", initialState: Counter(), configuration: configuration(log))
+        recorder.record(action: PoisonableAction(.increment), state: Counter(count: 1))
+        recorder.record(action: PoisonableAction(.poison), state: Counter(count: 1))
+        recorder.record(action: PoisonableAction(.increment), state: Counter(count: 2))
+        recorder.close()
+
+        #expect(log.all.map(\.description) == [
+            #"encode.actionlog, session 1, entry 2: "poison" does not encode: refused to encode; recorded as a gap"#
+        ])
+        #expect(log.all.map(\.code) == [.encodingFailed])
+        #expect(recorder.statistics == RecorderStatistics(recorded: 4, dropped: 0, committed: 3, lost: 1, pending: 0))
+        let entries = try Journal(path: path).entries(in: recorder.sessionID)
+        #expect(entries.map(\.kind) == [.keyframe, .keyframe, .gap, .keyframe])
+        #expect(entries[2].note == #""poison" does not encode: refused to encode"#)
+        #expect(try entries[3].state?.decode(Counter.self) == Counter(count: 2))
+    }
+
+    @Test("a failed write loses only its batch, is reported, and becomes a gap once writes succeed again")
+    func writeFailure() throws {
+        let path = directory.path("full.actionlog")
+        let log = ErrorLog()
+        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(log))
+        recorder.record(action: .increment, state: Counter(count: 1), effect: nil)
+        recorder.flush()
+        // Another connection makes inserts fail, as a full disk would.
+        try sql(path, "CREATE TRIGGER refuse BEFORE INSERT ON entries BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;")
+        recorder.record(action: .increment, state: Counter(count: 2), effect: nil)
+        recorder.record(action: .increment, state: Counter(count: 3), effect: nil)
+        recorder.flush()
+        try sql(path, "DROP TRIGGER refuse")
+        recorder.record(action: .increment, state: Counter(count: 4), effect: nil)
+        recorder.close()
+
+        #expect(log.all.map(\.description) == [
+            "full.actionlog, session 1, entry 2: entries 2...3 were not written: SQLite error 19: database or disk is full — while executing "
+                + "INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note)\n"
+                + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+        ])
+        #expect(recorder.statistics == RecorderStatistics(recorded: 5, dropped: 0, committed: 3, lost: 2, pending: 0))
+        let journal = try Journal(path: path)
+        let entries = try journal.entries(in: recorder.sessionID)
+        #expect(entries.map(\.kind) == [.keyframe, .keyframe, .gap, .keyframe])
+        #expect(entries[2].dropped == 2)
+        #expect(try entries[3].state?.decode(Counter.self) == Counter(count: 4))
+        #expect(try journal.session(recorder.sessionID).status == .closed)
+        #expect(try journal.verify().isValid)
+    }
+
+    @Test("a file the recorder cannot open for writing throws at start-up, naming the file")
+    func unwritableLocation() throws {
+        let path = directory.path("no/such/dir/x.actionlog")
+        let error = #expect(throws: JournalError.self) {
+            try CounterRecorder(path: path, session: "s", initialState: Counter())
+        }
+        #expect(error?.description == "x.actionlog: cannot open: SQLite error 14: unable to open database file")
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import ActionLog
+
+@Suite("Recorder: hand-off, batching, flush and close, crash recovery")
+struct RecorderTests {
+    let directory = TemporaryDirectory()
+
+    @Test("N recorded actions read back identical, with labels, effects and durations")
+    func readsBackIdentical() throws {
+        let path = directory.path("n.actionlog")
+        let log = ErrorLog()
+        let recorder = try CounterRecorder(path: path, session: "counter", initialState: Counter(), configuration: configuration(log) { $0.batchSize = 64 })
+        var state = Counter()
+        var expected: [(CounterAction, Counter, CounterEffect?)] = []
+        let reduce = recorder.recording(reduceCounter)
+        for index in 0..<1_000 {
+            let action: CounterAction = index % 3 == 0 ? .add(index) : index % 7 == 0 ? .rename(to: "n\(index)") : .increment
+            let effect = reduce(&state, action)
+            expected.append((action, state, effect))
+        }
+        recorder.close()
+        #expect(log.all.isEmpty)
+        #expect(recorder.statistics == RecorderStatistics(recorded: 1_001, dropped: 0, committed: 1_001, lost: 0, pending: 0))
+
+        let journal = try Journal(path: path)
+        let session = try journal.session(recorder.sessionID)
+        #expect(session.status == .closed)
+        #expect(session.entryCount == 1_001)
+        #expect(session.stateType == "ActionLogTests.Counter")
+        #expect(session.actionType == "ActionLogTests.CounterAction")
+        #expect(session.effectType == "ActionLogTests.CounterEffect")
+        #expect(session.libraryVersion == ActionLog.version)
+        let entries = try journal.entries(in: session.id)
+        #expect(entries.map(\.seq) == Array(0...1_000))
+        #expect(entries[0].action == nil && entries[0].label == nil)
+        #expect(try entries[0].state?.decode(Counter.self) == Counter())
+        for (entry, (action, state, effect)) in zip(entries.dropFirst(), expected) {
+            #expect(entry.kind == .keyframe)
+            #expect(try entry.action?.decode(CounterAction.self) == action)
+            #expect(try entry.state?.decode(Counter.self) == state)
+            #expect(try entry.effect?.decode(CounterEffect.self) == effect)
+            #expect(entry.reducerDuration != nil)
+        }
+        #expect(entries[1].label == "add")
+        #expect(entries[2].label == "increment")
+        #expect(entries[15].label == "rename")
+        #expect(entries[1].action?.canonicalText == #"{"add":{"_0":0}}"#)
+    }
+
+    @Test("flush returns with everything committed and visible to another reader; the session stays recording")
+    func flushCommits() throws {
+        let path = directory.path("flush.actionlog")
+        // A long batch interval and a large batch: without flush nothing would be written yet.
+        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
+            $0.batchSize = 10_000
+            $0.batchInterval = .seconds(3600)
+        })
+        for count in 1...25 { recorder.record(action: .increment, state: Counter(count: count), effect: nil) }
+        recorder.flush()
+        let journal = try Journal(path: path)
+        #expect(try journal.session(recorder.sessionID).entryCount == 26)
+        #expect(try journal.session(recorder.sessionID).status == .recording)
+        #expect(try journal.state(at: 25, in: recorder.sessionID).decode(Counter.self) == Counter(count: 25))
+        recorder.close()
+        let closed = try journal.session(recorder.sessionID)
+        #expect(closed.status == .closed)
+        #expect(closed.endedAt != nil)
+        #expect(!FileManager.default.fileExists(atPath: SessionLock.path(journal: path, session: recorder.sessionID)))
+    }
+
+    @Test("entries are committed by time even when no batch fills up")
+    func commitsByTime() async throws {
+        let path = directory.path("time.actionlog")
+        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
+            $0.batchSize = 10_000
+            $0.batchInterval = .milliseconds(20)
+        })
+        recorder.record(action: .increment, state: Counter(count: 1), effect: nil)
+        let journal = try Journal(path: path)
+        var committed = 0
+        for _ in 0..<500 where committed < 2 {
+            try await Task.sleep(for: .milliseconds(10))
+            committed = try journal.session(recorder.sessionID).entryCount
+        }
+        #expect(committed == 2)
+        recorder.close()
+    }
+
+    @Test("close is idempotent, and recording after close changes nothing")
+    func closeTwice() throws {
+        let path = directory.path("close.actionlog")
+        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()))
+        recorder.record(action: .increment, state: Counter(count: 1), effect: nil)
+        recorder.close()
+        recorder.close()
+        recorder.record(action: .increment, state: Counter(count: 2), effect: nil)
+        recorder.flush()
+        #expect(try Journal(path: path).session(recorder.sessionID).entryCount == 2)
+    }
+
+    @Test("a session whose recorder died opens as interrupted with every committed entry intact")
+    func interrupted() throws {
+        let path = directory.path("crash.actionlog")
+        let recorder = try CounterRecorder(path: path, session: "doomed", initialState: Counter(), configuration: configuration(ErrorLog()) {
+            $0.batchSize = 10_000
+            $0.batchInterval = .seconds(3600)
+        })
+        for count in 1...10 { recorder.record(action: .increment, state: Counter(count: count), effect: nil) }
+        recorder.flush()
+        // Handed over but never committed: lost with the process.
+        for count in 11...15 { recorder.record(action: .increment, state: Counter(count: count), effect: nil) }
+        #expect(try Journal(path: path).session(recorder.sessionID).status == .recording)
+
+        recorder.abandon()
+
+        let reader = try Journal(path: path)
+        let session = try reader.session(recorder.sessionID)
+        #expect(session.status == .interrupted)
+        #expect(session.entryCount == 11)
+        #expect(session.endedAt == session.lastEntryAt)
+        #expect(try reader.state(at: 10, in: session.id).decode(Counter.self) == Counter(count: 10))
+        #expect(try reader.verify().isValid)
+
+        // The next writer persists the status and removes the stale lock file.
+        let next = try CounterRecorder(path: path, session: "next", initialState: Counter(), configuration: configuration(ErrorLog()))
+        next.close()
+        let connection = try Connection(path: path, mode: .readOnly)
+        #expect(try connection.scalarText("SELECT status FROM sessions WHERE id = ?1", [.integer(session.id)]) == "interrupted")
+        #expect(!FileManager.default.fileExists(atPath: SessionLock.path(journal: path, session: session.id)))
+        #expect(try Journal(path: path).sessions().map(\.status) == [.interrupted, .closed])
+    }
+
+    @Test("two live recorders on one journal write separate sessions")
+    func twoRecorders() throws {
+        let path = directory.path("two.actionlog")
+        let first = try CounterRecorder(path: path, session: "first", initialState: Counter(), configuration: configuration(ErrorLog()))
+        let second = try CounterRecorder(path: path, session: "second", initialState: Counter(count: 100), configuration: configuration(ErrorLog()))
+        for count in 1...50 {
+            first.record(action: .increment, state: Counter(count: count), effect: nil)
+            second.record(action: .increment, state: Counter(count: 100 + count), effect: nil)
+        }
+        first.flush()
+        second.flush()
+        #expect(try Journal(path: path).sessions().map(\.status) == [.recording, .recording])
+        first.close()
+        second.close()
+        let sessions = try Journal(path: path).sessions()
+        #expect(sessions.map(\.entryCount) == [51, 51])
+        #expect(sessions.map(\.status) == [.closed, .closed])
+    }
+}
