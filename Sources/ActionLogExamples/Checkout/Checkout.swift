@@ -26,6 +26,11 @@ public enum Checkout {
     public struct Receipt: Codable, Equatable, Sendable {
         public var transactionID: String
         public var totalCents: Int
+
+        public init(transactionID: String, totalCents: Int) {
+            self.transactionID = transactionID
+            self.totalCents = totalCents
+        }
     }
 
     public enum State: Codable, Equatable, Sendable {
