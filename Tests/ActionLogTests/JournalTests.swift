@@ -129,7 +129,7 @@ struct JournalTests {
         #expect(verification.sessions == 1)
         #expect(verification.entries == 4)
         #expect(verification.findings.map(\.description) == [
-            "session 1, entry 2: missing: entries 2...2 are not in the file",
+            "session 1, entry 2: missing: the entry is not in the file",
             "session 1: the session counts 3 dropped actions, but its gaps add up to 0",
         ])
     }

@@ -113,6 +113,6 @@ struct RecorderFailureTests {
         let error = #expect(throws: JournalError.self) {
             try CounterRecorder(path: path, session: "s", initialState: Counter())
         }
-        #expect(error?.description == "x.actionlog: cannot open: SQLite error 14: unable to open database file")
+        #expect(error?.description == "x.actionlog: cannot open \(path): SQLite error 14: unable to open database file")
     }
 }

@@ -78,7 +78,13 @@ extension Journal {
         var droppedTotal = 0
         for raw in entries {
             if raw.seq != expected {
-                finding(expected, raw.seq > expected ? "missing: entries \(expected)...\(raw.seq - 1) are not in the file" : "out of order")
+                if raw.seq < expected {
+                    finding(raw.seq, "out of order")
+                } else if raw.seq == expected + 1 {
+                    finding(expected, "missing: the entry is not in the file")
+                } else {
+                    finding(expected, "missing: entries \(expected)...\(raw.seq - 1) are not in the file")
+                }
             }
             expected = raw.seq + 1
             func parses(_ text: String?, _ column: String) {

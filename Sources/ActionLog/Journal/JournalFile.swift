@@ -14,14 +14,19 @@ enum JournalFile {
     /// or empty file, migrates an older one, and switches it to WAL.
     static func open(path: String, mode: Connection.Mode) throws(JournalError) -> Connection {
         let file = displayName(path)
-        if mode == .readOnly, !FileManager.default.fileExists(atPath: path) {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if exists, isDirectory.boolValue {
+            throw JournalError(.notAJournal, file: file, reason: "a directory, not an ActionLog journal (\(path))")
+        }
+        if mode == .readOnly, !exists {
             throw JournalError(.fileNotFound, file: file, reason: "no such file (looked for \(path))")
         }
         let connection: Connection
         do {
             connection = try Connection(path: path, mode: mode)
         } catch {
-            throw JournalError(.sqlite, file: file, reason: "cannot open: \(error)", sqlite: error)
+            throw JournalError(.sqlite, file: file, reason: "cannot open \(path): \(error)", sqlite: error)
         }
         do {
             try check(connection, file: file)

@@ -42,7 +42,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     private var unrecordedLoss: (count: Int, note: String, time: Date)?
 
     /// Opens the journal for writing, creates the session and takes its lock.
-    init(path: String, session: SessionDescription, onError: @escaping @Sendable (RecorderError) -> Void) throws(JournalError) {
+    init(path: String, session: SessionDescription, startedAt: Date, onError: @escaping @Sendable (RecorderError) -> Void) throws(JournalError) {
         file = JournalFile.displayName(path)
         self.onError = onError
         let connection = try JournalFile.open(path: path, mode: .readWrite)
@@ -56,7 +56,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                     INSERT INTO sessions (name, started_at, status, library_version, app_version, state_type, action_type, effect_type, metadata)
                     VALUES (?1, ?2, 'recording', ?3, ?4, ?5, ?6, ?7, ?8)
                     """).execute([
-                        .text(session.name), .real(Date().timeIntervalSince1970), .text(ActionLog.version),
+                        .text(session.name), .real(startedAt.timeIntervalSince1970), .text(ActionLog.version),
                         .optional(session.appVersion), .text(session.stateType), .text(session.actionType),
                         .optional(session.effectType), .text(session.metadata.canonicalText),
                     ])

@@ -63,12 +63,13 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
             metadata: configuration.metadata
         )
         let started = WriterStart()
+        let startedAt = Date()
         let handOff = self.handOff
         let onError = configuration.onError
         let thread = Thread {
             let writer: JournalWriter<State, Action, Effect>
             do throws(JournalError) {
-                writer = try JournalWriter(path: path, session: description, onError: onError)
+                writer = try JournalWriter(path: path, session: description, startedAt: startedAt, onError: onError)
             } catch {
                 started.resolve(.failure(error))
                 return
@@ -79,7 +80,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         thread.name = "ActionLog writer"
         thread.start()
         sessionID = try started.wait().get()
-        _ = handOff.put(Item(action: nil, state: initialState, effect: nil, time: Date(), reducerDuration: nil), timeout: .zero)
+        _ = handOff.put(Item(action: nil, state: initialState, effect: nil, time: startedAt, reducerDuration: nil), timeout: .zero)
     }
 
     /// Closes the session if ``close()`` was not called. Does not wait for the writer.

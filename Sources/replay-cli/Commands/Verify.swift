@@ -13,9 +13,9 @@ struct Verify: ParsableCommand {
     func run() throws {
         let journal = try journal.open()
         let result = try reportingErrors { () throws(JournalError) in try journal.verify() }
-        let summary = "\(journal.fileName): \(result.sessions) sessions, \(result.entries) entries"
+        let summary = "\(journal.fileName): \(counted(result.sessions, "session")), \(counted(result.entries, "entry", "entries"))"
         guard result.isValid else {
-            print("\(summary): \(result.findings.count) problems")
+            print("\(summary): \(counted(result.findings.count, "problem"))")
             for finding in result.findings { print("  \(finding)") }
             throw ExitCode.failure
         }

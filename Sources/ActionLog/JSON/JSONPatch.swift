@@ -1,0 +1,462 @@
+/// An RFC 6902 JSON Patch: a list of operations that turns one JSON document into another.
+///
+/// Read a patch from its JSON form, apply it, or compute one with ``diff(from:to:)``:
+///
+/// ```swift
+/// let patch = try JSONPatch(JSONValue(parsing: #"""
+///     [{"op": "replace", "path": "/count", "value": 2},
+///      {"op": "add", "path": "/items/-", "value": "pear"}]
+///     """#))
+/// let state: JSONValue = ["count": 1, "items": ["apple"]]
+/// try patch.apply(to: state)  // {"count":2,"items":["apple","pear"]}
+/// ```
+public struct JSONPatch: Hashable, Sendable, CustomStringConvertible {
+    /// One step of a patch. Paths are JSON Pointers; see ``JSONPointer``.
+    public enum Operation: Hashable, Sendable {
+        /// Adds `value` at `path`: sets an object member (replacing any value there), inserts into an
+        /// array before the index (`-` appends), or replaces the whole document for the root pointer.
+        case add(path: JSONPointer, value: JSONValue)
+        /// Removes the member or array element at `path`, which must exist.
+        case remove(path: JSONPointer)
+        /// Replaces the value at `path`, which must exist, with `value`.
+        case replace(path: JSONPointer, value: JSONValue)
+        /// Removes the value at `from` and adds it at `path`. `from` must not contain `path`.
+        case move(from: JSONPointer, path: JSONPointer)
+        /// Adds a copy of the value at `from` at `path`.
+        case copy(from: JSONPointer, path: JSONPointer)
+        /// Checks that the value at `path` is equivalent to `value` (see ``JSONValue/isEquivalent(to:)``), or fails the patch.
+        case test(path: JSONPointer, value: JSONValue)
+
+        /// The operation's `op` member: `add`, `remove`, `replace`, `move`, `copy` or `test`.
+        public var name: String {
+            switch self {
+            case .add: "add"
+            case .remove: "remove"
+            case .replace: "replace"
+            case .move: "move"
+            case .copy: "copy"
+            case .test: "test"
+            }
+        }
+
+        /// The location the operation changes or tests (its `path` member).
+        public var path: JSONPointer {
+            switch self {
+            case .add(let path, _), .remove(let path), .replace(let path, _), .move(_, let path),
+                .copy(_, let path), .test(let path, _):
+                path
+            }
+        }
+
+        /// The operation's `from` member, for `move` and `copy`; otherwise `nil`.
+        public var from: JSONPointer? {
+            switch self {
+            case .move(let from, _), .copy(let from, _): from
+            default: nil
+            }
+        }
+
+        /// The operation as a JSON object: `{"op":"add","path":"/a","value":1}`.
+        public var jsonValue: JSONValue {
+            var members: [String: JSONValue] = ["op": .string(name), "path": .string(path.description)]
+            switch self {
+            case .add(_, let value), .replace(_, let value), .test(_, let value):
+                members["value"] = value
+            case .move(let from, _), .copy(let from, _):
+                members["from"] = .string(from.description)
+            case .remove:
+                break
+            }
+            return .object(members)
+        }
+    }
+
+    /// The operations, applied in order.
+    public var operations: [Operation]
+
+    /// Makes a patch from operations.
+    ///
+    /// ```swift
+    /// let patch = JSONPatch(operations: [.remove(path: JSONPointer("/draft")!)])
+    /// ```
+    ///
+    /// - Parameter operations: the operations, in the order they apply.
+    public init(operations: [Operation] = []) {
+        self.operations = operations
+    }
+
+    /// Reads a patch from its JSON form: an array of operation objects.
+    ///
+    /// Members other than `op`, `path`, `from` and `value` are ignored, as RFC 6902 asks.
+    ///
+    /// ```swift
+    /// let patch = try JSONPatch(JSONValue(parsing: #"[{"op":"remove","path":"/tags/0"}]"#))
+    /// ```
+    ///
+    /// - Parameter json: the patch document.
+    /// - Throws: ``JSONPatchError`` of kind ``JSONPatchError/Kind/invalidPatch`` naming the first
+    ///   operation that is malformed: not an object, an unknown `op`, a missing or non-string `path`
+    ///   or `from`, a malformed JSON Pointer, or a missing `value`.
+    public init(_ json: JSONValue) throws(JSONPatchError) {
+        guard case .array(let items) = json else {
+            throw JSONPatchError(
+                kind: .invalidPatch, reason: "the patch is \(Self.describeType(json)), not an array of operations")
+        }
+        var operations: [Operation] = []
+        operations.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            operations.append(try Self.decodeOperation(item, index: index))
+        }
+        self.operations = operations
+    }
+
+    /// The patch as JSON: an array of operation objects, ready to be written with ``JSONValue/canonicalText``.
+    public var jsonValue: JSONValue {
+        .array(operations.map(\.jsonValue))
+    }
+
+    /// The patch's canonical JSON text.
+    public var description: String { jsonValue.canonicalText }
+
+    /// Applies the operations in order to `document` and returns the result; `document` itself is not changed.
+    ///
+    /// The patch applies whole or not at all: if an operation fails, nothing is returned.
+    ///
+    /// ```swift
+    /// let patch = JSONPatch(operations: [.add(path: JSONPointer("/tags/0")!, value: "new")])
+    /// try patch.apply(to: ["tags": ["old"]])  // {"tags":["new","old"]}
+    /// ```
+    ///
+    /// - Parameter document: the document to patch.
+    /// - Returns: the patched document.
+    /// - Throws: ``JSONPatchError`` naming the first operation that failed, its pointers and why:
+    ///   a location that does not exist, a `test` that found a different value, removing the whole
+    ///   document, or moving a value into one of its own children.
+    public func apply(to document: JSONValue) throws(JSONPatchError) -> JSONValue {
+        var result = document
+        for (index, operation) in operations.enumerated() {
+            do {
+                try operation.perform(on: &result)
+            } catch {
+                throw JSONPatchError(
+                    kind: error.kind, operationIndex: index, operation: operation.name,
+                    path: operation.path.description, from: operation.from?.description, reason: error.reason)
+            }
+        }
+        return result
+    }
+}
+
+// MARK: - Reading the JSON form
+
+extension JSONPatch {
+    private static func decodeOperation(_ json: JSONValue, index: Int) throws(JSONPatchError) -> Operation {
+        var error = JSONPatchError(kind: .invalidPatch, operationIndex: index, reason: "")
+        guard case .object(let members) = json else {
+            error.reason = "an operation must be an object, not \(describeType(json))"
+            throw error
+        }
+        guard let op = members["op"] else {
+            error.reason = "the \"op\" member is missing"
+            throw error
+        }
+        guard case .string(let name) = op else {
+            error.reason = "\"op\" must be a string, not \(describeType(op))"
+            throw error
+        }
+        guard ["add", "remove", "replace", "move", "copy", "test"].contains(name) else {
+            error.reason = "unknown op \(quoted(name)) (expected add, remove, replace, move, copy or test)"
+            throw error
+        }
+        error.operation = name
+
+        func pointer(_ member: String) throws(JSONPatchError) -> JSONPointer {
+            guard let value = members[member] else {
+                error.reason = "the \"\(member)\" member is missing"
+                throw error
+            }
+            guard case .string(let text) = value else {
+                error.reason = "\"\(member)\" must be a string, not \(describeType(value))"
+                throw error
+            }
+            switch JSONPointer.parse(text) {
+            case .success(let pointer):
+                if member == "path" { error.path = text } else { error.from = text }
+                return pointer
+            case .failure(let syntax):
+                if member == "path" { error.path = text } else { error.from = text }
+                error.reason = "\(quoted(text)) is not a JSON Pointer: \(syntax.reason)"
+                throw error
+            }
+        }
+
+        func value() throws(JSONPatchError) -> JSONValue {
+            guard let value = members["value"] else {
+                error.reason = "the \"value\" member is missing"
+                throw error
+            }
+            return value
+        }
+
+        let path = try pointer("path")
+        switch name {
+        case "add": return .add(path: path, value: try value())
+        case "remove": return .remove(path: path)
+        case "replace": return .replace(path: path, value: try value())
+        case "move": return .move(from: try pointer("from"), path: path)
+        case "copy": return .copy(from: try pointer("from"), path: path)
+        default: return .test(path: path, value: try value())
+        }
+    }
+
+    /// `an object`, `a string`, `null`: the value's JSON type with an article, for messages.
+    static func describeType(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .array, .object: "an \(value.typeName)"
+        default: "a \(value.typeName)"
+        }
+    }
+
+    /// `text` as a JSON string literal, for messages.
+    static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        JSONValue.writeString(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The value's canonical text, shortened to about 60 characters, for messages.
+    static func summary(of value: JSONValue) -> String {
+        let text = value.canonicalText
+        guard text.count > 60 else { return text }
+        return String(text.prefix(57)) + "…"
+    }
+}
+
+// MARK: - Applying
+
+/// Why one operation failed, before the patch adds the operation's index and pointers.
+private struct OperationFailure: Error {
+    var kind: JSONPatchError.Kind
+    var reason: String
+}
+
+extension JSONPatch.Operation {
+    fileprivate func perform(on document: inout JSONValue) throws(OperationFailure) {
+        switch self {
+        case .add(let path, let value):
+            try Self.add(value, at: path, in: &document)
+        case .remove(let path):
+            _ = try Self.remove(at: path, role: .path, in: &document)
+        case .replace(let path, let value):
+            try Self.replace(at: path, with: value, in: &document)
+        case .move(let from, let path):
+            if from == path {
+                _ = try Self.value(at: from, role: .from, in: document)
+                return
+            }
+            guard !path.isProperDescendant(of: from) else {
+                throw OperationFailure(
+                    kind: .notAllowed, reason: "cannot move \(Self.show(from)) into its own child \(path)")
+            }
+            let value = try Self.remove(at: from, role: .from, in: &document)
+            try Self.add(value, at: path, in: &document)
+        case .copy(let from, let path):
+            let value = try Self.value(at: from, role: .from, in: document)
+            try Self.add(value, at: path, in: &document)
+        case .test(let path, let expected):
+            let actual = try Self.value(at: path, role: .path, in: document)
+            guard actual.isEquivalent(to: expected) else {
+                throw OperationFailure(
+                    kind: .testFailed,
+                    reason: "the value is \(JSONPatch.summary(of: actual)), not \(JSONPatch.summary(of: expected))")
+            }
+        }
+    }
+
+    /// Which of the operation's pointers is being resolved. Failures on `from` always say where they
+    /// happened, since a `move` or `copy` error names two pointers.
+    private enum Role {
+        case path, from
+    }
+
+    /// Where a token leads inside a container.
+    private enum Slot {
+        case member(String)
+        case element(Int)
+    }
+
+    private static func show(_ pointer: JSONPointer) -> String {
+        pointer.isRoot ? "the whole document" : pointer.description
+    }
+
+    // MARK: Operations on the parent of the target
+
+    private static func add(_ value: JSONValue, at path: JSONPointer, in document: inout JSONValue) throws(OperationFailure) {
+        guard let last = path.tokens.last else {
+            document = value
+            return
+        }
+        try modifyParent(of: path, role: .path, in: &document) { (parent: inout JSONValue) throws(OperationFailure) in
+            let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: .path, inserting: true)
+            switch slot {
+            case .member(let key):
+                var members = parent.takeObject()
+                members[key] = value
+                parent = .object(members)
+            case .element(let index):
+                var elements = parent.takeArray()
+                elements.insert(value, at: index)
+                parent = .array(elements)
+            }
+        }
+    }
+
+    private static func remove(at path: JSONPointer, role: Role, in document: inout JSONValue) throws(OperationFailure) -> JSONValue {
+        guard let last = path.tokens.last else {
+            throw OperationFailure(kind: .notAllowed, reason: "cannot remove the whole document")
+        }
+        return try modifyParent(of: path, role: role, in: &document) { (parent: inout JSONValue) throws(OperationFailure) -> JSONValue in
+            let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: role, inserting: false)
+            switch slot {
+            case .member(let key):
+                var members = parent.takeObject()
+                let removed = members.removeValue(forKey: key)!
+                parent = .object(members)
+                return removed
+            case .element(let index):
+                var elements = parent.takeArray()
+                let removed = elements.remove(at: index)
+                parent = .array(elements)
+                return removed
+            }
+        }
+    }
+
+    private static func replace(at path: JSONPointer, with value: JSONValue, in document: inout JSONValue) throws(OperationFailure) {
+        guard let last = path.tokens.last else {
+            document = value
+            return
+        }
+        try modifyParent(of: path, role: .path, in: &document) { (parent: inout JSONValue) throws(OperationFailure) in
+            let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: .path, inserting: false)
+            switch slot {
+            case .member(let key):
+                var members = parent.takeObject()
+                members[key] = value
+                parent = .object(members)
+            case .element(let index):
+                var elements = parent.takeArray()
+                elements[index] = value
+                parent = .array(elements)
+            }
+        }
+    }
+
+    // MARK: Navigation
+
+    /// The value at `pointer`.
+    private static func value(at pointer: JSONPointer, role: Role, in document: JSONValue) throws(OperationFailure) -> JSONValue {
+        var current = document
+        for depth in pointer.tokens.indices {
+            switch try slot(for: pointer.tokens[depth], in: current, pointer: pointer, depth: depth, role: role, inserting: false) {
+            case .member(let key): current = current[key]!
+            case .element(let index): current = current[index]!
+            }
+        }
+        return current
+    }
+
+    /// Walks down to the container that holds the last token of `pointer` (which must not be the
+    /// root) and lets `body` change it in place.
+    private static func modifyParent<Result>(
+        of pointer: JSONPointer, role: Role, depth: Int = 0, in value: inout JSONValue,
+        _ body: (inout JSONValue) throws(OperationFailure) -> Result
+    ) throws(OperationFailure) -> Result {
+        if depth == pointer.tokens.count - 1 { return try body(&value) }
+        let slot = try slot(for: pointer.tokens[depth], in: value, pointer: pointer, depth: depth, role: role, inserting: false)
+        switch slot {
+        case .member(let key):
+            var members = value.takeObject()
+            defer { value = .object(members) }
+            return try modifyParent(of: pointer, role: role, depth: depth + 1, in: &members[key]!, body)
+        case .element(let index):
+            var elements = value.takeArray()
+            defer { value = .array(elements) }
+            return try modifyParent(of: pointer, role: role, depth: depth + 1, in: &elements[index], body)
+        }
+    }
+
+    /// Resolves `pointer.tokens[depth]` in `container` (the value at the pointer's first `depth` tokens).
+    ///
+    /// With `inserting`, an array token may also be the index just past the end or `-`, and an
+    /// object member need not exist yet: that is where `add` puts a value.
+    private static func slot(
+        for token: String, in container: JSONValue, pointer: JSONPointer, depth: Int, role: Role, inserting: Bool
+    ) throws(OperationFailure) -> Slot {
+        let parent = JSONPointer(tokens: Array(pointer.tokens[..<depth]))
+        // Failures at the pointer's own last token need no location: the error message names the path.
+        let locate = role == .from || depth < pointer.tokens.count - 1
+        func notFound(_ reason: String) -> OperationFailure {
+            OperationFailure(kind: .locationNotFound, reason: reason)
+        }
+
+        switch container {
+        case .object(let members):
+            if inserting || members[token] != nil { return .member(token) }
+            let location = parent.isRoot ? " in the root object" : " in the object at \(parent)"
+            throw notFound("no member \(JSONPatch.quoted(token))" + (locate ? location : ""))
+
+        case .array(let elements):
+            let arrayName = parent.isRoot ? "the root array" : "the array at \(parent)"
+            if token == "-" {
+                if inserting { return .element(elements.count) }
+                throw notFound("\"-\" names the end of \(locate ? arrayName : "the array"), not an element")
+            }
+            guard !token.isEmpty, token.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+                throw notFound("\(JSONPatch.quoted(token)) is not \(locate ? "an index of \(arrayName)" : "an array index")")
+            }
+            guard token == "0" || token.utf8.first != UInt8(ascii: "0") else {
+                throw notFound(
+                    "\(JSONPatch.quoted(token)) is not \(locate ? "an index of \(arrayName)" : "an array index")"
+                        + " (leading zeros are not allowed)")
+            }
+            let index = Int(token) ?? Int.max
+            let size = elements.isEmpty ? "is empty" : "has \(elements.count)"
+            if inserting {
+                guard index <= elements.count else {
+                    throw notFound("cannot insert at index \(token) (the array \(size))")
+                }
+            } else {
+                guard index < elements.count else {
+                    throw notFound(
+                        locate
+                            ? "no element at index \(token) in \(arrayName) (it \(size))"
+                            : "no element at index \(token) (the array \(size))")
+                }
+            }
+            return .element(index)
+
+        default:
+            let subject = parent.isRoot ? "the document" : parent.description
+            throw notFound("\(subject) is \(JSONPatch.describeType(container)), not an object or array")
+        }
+    }
+}
+
+extension JSONValue {
+    /// The members of this object, moved out so that changing them copies nothing; `self` becomes `null`
+    /// until the caller puts the object back. Only for values known to be objects.
+    fileprivate mutating func takeObject() -> [String: JSONValue] {
+        guard case .object(let members) = self else { preconditionFailure("a slot always matches its container") }
+        self = .null
+        return members
+    }
+
+    /// The elements of this array, moved out like ``takeObject()``. Only for values known to be arrays.
+    fileprivate mutating func takeArray() -> [JSONValue] {
+        guard case .array(let elements) = self else { preconditionFailure("a slot always matches its container") }
+        self = .null
+        return elements
+    }
+}

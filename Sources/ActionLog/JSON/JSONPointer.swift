@@ -1,0 +1,129 @@
+/// A location inside a JSON document, as an RFC 6901 JSON Pointer: `/cart/items/0`.
+///
+/// A pointer is a list of reference tokens. Each token names an object member or, when the
+/// value there is an array, an element index (`0`, `1`, … without leading zeros) or `-`, the
+/// position after the last element. The empty pointer names the whole document. In the text
+/// form `~` is written `~0` and `/` is written `~1`.
+///
+/// ```swift
+/// let pointer = JSONPointer("/a~1b/0")!
+/// pointer.tokens       // ["a/b", "0"]
+/// pointer.description  // /a~1b/0
+/// JSONPointer(tokens: ["m~n"]).description  // /m~0n
+/// ```
+public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
+    /// The unescaped reference tokens, outermost first. Empty for the whole document.
+    public var tokens: [String]
+
+    /// The pointer to the whole document (the empty pointer, written as the empty string).
+    public static let root = JSONPointer(tokens: [])
+
+    /// Makes a pointer from unescaped tokens.
+    ///
+    /// ```swift
+    /// JSONPointer(tokens: ["cart", "items", "3"]).description  // /cart/items/3
+    /// ```
+    ///
+    /// - Parameter tokens: the reference tokens, outermost first, without any `~` escaping.
+    public init(tokens: [String]) {
+        self.tokens = tokens
+    }
+
+    /// Parses the text form of a pointer, or returns `nil` when `text` is not one.
+    ///
+    /// A pointer is either empty or starts with `/`, and every `~` in it is followed by `0` or `1`.
+    ///
+    /// ```swift
+    /// JSONPointer("/foo/0")?.tokens  // ["foo", "0"]
+    /// JSONPointer("foo")             // nil: it does not start with "/"
+    /// ```
+    ///
+    /// - Parameter text: the pointer as written in a JSON Patch, for example `/a~1b/-`.
+    public init?(_ text: String) {
+        guard case .success(let pointer) = Self.parse(text) else { return nil }
+        self = pointer
+    }
+
+    /// The pointer to the same location as a ``FieldPath``: keys become tokens, indices become decimal tokens.
+    ///
+    /// ```swift
+    /// JSONPointer(FieldPath([.key("cart"), .index(2)])).description  // /cart/2
+    /// ```
+    ///
+    /// - Parameter path: the field path to convert.
+    public init(_ path: FieldPath) {
+        tokens = path.components.map { component in
+            switch component {
+            case .key(let key): key
+            case .index(let index): String(index)
+            }
+        }
+    }
+
+    /// Whether the pointer names the whole document.
+    public var isRoot: Bool { tokens.isEmpty }
+
+    /// The pointer one level deeper.
+    ///
+    /// ```swift
+    /// JSONPointer.root.appending("items").appending("0").description  // /items/0
+    /// ```
+    ///
+    /// - Parameter token: the unescaped token to add: a member name, an index or `-`.
+    public func appending(_ token: String) -> JSONPointer {
+        JSONPointer(tokens: tokens + [token])
+    }
+
+    /// Whether `self` names a location strictly inside the value that `other` names.
+    func isProperDescendant(of other: JSONPointer) -> Bool {
+        tokens.count > other.tokens.count && tokens.starts(with: other.tokens)
+    }
+
+    /// The text form: each token escaped (`~` as `~0`, `/` as `~1`) and preceded by `/`; empty for the root.
+    public var description: String {
+        var text = ""
+        for token in tokens {
+            text.append("/")
+            for character in token.unicodeScalars {
+                switch character {
+                case "~": text.append("~0")
+                case "/": text.append("~1")
+                default: text.unicodeScalars.append(character)
+                }
+            }
+        }
+        return text
+    }
+
+    /// Parses `text`, or says why it is not a pointer (a phrase for ``JSONPatchError/reason``).
+    static func parse(_ text: String) -> Result<JSONPointer, PointerSyntaxError> {
+        guard !text.isEmpty else { return .success(.root) }
+        var scalars = text.unicodeScalars.makeIterator()
+        guard scalars.next() == "/" else {
+            return .failure(PointerSyntaxError(reason: "it must be empty or start with \"/\""))
+        }
+        var tokens: [String] = []
+        var token = String.UnicodeScalarView()
+        while let scalar = scalars.next() {
+            switch scalar {
+            case "/":
+                tokens.append(String(token))
+                token = String.UnicodeScalarView()
+            case "~":
+                switch scalars.next() {
+                case "0": token.append("~")
+                case "1": token.append("/")
+                default: return .failure(PointerSyntaxError(reason: "\"~\" must be followed by 0 or 1"))
+                }
+            default:
+                token.append(scalar)
+            }
+        }
+        tokens.append(String(token))
+        return .success(JSONPointer(tokens: tokens))
+    }
+
+    struct PointerSyntaxError: Error {
+        let reason: String
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+@testable import ActionLog
+
+/// Creates a journal file with its schema and no session, as a recorder does before its first session.
+func makeEmptyJournal(at url: URL) throws {
+    _ = try Journal(url: url, mode: .readWrite)
+}
+
+@Suite("replay-cli verify")
+struct VerifyCommandTests {
+    @Test("verify on an intact journal prints OK and exits 0")
+    func verifyIntactJournal() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLI(["verify", "demo.actionlog"], in: directory)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            #expect(result.stdout == "demo.actionlog: 2 sessions, 32 entries: OK\n")
+        }
+    }
+
+    @Test("verify on a damaged journal lists every finding and exits 1")
+    func verifyDamagedJournal() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            try runSQLite("""
+                DELETE FROM entries WHERE session_id = 1 AND seq = 3;
+                UPDATE entries SET action = '{bad' WHERE session_id = 2 AND seq = 2;
+                """, on: "demo.actionlog", in: directory)
+
+            let result = try runCLI(["verify", "demo.actionlog"], in: directory)
+            #expect(result.status == 1)
+            #expect(result.stderr == "")
+            #expect(lines(result.stdout) == [
+                "demo.actionlog: 2 sessions, 31 entries: 2 problems",
+                "  session 1, entry 3: missing: the entry is not in the file",
+                #"  session 2, entry 2: the action is not valid JSON: invalid JSON at byte 1: unexpected character "b""#,
+            ])
+        }
+    }
+
+    @Test("verify reports a gap in the sequence numbers of several entries, and a bad state")
+    func verifyMoreDamage() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            try runSQLite("""
+                DELETE FROM entries WHERE session_id = 2 AND seq BETWEEN 4 AND 6;
+                UPDATE entries SET state = '[1,' WHERE session_id = 1 AND seq = 0;
+                """, on: "demo.actionlog", in: directory)
+
+            let result = try runCLI(["verify", "demo.actionlog"], in: directory)
+            #expect(result.status == 1)
+            let output = lines(result.stdout)
+            #expect(output.first == "demo.actionlog: 2 sessions, 29 entries: 2 problems")
+            #expect(output.contains("  session 2, entry 4: missing: entries 4...6 are not in the file"))
+            #expect(output.contains { $0.hasPrefix("  session 1, entry 0: the state is not valid JSON: ") }, "\(result.stdout)")
+        }
+    }
+
+    @Test("reading a damaged entry fails with exit 1 and names the entry")
+    func readingDamagedEntry() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            try runSQLite("UPDATE entries SET action = '{bad' WHERE session_id = 2 AND seq = 2;", on: "demo.actionlog", in: directory)
+
+            let log = try runCLI(["log", "demo.actionlog", "--session", "2"], in: directory)
+            #expect(log.status == 1)
+            #expect(log.stdout == "")
+            #expect(log.stderr == "error: demo.actionlog, session 2, entry 2: the action is not valid JSON: invalid JSON at byte 1: unexpected character \"b\"\n")
+
+            // The other session is intact and still readable.
+            let other = try runCLI(["log", "demo.actionlog", "--session", "1"], in: directory)
+            #expect(other.status == 0)
+            #expect(lines(other.stdout).count == DemoJournal.citySearchEntries + 1)
+        }
+    }
+}
+
+// MARK: - Sessions being recorded, and sessions left behind
+
+struct Counter: Codable, Sendable, Equatable {
+    var count = 0
+}
+
+enum CounterAction: Codable, Sendable {
+    case increment
+    case add(Int)
+    case reset
+}
+
+typealias CounterRecorder = Recorder<Counter, CounterAction, Never>
+
+/// Records increment, add(5), reset after the initial state: four entries in all.
+func recordCounterSession(_ recorder: CounterRecorder) {
+    recorder.record(action: .increment, state: Counter(count: 1))
+    recorder.record(action: .add(5), state: Counter(count: 6))
+    recorder.record(action: .reset, state: Counter(count: 0))
+    recorder.flush()
+}
+
+/// What `replay-cli log` prints for the counter session after the seq and offset columns.
+let counterLogRows = [
+    "(initial state)",
+    #"increment        {"increment":{}}"#,
+    #"add              {"add":{"_0":5}}"#,
+    #"reset            {"reset":{}}"#,
+]
+
+@Suite("replay-cli on sessions being recorded or interrupted")
+struct LiveSessionTests {
+    private func newRecorder(in directory: URL) throws -> CounterRecorder {
+        var configuration = RecorderConfiguration()
+        configuration.appVersion = "tests"
+        return try CounterRecorder(
+            path: directory.appendingPathComponent("live.actionlog").path,
+            session: "counter",
+            initialState: Counter(),
+            configuration: configuration
+        )
+    }
+
+    @Test("a session a live recorder writes reads as recording, and as closed once closed")
+    func liveSession() throws {
+        try withTemporaryDirectory { directory in
+            let recorder = try newRecorder(in: directory)
+            recordCounterSession(recorder)
+
+            let json = try runCLI(["sessions", "live.actionlog", "--json"], in: directory)
+            #expect(json.status == 0)
+            #expect(json.stderr == "")
+            let sessions = try jsonObjects(json.stdout)
+            try #require(sessions.count == 1)
+            #expect(int(sessions[0]["id"]) == Int(recorder.sessionID))
+            #expect(sessions[0]["name"] as? String == "counter")
+            #expect(sessions[0]["status"] as? String == "recording")
+            #expect(int(sessions[0]["entries"]) == 4)
+            #expect(sessions[0]["endedAt"] is NSNull)
+            #expect(sessions[0]["appVersion"] as? String == "tests")
+            #expect((sessions[0]["stateType"] as? String)?.hasSuffix(".Counter") == true)
+            #expect((sessions[0]["actionType"] as? String)?.hasSuffix(".CounterAction") == true)
+
+            let table = try runCLI(["sessions", "live.actionlog"], in: directory)
+            #expect(table.status == 0)
+            let rows = lines(table.stdout)
+            #expect(rows.first == "ID  NAME     STATUS     ENTRIES  STARTED                   DURATION")
+            #expect(matches(rows.dropFirst().first ?? "", "1   counter  recording  4        \(timestampPattern)  \(secondsPattern)"), "\(table.stdout)")
+
+            let log = try runCLI(["log", "live.actionlog", "--session", "counter"], in: directory)
+            #expect(log.status == 0)
+            #expect(lines(log.stdout).dropFirst().map { LogRow($0)?.rest } == counterLogRows)
+
+            let verify = try runCLI(["verify", "live.actionlog"], in: directory)
+            #expect(verify.status == 0)
+            #expect(verify.stdout == "live.actionlog: 1 session, 4 entries: OK\n")
+
+            recorder.close()
+            let closed = try jsonObjects(try runCLI(["sessions", "live.actionlog", "--json"], in: directory).stdout)
+            #expect(closed.map { $0["status"] as? String } == ["closed"])
+            #expect(closed.map { int($0["entries"]) } == [4])
+            #expect(closed.first?["endedAt"] is String)
+        }
+    }
+
+    @Test("a session whose recorder died reads as interrupted, verifies, and keeps every flushed entry")
+    func interruptedSession() throws {
+        try withTemporaryDirectory { directory in
+            let recorder = try newRecorder(in: directory)
+            recordCounterSession(recorder)
+            recorder.abandon()
+
+            let json = try runCLI(["sessions", "live.actionlog", "--json"], in: directory)
+            #expect(json.status == 0)
+            let sessions = try jsonObjects(json.stdout)
+            try #require(sessions.count == 1)
+            #expect(sessions[0]["status"] as? String == "interrupted")
+            #expect(int(sessions[0]["entries"]) == 4)
+            let ended = try #require(sessions[0]["endedAt"] as? String, "an interrupted session ends at its last entry")
+            #expect(matches(ended, timestampPattern))
+
+            let table = try runCLI(["sessions", "live.actionlog"], in: directory)
+            #expect(table.status == 0)
+            let rows = lines(table.stdout)
+            #expect(rows.count == 2)
+            #expect(matches(rows.last ?? "", "1   counter  interrupted  4        \(timestampPattern)  \(secondsPattern)"), "\(table.stdout)")
+
+            let verify = try runCLI(["verify", "live.actionlog"], in: directory)
+            #expect(verify.status == 0)
+            #expect(verify.stdout == "live.actionlog: 1 session, 4 entries: OK\n")
+
+            let log = try runCLI(["log", "live.actionlog", "--session", "1"], in: directory)
+            #expect(log.status == 0)
+            let logLines = lines(log.stdout)
+            #expect(logLines.count == 5)
+            #expect(logLines.dropFirst().map { LogRow($0)?.seq } == [0, 1, 2, 3])
+            #expect(logLines.dropFirst().map { LogRow($0)?.rest } == counterLogRows)
+
+            let state = try runCLI(["state", "live.actionlog", "--session", "1", "--at", "2"], in: directory)
+            #expect(state.status == 0)
+            #expect(state.stdout == "{\n  \"count\": 6\n}\n")
+        }
+    }
+}

@@ -1,0 +1,316 @@
+import Foundation
+import Testing
+
+/// The demo journal's contents, as `replay-cli demo` records them (deterministic: simulated services, no clock in the data).
+enum DemoJournal {
+    static let citySearchEntries = 17
+    static let checkoutEntries = 15
+
+    static let citySearchLabels: [String?] = [
+        nil, "input.onAppear", "feedback.resultsLoaded", "input.queryChanged", "input.queryChanged",
+        "feedback.resultsLoaded", "input.queryChanged", "feedback.resultsLoaded", "input.queryChanged",
+        "feedback.resultsLoaded", "input.queryChanged", "feedback.resultsLoaded", "input.queryChanged",
+        "feedback.loadFailed", "input.queryChanged", "input.queryChanged", "feedback.resultsLoaded",
+    ]
+
+    /// `replay-cli log demo.actionlog --session 2` after the sequence number and offset columns.
+    static let checkoutLogRows = [
+        "(initial state)",
+        #"addItem           {"addItem":{"_0":{"name":"Green tea","priceCents":1250,"quantity":2,"sku":"tea-01"}}}"#,
+        #"addItem           {"addItem":{"_0":{"name":"Copper kettle","priceCents":64900,"quantity":1,"sku":"kettle-9"}}}"#,
+        #"checkoutTapped    {"checkoutTapped":{}}"#,
+        #"cartValidated     {"cartValidated":{"totalCents":67400}}"#,
+        #"payTapped         {"payTapped":{}}"#,
+        #"paymentDeclined   {"paymentDeclined":{"reason":"Card declined: 67400 cents is over the 50000 cent limit"}}"#,
+        #"retryTapped       {"retryTapped":{}}"#,
+        #"removeItem        {"removeItem":{"sku":"kettle-9"}}"#,
+        #"addItem           {"addItem":{"_0":{"name":"Tea cup","priceCents":900,"quantity":4,"sku":"cup-02"}}}"#,
+        #"checkoutTapped    {"checkoutTapped":{}}"#,
+        #"cartValidated     {"cartValidated":{"totalCents":6100}}"#,
+        #"payTapped         {"payTapped":{}}"#,
+        #"paymentSucceeded  {"paymentSucceeded":{"transactionID":"txn-4pg"}}"#,
+        #"doneTapped        {"doneTapped":{}}"#,
+    ]
+
+    static let sessionsHeader = "ID  NAME         STATUS  ENTRIES  STARTED                   DURATION"
+
+    /// The expected output of the demo when it records sessions `first` and `first + 1` into `file`.
+    static func demoOutput(file: String, first: Int) -> String {
+        """
+        Recorded session \(first) "city search": 17 entries, closed
+        Recorded session \(first + 1) "checkout": 15 entries, closed
+        Replayed 16 of 16 entries of session \(first) "city search" of \(file): no divergence.
+        Replayed 14 of 14 entries of session \(first + 1) "checkout" of \(file): no divergence.
+
+        Journal: \(file)
+        Next:
+          replay-cli sessions \(file)
+          replay-cli log \(file) --session \(first + 1)
+          replay-cli state \(file) --session \(first + 1) --at 5
+          replay-cli verify \(file)
+
+        """
+    }
+}
+
+@Suite("replay-cli demo")
+struct DemoCommandTests {
+    @Test("demo in an empty directory writes demo.actionlog and replays both sessions")
+    func demoInEmptyDirectory() throws {
+        try withTemporaryDirectory { directory in
+            let result = try runCLI(["demo"], in: directory)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            #expect(result.stdout == DemoJournal.demoOutput(file: "demo.actionlog", first: 1))
+            #expect(lines(result.stdout).contains("Replayed 16 of 16 entries of session 1 \"city search\" of demo.actionlog: no divergence."))
+            #expect(lines(result.stdout).contains("Replayed 14 of 14 entries of session 2 \"checkout\" of demo.actionlog: no divergence."))
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.actionlog").path))
+        }
+    }
+
+    @Test("demo --output writes the named journal instead")
+    func demoOutputOption() throws {
+        try withTemporaryDirectory { directory in
+            let result = try runCLI(["demo", "--output", "other.actionlog"], in: directory)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            #expect(result.stdout == DemoJournal.demoOutput(file: "other.actionlog", first: 1))
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("other.actionlog").path))
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.actionlog").path))
+
+            let verify = try runCLI(["verify", "other.actionlog"], in: directory)
+            #expect(verify.status == 0)
+            #expect(verify.stdout == "other.actionlog: 2 sessions, 32 entries: OK\n")
+        }
+    }
+
+    @Test("a second demo appends sessions 3 and 4 to the journal")
+    func demoTwiceAppends() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let second = try runCLI(["demo"], in: directory)
+            #expect(second.status == 0)
+            #expect(second.stdout == DemoJournal.demoOutput(file: "demo.actionlog", first: 3))
+
+            let sessions = try runCLI(["sessions", "demo.actionlog", "--json"], in: directory)
+            #expect(sessions.status == 0)
+            let values = try jsonObjects(sessions.stdout)
+            #expect(values.map { int($0["id"]) } == [1, 2, 3, 4])
+            #expect(values.map { $0["name"] as? String } == ["city search", "checkout", "city search", "checkout"])
+            #expect(values.map { int($0["entries"]) } == [17, 15, 17, 15])
+
+            let verify = try runCLI(["verify", "demo.actionlog"], in: directory)
+            #expect(verify.stdout == "demo.actionlog: 4 sessions, 64 entries: OK\n")
+        }
+    }
+}
+
+@Suite("replay-cli sessions")
+struct SessionsCommandTests {
+    @Test("sessions prints a table: a header and one row per session")
+    func sessionsTable() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLI(["sessions", "demo.actionlog"], in: directory)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            let output = lines(result.stdout)
+            try #require(output.count == 3, "\(result.stdout)")
+            #expect(output[0] == DemoJournal.sessionsHeader)
+            #expect(matches(output[1], "1   city search  closed  17       \(timestampPattern)  \(secondsPattern)"), "\(output[1])")
+            #expect(matches(output[2], "2   checkout     closed  15       \(timestampPattern)  \(secondsPattern)"), "\(output[2])")
+        }
+    }
+
+    @Test("sessions --json describes every session")
+    func sessionsJSON() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLI(["sessions", "demo.actionlog", "--json"], in: directory)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            let values = try jsonObjects(result.stdout)
+            try #require(values.count == 2)
+            #expect(values.map { int($0["id"]) } == [1, 2])
+            #expect(values.map { $0["name"] as? String } == ["city search", "checkout"])
+            #expect(values.map { $0["status"] as? String } == ["closed", "closed"])
+            #expect(values.map { int($0["entries"]) } == [DemoJournal.citySearchEntries, DemoJournal.checkoutEntries])
+            #expect(values.map { int($0["dropped"]) } == [0, 0])
+            #expect(values.map { $0["stateType"] as? String } == ["ActionLogExamples.CitySearch", "ActionLogExamples.Checkout.State"])
+            #expect(values.map { $0["actionType"] as? String } == [
+                "ActionLogExamples.Message<ActionLogExamples.CitySearch.Input, ActionLogExamples.CitySearch.Feedback>",
+                "ActionLogExamples.Checkout.Event",
+            ])
+            #expect(values.map { $0["appVersion"] as? String } == ["replay-cli demo", "replay-cli demo"])
+            for value in values {
+                let started = try #require(value["startedAt"] as? String)
+                let ended = try #require(value["endedAt"] as? String)
+                #expect(matches(started, timestampPattern))
+                #expect(matches(ended, timestampPattern))
+                #expect(started <= ended)
+                let duration = try #require((value["durationSeconds"] as? NSNumber)?.doubleValue)
+                #expect(duration >= 0 && duration < 60)
+            }
+        }
+    }
+
+    @Test("sessions of a journal without sessions says so")
+    func sessionsOfEmptyJournal() throws {
+        try withTemporaryDirectory { directory in
+            try makeEmptyJournal(at: directory.appendingPathComponent("empty.actionlog"))
+            let table = try runCLI(["sessions", "empty.actionlog"], in: directory)
+            #expect(table.status == 0)
+            #expect(table.stdout == "empty.actionlog: no sessions\n")
+            let json = try runCLI(["sessions", "empty.actionlog", "--json"], in: directory)
+            #expect(json.status == 0)
+            #expect(try jsonObjects(json.stdout).isEmpty)
+            let verify = try runCLI(["verify", "empty.actionlog"], in: directory)
+            #expect(verify.status == 0)
+            #expect(verify.stdout == "empty.actionlog: 0 sessions, 0 entries: OK\n")
+        }
+    }
+}
+
+@Suite("replay-cli log")
+struct LogCommandTests {
+    @Test("log prints a header and one line per entry", arguments: ["2", "checkout"])
+    func logTable(session: String) throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLI(["log", "demo.actionlog", "--session", session], in: directory)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            let output = lines(result.stdout)
+            #expect(output.count == DemoJournal.checkoutEntries + 1)
+            #expect(matches(output.first ?? "", "SEQ  OFFSET +ACTION {12}JSON"), "\(output.first ?? "")")
+            let rows = output.dropFirst().map(LogRow.init)
+            #expect(rows.allSatisfy { $0 != nil }, "unparsable rows in:\n\(result.stdout)")
+            #expect(rows.map { $0?.seq } == Array(0..<DemoJournal.checkoutEntries))
+            #expect(rows.map { $0?.rest } == DemoJournal.checkoutLogRows)
+            #expect(output[1].hasPrefix("0    +"))
+            #expect(output.contains { $0.contains(#"addItem           {"addItem":{"_0":{"name":"Green tea""#) })
+        }
+    }
+
+    @Test("log --session accepts -s and a name: the same timeline as by id")
+    func logByNameMatchesByID() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let byID = try runCLI(["log", "demo.actionlog", "--session", "1"], in: directory)
+            let byName = try runCLI(["log", "demo.actionlog", "-s", "city search"], in: directory)
+            #expect(byID.status == 0)
+            #expect(byName.status == 0)
+            #expect(byName.stdout == byID.stdout)
+            #expect(lines(byID.stdout).count == DemoJournal.citySearchEntries + 1)
+        }
+    }
+
+    @Test("log by name picks the newest session of that name")
+    func logByNamePicksNewest() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            try runDemo(in: directory)
+            let byName = try runCLI(["log", "demo.actionlog", "--session", "checkout", "--json"], in: directory)
+            let byID = try runCLI(["log", "demo.actionlog", "--session", "4", "--json"], in: directory)
+            let older = try runCLI(["log", "demo.actionlog", "--session", "2", "--json"], in: directory)
+            #expect(byName.status == 0)
+            #expect(byName.stdout == byID.stdout)
+            #expect(byName.stdout != older.stdout)  // Same actions, but other times.
+        }
+    }
+
+    @Test("log --json lists every entry with its seq, kind, label and action")
+    func logJSON() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let checkout = try runCLI(["log", "demo.actionlog", "--session", "checkout", "--json"], in: directory)
+            #expect(checkout.status == 0)
+            #expect(checkout.stderr == "")
+            let entries = try jsonObjects(checkout.stdout)
+            #expect(entries.map { int($0["seq"]) } == Array(0..<DemoJournal.checkoutEntries))
+            #expect(entries.map { $0["kind"] as? String } == Array(repeating: "keyframe", count: DemoJournal.checkoutEntries))
+            let labels = entries.map { $0["label"] as? String }
+            #expect(labels == [nil, "addItem", "addItem", "checkoutTapped", "cartValidated", "payTapped", "paymentDeclined",
+                               "retryTapped", "removeItem", "addItem", "checkoutTapped", "cartValidated", "payTapped",
+                               "paymentSucceeded", "doneTapped"])
+            let first = try #require(entries.first)
+            #expect(first["action"] is NSNull)
+            #expect(first["label"] is NSNull)
+            #expect(first["reducerNanoseconds"] is NSNull)
+            let added = try #require(entries.dropFirst().first?["action"] as? [String: Any])
+            let item = try #require((added["addItem"] as? [String: Any])?["_0"] as? [String: Any])
+            #expect(item["sku"] as? String == "tea-01")
+            #expect(int(item["priceCents"]) == 1_250)
+            #expect(int(item["quantity"]) == 2)
+            for entry in entries {
+                #expect(matches(entry["time"] as? String ?? "", timestampPattern))
+                #expect(((entry["offsetSeconds"] as? NSNumber)?.doubleValue ?? -1) >= 0)
+                #expect(entry["dropped"] is NSNull)
+                #expect(entry["effect"] is NSNull)  // Checkout has no effects (Effect == Never).
+            }
+            #expect(entries.dropFirst().allSatisfy { int($0["reducerNanoseconds"]) != nil })
+
+            let citySearch = try runCLI(["log", "demo.actionlog", "--session", "1", "--json"], in: directory)
+            let cityEntries = try jsonObjects(citySearch.stdout)
+            #expect(cityEntries.map { $0["label"] as? String } == DemoJournal.citySearchLabels)
+            #expect(cityEntries.contains { $0["effect"] is [String: Any] }, "the city search records fetch effects")
+        }
+    }
+}
+
+@Suite("replay-cli state")
+struct StateCommandTests {
+    @Test("state --at 0 prints the initial state as pretty JSON")
+    func initialState() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLI(["state", "demo.actionlog", "--session", "2", "--at", "0"], in: directory)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            #expect(result.stdout == """
+                {
+                  "idle": {
+                    "cart": {
+                      "items": []
+                    }
+                  }
+                }
+
+                """)
+        }
+    }
+
+    @Test("state without --at prints the state after the last entry")
+    func lastState() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLI(["state", "demo.actionlog", "--session", "checkout"], in: directory)
+            #expect(result.status == 0)
+            #expect(result.stdout == """
+                {
+                  "completed": {
+                    "receipt": {
+                      "totalCents": 6100,
+                      "transactionID": "txn-4pg"
+                    }
+                  }
+                }
+
+                """)
+        }
+    }
+
+    @Test("state --at 5 prints the state after that entry")
+    func stateInTheMiddle() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLI(["state", "demo.actionlog", "-s", "2", "--at", "5"], in: directory)
+            #expect(result.status == 0)
+            let state = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let processing = try #require(state["processingPayment"] as? [String: Any], "\(result.stdout)")
+            #expect(int(processing["totalCents"]) == 67_400)
+            let items = try #require((processing["cart"] as? [String: Any])?["items"] as? [[String: Any]])
+            #expect(items.map { $0["sku"] as? String } == ["tea-01", "kettle-9"])
+        }
+    }
+}
