@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -31,6 +32,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ActionLogTests", dependencies: ["ActionLog", "ActionLogExamples"]),
+        // RFC 6902 conformance (the public JSON Patch suite) and diff properties.
+        .testTarget(
+            name: "JSONPatchTests",
+            dependencies: ["ActionLog", .product(name: "PropertyBased", package: "swift-property-based")],
+            resources: [.copy("Resources")]
+        ),
         .testTarget(name: "ReplayerTests", dependencies: ["Replayer", "ActionLog", "ActionLogExamples"]),
         // Runs the built `replay-cli` binary; depending on it makes `swift test` build it first.
         .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "replay-cli"]),
