@@ -61,15 +61,13 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
         } catch {
             return failure(.stateDoesNotDecode, first, JSONValue.describe(error))
         }
+        // The recorded state, rebuilt entry by entry from keyframes and deltas.
+        var recorded: JSONValue? = initial
         var rebase = false
         for entry in entries.dropFirst() {
-            if entry.kind == .gap {
-                skipped.append(entry.seq)
-                rebase = true
-                continue
-            }
-            guard entry.kind == .keyframe, let recordedState = entry.state else {
-                // A row without a state has nothing to compare against; verify reports it.
+            try entry.advance(&recorded, file: file)
+            guard let recordedState = recorded else {
+                // A gap: the actions lost here cannot be re-driven.
                 skipped.append(entry.seq)
                 rebase = true
                 continue

@@ -24,7 +24,8 @@ public struct JournalVerification: Sendable, Hashable {
 extension Journal {
     /// Checks the journal's integrity: SQLite's own check, gapless sequence numbers starting at entry 0,
     /// an initial state in entry 0, JSON that parses in every action, state and effect, entry kinds with
-    /// the columns they need, gap counts that add up, and sane session statuses.
+    /// the columns they need, every delta applying to the state before it, gap counts that add up, and
+    /// sane session statuses.
     ///
     /// Unlike the other readers, it does not stop at the first damaged row: it reports them all.
     ///
@@ -109,6 +110,25 @@ extension Journal {
                 droppedTotal += Int(raw.dropped ?? 0)
             case nil:
                 finding(raw.seq, "unknown entry kind \"\(raw.kind)\"")
+            }
+        }
+        // Every delta must apply to the state before it. After a problem already reported (a hole,
+        // a row that does not parse, a delta that does not apply), deltas are unchecked until the
+        // next keyframe: they have no known state to apply to.
+        var state: JSONValue?
+        var previousSeq = -1
+        for raw in entries {
+            defer { previousSeq = raw.seq }
+            guard raw.seq == previousSeq + 1, let entry = try? raw.parsed(file: "") else {
+                state = nil
+                continue
+            }
+            if entry.kind == .delta, state == nil { continue }
+            do {
+                try entry.advance(&state, file: "")
+            } catch {
+                finding(raw.seq, error.reason)
+                state = nil
             }
         }
         if droppedTotal != session.droppedCount {

@@ -202,18 +202,27 @@ public final class Journal: Sendable {
     /// - Throws: ``JournalError`` when there is no such entry, when the entry is a gap (no state was
     ///   recorded there), or when the stored state cannot be read.
     public func state(at seq: Int, in session: Session.ID) throws(JournalError) -> JSONValue {
-        let entry = try self.entry(seq, in: session)
-        switch entry.kind {
-        case .keyframe:
-            guard let state = entry.state else {
-                throw JournalError(.corrupt, file: fileName, session: session, entry: seq, reason: "a keyframe without a state")
-            }
-            return state
-        case .gap:
-            throw JournalError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "a gap: \(entry.dropped ?? 0) actions were lost here, so no state was recorded")
-        case .delta:
-            throw JournalError(.newerSchema, file: fileName, session: session, entry: seq, reason: "delta entries are not supported by this version of ActionLog")
+        let target = try self.entry(seq, in: session)
+        if target.kind == .gap {
+            throw JournalError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "a gap: \(target.dropped ?? 0) actions were lost here, so no state was recorded")
         }
+        // One keyframe, then the deltas after it: the writer bounds how many there are.
+        let keyframe = try read(session: session, entry: seq) { connection in
+            try connection.cachedStatement(
+                "SELECT max(seq) FROM entries WHERE session_id = ?1 AND seq <= ?2 AND kind = 'keyframe'"
+            ).firstRow([.integer(session), .integer(Int64(seq))]) { $0.optionalInt(0) } ?? nil
+        }
+        guard let keyframe else {
+            throw JournalError(.corrupt, file: fileName, session: session, entry: seq, reason: "no keyframe at or before this entry")
+        }
+        var state: JSONValue?
+        for entry in try entries(in: session, from: Int(keyframe), limit: seq - Int(keyframe) + 1) {
+            try entry.advance(&state, file: fileName)
+        }
+        guard let state else {
+            throw JournalError(.corrupt, file: fileName, session: session, entry: seq, reason: "a gap between the keyframe at entry \(keyframe) and this entry")
+        }
+        return state
     }
 
     static func rawEntries(_ connection: Connection, session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws -> [RawEntry] {

@@ -12,6 +12,7 @@ struct Step<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: E
 
 /// Describes the session a writer creates.
 struct SessionDescription: Sendable {
+    var keyframes: KeyframePolicy
     var name: String
     var stateType: String
     var actionType: String
@@ -38,6 +39,13 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         return encoder
     }()
     private var nextSeq = 0
+    private let keyframePolicy: KeyframePolicy
+    /// The state of the last entry encoded; `nil` when the next entry must be a keyframe (at the start,
+    /// after a gap, after a failed write).
+    private var previousState: JSONValue?
+    private var keyframeBytes = 0
+    private var deltaBytes = 0
+    private var deltaRun = 0
     /// Actions lost to failed transactions, not yet written as a gap.
     private var unrecordedLoss: (count: Int, note: String, time: Date)?
 
@@ -45,6 +53,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     init(path: String, session: SessionDescription, startedAt: Date, onError: @escaping @Sendable (RecorderError) -> Void) throws(JournalError) {
         file = JournalFile.displayName(path)
         self.onError = onError
+        keyframePolicy = session.keyframes
         let connection = try JournalFile.open(path: path, mode: .readWrite)
         self.connection = connection
         try Journal.markInterruptedSessions(connection, path: path)
@@ -114,6 +123,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         var rows: [Row] = []
         var lostToEncoding = 0
         func gap(_ count: Int, note: String, time: Date) {
+            previousState = nil
             if let last = rows.last, last.kind == .gap {
                 rows[rows.count - 1].dropped = (last.dropped ?? 0) + count
                 rows[rows.count - 1].note = (last.note ?? "") + "; " + note
@@ -177,23 +187,48 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             let count = rows.reduce(0) { $0 + ($1.kind == .gap ? ($1.dropped ?? 0) : 1) }
             let note = "\(count) actions lost: the write failed (\(error))"
             unrecordedLoss = (count, note, rows.first?.time ?? Date())
+            previousState = nil
             report(.writeFailed, entry: firstSeq, "entries \(firstSeq)...\(firstSeq + rows.count - 1) were not written: \(error)")
             return (0, batch.items.count)
         }
     }
 
     private func encode(_ step: Item) throws -> Row {
-        Row(
-            kind: .keyframe,
+        let action = try step.action.map { try JSONValue(encoding: $0, encoder: encoder).canonicalText }
+        let effect = try step.effect.map { try JSONValue(encoding: $0, encoder: encoder).canonicalText }
+        let state = try JSONValue(encoding: step.state, encoder: encoder)
+        let (kind, stateText) = storedForm(of: state)
+        return Row(
+            kind: kind,
             time: step.time,
             label: step.action.map { ActionLabel.of($0) },
-            action: try step.action.map { try JSONValue(encoding: $0, encoder: encoder).canonicalText },
-            state: try JSONValue(encoding: step.state, encoder: encoder).canonicalText,
-            effect: try step.effect.map { try JSONValue(encoding: $0, encoder: encoder).canonicalText },
+            action: action,
+            state: stateText,
+            effect: effect,
             durationNanoseconds: step.reducerDuration.map { duration in
                 duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
             }
         )
+    }
+
+    /// Chooses keyframe or delta for `state` following the keyframe policy, and its stored text.
+    private func storedForm(of state: JSONValue) -> (Entry.Kind, String) {
+        defer { previousState = state }
+        if let previous = previousState, deltaRun < keyframePolicy.maximumDeltaRun {
+            let patch = JSONPatch.diff(from: previous, to: state).jsonValue.canonicalText
+            let size = patch.utf8.count
+            let budget = Double(keyframeBytes) * keyframePolicy.deltaBudget
+            if size <= keyframeBytes, Double(deltaBytes + size) <= budget {
+                deltaBytes += size
+                deltaRun += 1
+                return (.delta, patch)
+            }
+        }
+        let full = state.canonicalText
+        keyframeBytes = full.utf8.count
+        deltaBytes = 0
+        deltaRun = 0
+        return (.keyframe, full)
     }
 
     private func finishSession() {

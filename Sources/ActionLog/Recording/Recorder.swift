@@ -55,6 +55,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         case .wait(let timeout): waitTimeout = max(.zero, timeout)
         }
         let description = SessionDescription(
+            keyframes: configuration.keyframes,
             name: session,
             stateType: String(reflecting: State.self),
             actionType: String(reflecting: Action.self),

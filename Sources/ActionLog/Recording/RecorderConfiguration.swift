@@ -27,6 +27,8 @@ public struct RecorderConfiguration: Sendable {
     /// ...or when the oldest waiting entry is this old. Default 100 ms: at most that much is lost when
     /// the process dies (committed entries always survive).
     public var batchInterval = Duration.milliseconds(100)
+    /// When the writer stores the full state (a keyframe) rather than the change (a delta).
+    public var keyframes = KeyframePolicy()
     /// Stored with the session.
     public var appVersion: String?
     /// Free-form JSON object stored with the session (device, build, user id hash...).
@@ -36,4 +38,33 @@ public struct RecorderConfiguration: Sendable {
     public var onError: @Sendable (RecorderError) -> Void = RecorderError.printToStandardError
 
     public init() {}
+}
+
+/// When the writer stores a full state (a keyframe) instead of the change from the previous state
+/// (an RFC 6902 delta). Reading the state at any entry costs one keyframe plus the deltas after it,
+/// and this policy bounds those deltas.
+///
+/// ```swift
+/// var configuration = RecorderConfiguration()
+/// configuration.keyframes.deltaBudget = 0.5      // more keyframes: faster random access, bigger file
+/// configuration.keyframes = .keyframesOnly       // every entry a full state
+/// ```
+public struct KeyframePolicy: Sendable, Equatable {
+    /// A new keyframe when the deltas since the last keyframe would add up to more bytes than the
+    /// keyframe itself times this factor. Default 1. A delta larger than the last keyframe is never
+    /// written either.
+    public var deltaBudget: Double
+    /// At most this many deltas in a row, however small. Default 4096.
+    public var maximumDeltaRun: Int
+
+    /// - Parameters:
+    ///   - deltaBudget: the deltas' byte budget, as a multiple of the keyframe's size.
+    ///   - maximumDeltaRun: the most deltas between two keyframes.
+    public init(deltaBudget: Double = 1, maximumDeltaRun: Int = 4096) {
+        self.deltaBudget = deltaBudget
+        self.maximumDeltaRun = maximumDeltaRun
+    }
+
+    /// Every entry holds its full state.
+    public static let keyframesOnly = KeyframePolicy(deltaBudget: 0, maximumDeltaRun: 0)
 }

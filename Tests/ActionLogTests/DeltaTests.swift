@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import ActionLog
+
+@Suite("Keyframes and deltas")
+struct DeltaTests {
+    let directory = TemporaryDirectory()
+
+    struct Cart: Codable, Equatable, Sendable {
+        struct Item: Codable, Equatable, Sendable {
+            var id: Int
+            var name: String
+            var quantity: Int
+        }
+        var items: [Item]
+        var note = ""
+    }
+
+    enum CartAction: Codable, Equatable, Sendable {
+        case setQuantity(index: Int, quantity: Int)
+        case insert(at: Int)
+        case remove(at: Int)
+        case note(String)
+    }
+
+    static func reduce(_ cart: inout Cart, _ action: CartAction) {
+        switch action {
+        case .setQuantity(let index, let quantity): cart.items[index].quantity = quantity
+        case .insert(let index): cart.items.insert(Cart.Item(id: 10_000 + index, name: "new \(index)", quantity: 1), at: index)
+        case .remove(let index): cart.items.remove(at: index)
+        case .note(let text): cart.note = text
+        }
+    }
+
+    static func cart(_ count: Int) -> Cart {
+        Cart(items: (0..<count).map { Cart.Item(id: $0, name: "item \($0) with a longer name", quantity: 1) })
+    }
+
+    /// Records `actions` and returns the states the reducer produced, entry 0 first.
+    func record(_ actions: [CartAction], into path: String, policy: KeyframePolicy = KeyframePolicy()) throws -> (Session.ID, [Cart]) {
+        var state = Self.cart(200)
+        let recorder = try Recorder<Cart, CartAction, Never>(path: path, session: "cart", initialState: state, configuration: configuration(ErrorLog()) {
+            $0.keyframes = policy
+        })
+        var states = [state]
+        let reduce = recorder.recording(Self.reduce)
+        for action in actions {
+            reduce(&state, action)
+            states.append(state)
+        }
+        recorder.close()
+        return (recorder.sessionID, states)
+    }
+
+    static let actions: [CartAction] = (0..<300).map { step in
+        switch step % 10 {
+        case 3: .insert(at: (step * 7) % 150)
+        case 7: .remove(at: (step * 11) % 150)
+        case 9: .note("step \(step)")
+        default: .setQuantity(index: (step * 13) % 150, quantity: step)
+        }
+    }
+
+    @Test("small changes to a large state are stored as deltas, and every state reads back exactly")
+    func deltasReadBack() throws {
+        let path = directory.path("cart.actionlog")
+        let (id, states) = try record(Self.actions, into: path)
+        let journal = try Journal(path: path)
+        let entries = try journal.entries(in: id)
+        let deltas = entries.filter { $0.kind == .delta }
+        #expect(deltas.count > 250)
+        #expect(entries[0].kind == .keyframe)
+        // A quantity change is one replace operation, not a rewrite of the state.
+        let first = try #require(entries[1].state)
+        #expect(first.canonicalText == #"[{"op":"replace","path":"/items/0/quantity","value":0}]"#)
+        // An insertion in the middle is a few operations, not a rewrite of the tail.
+        let insertion = try #require(entries[4].state?.canonicalText)
+        #expect(insertion.utf8.count < 200)
+        for (seq, expected) in states.enumerated() {
+            #expect(try journal.state(at: seq, in: id).decode(Cart.self) == expected, "entry \(seq)")
+        }
+        #expect(try journal.verify().isValid)
+    }
+
+    @Test("the delta budget bounds the patches between keyframes")
+    func keyframeBudget() throws {
+        let path = directory.path("budget.actionlog")
+        let (id, _) = try record(Self.actions, into: path, policy: KeyframePolicy(deltaBudget: 0.05))
+        let entries = try Journal(path: path).entries(in: id)
+        var keyframeSize = 0
+        var deltaBytes = 0
+        var keyframes = 0
+        for entry in entries {
+            let size = entry.state?.canonicalText.utf8.count ?? 0
+            if entry.kind == .keyframe {
+                keyframes += 1
+                keyframeSize = size
+                deltaBytes = 0
+            } else {
+                deltaBytes += size
+                #expect(Double(deltaBytes) <= Double(keyframeSize) * 0.05, "entry \(entry.seq)")
+            }
+        }
+        #expect(keyframes > 1)
+    }
+
+    @Test("maximumDeltaRun and keyframesOnly bound the chain by count")
+    func deltaRun() throws {
+        let (id, _) = try record(Self.actions, into: directory.path("run.actionlog"), policy: KeyframePolicy(deltaBudget: 100, maximumDeltaRun: 4))
+        let kinds = try Journal(path: directory.path("run.actionlog")).entries(in: id).map(\.kind)
+        #expect(Array(kinds.prefix(11)) == [.keyframe, .delta, .delta, .delta, .delta, .keyframe, .delta, .delta, .delta, .delta, .keyframe])
+        let (only, _) = try record(Self.actions, into: directory.path("only.actionlog"), policy: .keyframesOnly)
+        #expect(try Journal(path: directory.path("only.actionlog")).entries(in: only).allSatisfy { $0.kind == .keyframe })
+    }
+
+    @Test("a delta that does not apply is named by verify and by state(at:)")
+    func brokenDelta() throws {
+        let path = directory.path("broken.actionlog")
+        let (id, _) = try record(Array(Self.actions.prefix(5)), into: path)
+        try sql(path, #"UPDATE entries SET state = '[{"op":"replace","path":"/items/999/quantity","value":1}]' WHERE seq = 2"#)
+        let journal = try Journal(path: path)
+        let error = #expect(throws: JournalError.self) { try journal.state(at: 3, in: id) }
+        #expect(error?.description == "broken.actionlog, session 1, entry 2: the delta does not apply: operation 0 (replace /items/999/quantity): no element at index 999 in the array at /items (it has 200)")
+        #expect(try journal.verify().findings.map(\.description) == [
+            "session 1, entry 2: the delta does not apply: operation 0 (replace /items/999/quantity): no element at index 999 in the array at /items (it has 200)"
+        ])
+    }
+}
