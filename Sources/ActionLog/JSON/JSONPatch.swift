@@ -245,11 +245,11 @@ extension JSONPatch.Operation {
     fileprivate func perform(on document: inout JSONValue) throws(OperationFailure) {
         switch self {
         case .add(let path, let value):
-            try Self.add(value, at: path, in: &document)
+            try Self.put(value, at: path, inserting: true, in: &document)
         case .remove(let path):
             _ = try Self.remove(at: path, role: .path, in: &document)
         case .replace(let path, let value):
-            try Self.replace(at: path, with: value, in: &document)
+            try Self.put(value, at: path, inserting: false, in: &document)
         case .move(let from, let path):
             if from == path {
                 _ = try Self.value(at: from, role: .from, in: document)
@@ -260,10 +260,10 @@ extension JSONPatch.Operation {
                     kind: .notAllowed, reason: "cannot move \(Self.show(from)) into its own child \(path)")
             }
             let value = try Self.remove(at: from, role: .from, in: &document)
-            try Self.add(value, at: path, in: &document)
+            try Self.put(value, at: path, inserting: true, in: &document)
         case .copy(let from, let path):
             let value = try Self.value(at: from, role: .from, in: document)
-            try Self.add(value, at: path, in: &document)
+            try Self.put(value, at: path, inserting: true, in: &document)
         case .test(let path, let expected):
             let actual = try Self.value(at: path, role: .path, in: document)
             guard actual.isEquivalent(to: expected) else {
@@ -292,13 +292,15 @@ extension JSONPatch.Operation {
 
     // MARK: Operations on the parent of the target
 
-    private static func add(_ value: JSONValue, at path: JSONPointer, in document: inout JSONValue) throws(OperationFailure) {
+    /// Sets `value` at `path`: inserting into an array (`add`) or overwriting an element that must
+    /// exist (`replace`). Object members are set either way; for `replace` the member must exist.
+    private static func put(_ value: JSONValue, at path: JSONPointer, inserting: Bool, in document: inout JSONValue) throws(OperationFailure) {
         guard let last = path.tokens.last else {
             document = value
             return
         }
         try modifyParent(of: path, role: .path, in: &document) { (parent: inout JSONValue) throws(OperationFailure) in
-            let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: .path, inserting: true)
+            let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: .path, inserting: inserting)
             switch slot {
             case .member(let key):
                 var members = parent.takeObject()
@@ -306,7 +308,11 @@ extension JSONPatch.Operation {
                 parent = .object(members)
             case .element(let index):
                 var elements = parent.takeArray()
-                elements.insert(value, at: index)
+                if inserting {
+                    elements.insert(value, at: index)
+                } else {
+                    elements[index] = value
+                }
                 parent = .array(elements)
             }
         }
@@ -329,26 +335,6 @@ extension JSONPatch.Operation {
                 let removed = elements.remove(at: index)
                 parent = .array(elements)
                 return removed
-            }
-        }
-    }
-
-    private static func replace(at path: JSONPointer, with value: JSONValue, in document: inout JSONValue) throws(OperationFailure) {
-        guard let last = path.tokens.last else {
-            document = value
-            return
-        }
-        try modifyParent(of: path, role: .path, in: &document) { (parent: inout JSONValue) throws(OperationFailure) in
-            let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: .path, inserting: false)
-            switch slot {
-            case .member(let key):
-                var members = parent.takeObject()
-                members[key] = value
-                parent = .object(members)
-            case .element(let index):
-                var elements = parent.takeArray()
-                elements[index] = value
-                parent = .array(elements)
             }
         }
     }
