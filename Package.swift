@@ -31,6 +31,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `swift run -c release actionlog-bench`: journaling cost against baselines measured in the same run.
+        .executableTarget(name: "actionlog-bench", dependencies: ["ActionLog", "Replayer", "CSQLite"]),
         .testTarget(name: "ActionLogTests", dependencies: ["ActionLog", "ActionLogExamples"]),
         // RFC 6902 conformance (the public JSON Patch suite) and diff properties.
         .testTarget(

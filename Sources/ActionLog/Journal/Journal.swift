@@ -102,6 +102,17 @@ public final class Journal: Sendable {
         return found
     }
 
+    /// Throws ``JournalError/Code/sessionNotFound`` unless the session exists: a primary-key lookup,
+    /// unlike ``session(_:)``, which counts the session's entries.
+    private func requireSession(_ id: Session.ID) throws(JournalError) {
+        let exists = try read(session: id) { connection in
+            try connection.cachedStatement("SELECT 1 FROM sessions WHERE id = ?1").firstRow([.integer(id)]) { _ in true } ?? false
+        }
+        guard exists else {
+            throw JournalError(.sessionNotFound, file: fileName, session: id, reason: "no such session")
+        }
+    }
+
     private func session(from row: Row) throws -> Session {
         let id = row.int(0)
         let storedStatus = row.text(4) ?? ""
@@ -173,7 +184,7 @@ public final class Journal: Sendable {
     /// - Throws: ``JournalError`` when the session does not exist or an entry cannot be read; the error
     ///   names the entry.
     public func entries(in session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> [Entry] {
-        _ = try self.session(session)
+        try requireSession(session)
         let file = fileName
         return try read(session: session) { connection in
             try Self.rawEntries(connection, session: session, from: seq, limit: limit).map { raw throws(JournalError) in

@@ -1,0 +1,185 @@
+import ActionLog
+import Foundation
+import Replayer
+
+// The reading side: the state at a random step of a long session, and replay speed.
+
+// MARK: - Long sessions
+
+/// Records `count` actions into a fresh journal with a long back-pressure wait, so nothing is dropped; returns how long recording took, up to `close()`.
+func recordLongSession<State, Action>(_ workload: Workload<State, Action>, count: Int, path: String) throws -> (elapsed: Duration, session: Session.ID, lost: Int) {
+    var configuration = RecorderConfiguration()
+    configuration.queueCapacity = 1_024  // Bounds the memory of queued states; the wait means nothing is dropped.
+    configuration.backpressure = .wait(timeout: .seconds(60))
+    let start = clock.now
+    let recorder = try Recorder<State, Action, Never>(path: path, session: "\(workload.name) long", initialState: workload.initial, configuration: configuration)
+    var state = workload.initial
+    let chunk = 65_536
+    var done = 0
+    while done < count {
+        for action in workload.actions(min(chunk, count - done)) {
+            workload.reduce(&state, action)
+            recorder.record(action: action, state: state)
+        }
+        done += chunk
+    }
+    recorder.close()
+    let statistics = recorder.statistics
+    return (start.duration(to: clock.now), recorder.sessionID, statistics.dropped + statistics.lost)
+}
+
+// MARK: - State at a random step
+
+struct RandomStepResult {
+    var samples: Int
+    /// `Journal.state(at:in:)` + decode to the model type: median seconds.
+    var stateAt: Double
+    /// The largest keyframe's text: `JSONValue(parsing:)` alone, and parsing + decoding.
+    var keyframeParse: Double
+    var keyframeParseDecode: Double
+    var keyframeBytes: Int
+    /// Deltas applied after the keyframe, median over the sampled steps.
+    var medianChain: Double
+    var keyframes: Int
+    /// `Journal.session(_:)`, which every `entries(in:)` call runs first (it counts the session's entries).
+    var sessionLookup: Double
+    /// `Journal.entries(in:from:limit: 1)`: one entry row read and parsed.
+    var oneEntry: Double
+    /// The whole session's stored JSON (state + action columns) and file size per entry: every keyframe
+    /// the policy chose, entry 0 included, amortized.
+    var payloadBytesPerEntry: Double
+    var fileBytesPerEntry: Double
+    /// Stored JSON per entry from the first keyframe to the last one (exclusive): whole keyframe
+    /// intervals, the steady state. `nil` with fewer than two keyframes.
+    var intervalPayloadBytesPerEntry: Double?
+
+    var ratio: Double { stateAt / keyframeParseDecode }
+}
+
+func measureRandomStep<State: Decodable>(
+    _ type: State.Type, path: String, session: Session.ID, entries: Int, samples: Int, budget: Duration
+) throws -> RandomStepResult {
+    let journal = try Journal(path: path)
+    let database = try Database(path: path, readOnly: true)
+    let decoder = JSONDecoder()
+    var random = SplitMix64(seed: 99)
+
+    let keyframeBefore = try database.prepare("SELECT max(seq) FROM entries WHERE session_id = ?1 AND seq <= ?2 AND kind = 'keyframe'")
+    var times: [Double] = []
+    var chains: [Double] = []
+    _ = try journal.state(at: entries, in: session)  // Warm the page cache.
+    let start = clock.now
+    while times.count < samples, times.isEmpty || start.duration(to: clock.now) < budget {
+        let seq = 1 + random.next(below: entries)
+        let begin = clock.now
+        let json = try journal.state(at: seq, in: session)
+        blackHole(try json.decode(State.self, decoder: decoder))
+        times.append(begin.duration(to: clock.now).seconds)
+        keyframeBefore.bind(1, Int(session))
+        keyframeBefore.bind(2, seq)
+        _ = try keyframeBefore.step()
+        chains.append(Double(seq - keyframeBefore.int(0)))
+        keyframeBefore.reset()
+    }
+
+    let largest = try database.prepare("""
+        SELECT state, (SELECT count(*) FROM entries WHERE session_id = ?1 AND kind = 'keyframe')
+        FROM entries WHERE session_id = ?1 AND kind = 'keyframe' ORDER BY length(state) DESC LIMIT 1
+        """)
+    largest.bind(1, Int(session))
+    _ = try largest.step()
+    let keyframeText = largest.text(0) ?? "{}"
+    let keyframes = largest.int(1)
+    let sizes = try database.prepare("""
+        SELECT count(*), sum(length(CAST(state AS BLOB))), sum(length(CAST(action AS BLOB))) FROM entries WHERE session_id = ?1
+        """)
+    sizes.bind(1, Int(session))
+    _ = try sizes.step()
+    let count = Double(max(1, sizes.int(0)))
+    let payload = Double(sizes.int(1) + sizes.int(2)) / count
+    let file = Double(try database.logicalSize()) / count
+    let interval = try database.prepare("""
+        WITH bounds AS (SELECT min(seq) AS first, max(seq) AS last FROM entries WHERE session_id = ?1 AND kind = 'keyframe')
+        SELECT bounds.last - bounds.first,
+               (SELECT coalesce(sum(length(CAST(state AS BLOB))), 0) + coalesce(sum(length(CAST(action AS BLOB))), 0)
+                FROM entries WHERE session_id = ?1 AND seq >= bounds.first AND seq < bounds.last)
+        FROM bounds
+        """)
+    interval.bind(1, Int(session))
+    _ = try interval.step()
+    let intervalEntries = interval.int(0)
+    let intervalPayload = intervalEntries > 0 ? Double(interval.int(1)) / Double(intervalEntries) : nil
+    let parse = try medianTime(repeats: 21, budget: .seconds(1)) {
+        blackHole(try JSONValue(parsing: keyframeText))
+    }
+    let parseDecode = try medianTime(repeats: 21, budget: .seconds(1)) {
+        blackHole(try JSONValue(parsing: keyframeText).decode(State.self, decoder: decoder))
+    }
+    let lookup = try medianTime(repeats: 5, budget: .seconds(2)) {
+        blackHole(try journal.session(session))
+    }
+    let oneEntry = try medianTime(repeats: 5, budget: .seconds(2)) {
+        blackHole(try journal.entries(in: session, from: entries / 2, limit: 1))
+    }
+    return RandomStepResult(
+        samples: times.count, stateAt: median(times),
+        keyframeParse: parse, keyframeParseDecode: parseDecode, keyframeBytes: keyframeText.utf8.count,
+        medianChain: median(chains), keyframes: keyframes,
+        sessionLookup: lookup, oneEntry: oneEntry, payloadBytesPerEntry: payload, fileBytesPerEntry: file,
+        intervalPayloadBytesPerEntry: intervalPayload
+    )
+}
+
+// MARK: - Replay
+
+struct ReplayResult {
+    var entries: Int
+    /// Parsing + decoding every action, the texts already in memory: seconds per pass.
+    var decodeOnly: Double
+    /// Reading every entry with `Journal.entries(in:)`, rebuilding each state with `Entry.advance`, and
+    /// decoding each action.
+    var reconstruct: Double
+    /// `Replay.run()`: the above, plus running the reducer, encoding its state and comparing (if measured).
+    var replay: Double?
+    var replayMatched: Bool?
+
+    /// Reconstruction speed as a fraction of decode-only speed.
+    var reconstructShare: Double { decodeOnly / reconstruct }
+    var replayShare: Double? { replay.map { decodeOnly / $0 } }
+}
+
+func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: String, session: Session.ID, repeats: Int, runReplay: Bool) throws -> ReplayResult {
+    let journal = try Journal(path: path)
+    let file = journal.fileName
+    let decoder = JSONDecoder()
+    let database = try Database(path: path, readOnly: true)
+    let texts = try database.prepare("SELECT action FROM entries WHERE session_id = ?1 AND action IS NOT NULL ORDER BY seq")
+    texts.bind(1, Int(session))
+    var actionTexts: [String] = []
+    while try texts.step() { actionTexts.append(texts.text(0) ?? "") }
+
+    let decodeOnly = try medianTime(repeats: repeats) {
+        for text in actionTexts {
+            blackHole(try JSONValue(parsing: text).decode(Action.self, decoder: decoder))
+        }
+    }
+    let reconstruct = try medianTime(repeats: repeats) {
+        var state: JSONValue?
+        for entry in try journal.entries(in: session) {
+            try entry.advance(&state, file: file)
+            if let action = entry.action {
+                blackHole(try action.decode(Action.self, decoder: decoder))
+            }
+        }
+        blackHole(state)
+    }
+    var matched: Bool?
+    var replay: Double?
+    if runReplay {
+        replay = try medianTime(repeats: repeats) {
+            let report = try Replay<State, Action, Never>(journal: journal, session: session, reducer: workload.reduce).run()
+            matched = (matched ?? true) && report.isMatch
+        }
+    }
+    return ReplayResult(entries: actionTexts.count, decodeOnly: decodeOnly, reconstruct: reconstruct, replay: replay, replayMatched: matched)
+}

@@ -1,0 +1,314 @@
+/// actionlog-bench: what journaling with ActionLog costs, against baselines measured in the same run.
+///
+/// Run it in release mode (a debug build measures the optimizer's absence, not ActionLog):
+///
+/// ```sh
+/// swift run -c release actionlog-bench            # the full report, about 2-3 minutes
+/// swift run -c release actionlog-bench --quick    # a smoke run: few actions, one repetition
+/// swift run -c release actionlog-bench --runs 5   # more repetitions per figure (default 3)
+/// swift run -c release actionlog-bench --long     # long sessions at full size (1,000,000 counter and
+///                                                 # 100,000 cart entries), however long recording takes
+/// ```
+///
+/// Progress goes to standard error, the report to standard output. Journals are written to a fresh
+/// directory under the temporary directory and removed at the end.
+///
+/// Workloads: a cart of N = 10, 100, 1000 items where each action sets one item's quantity; a city
+/// search whose every action replaces the 20 results wholesale; a counter. For each:
+///
+/// - **reduce µs**: the reducer alone, no journaling, per dispatch.
+/// - **+µs/dispatch**: what `recorder.record` adds on the calling thread (the dispatch loop with
+///   recording minus the loop without, over the actions dispatched). The writer runs meanwhile.
+/// - **ActionLog/s**: writer throughput, actions per second from the first `record` until `flush()`
+///   returns, with a queue large enough that nothing is dropped.
+/// - **naive/s**: per action, the action and the full state as canonical JSON, each in its own
+///   transaction (`BEGIN; INSERT; COMMIT`, WAL, `synchronous=NORMAL`, prepared statements reused).
+/// - **floor/s**: per action, only the action's canonical JSON, in transactions of 256 as the writer batches.
+/// - **bytes/entry**: JSON stored (state column + action column, keyframes amortized) and the growth
+///   of the SQLite file per entry, for ActionLog and the naive journal.
+///
+/// Then where the writer's time goes (each step `JournalWriter` takes per entry, timed alone: encoding,
+/// parsing, diffing, canonical text; the rest of the measured writer time is SQLite and the hand-off),
+/// the state at a random step of a long session (`Journal.state(at:in:)` + decoding, against parsing +
+/// decoding the session's largest keyframe; long sessions shrink to what records in ~45 s unless
+/// `--long`), replay speed (rebuilding every state and decoding every action, and `Replay.run()`,
+/// against decoding the actions alone), and whether the targets of the performance issue are met. Every figure is a median of the repetitions; each throughput is
+/// measured over enough actions to take roughly 0.2-2 s. A missed target is reported, never an exit status.
+import ActionLog
+import CSQLite
+import Foundation
+
+// MARK: - Arguments
+
+var quick = false
+var longSessions = false
+var runs = 3
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--quick": quick = true
+    case "--long": longSessions = true
+    case "--runs":
+        guard let value = arguments.next().flatMap(Int.init), value > 0 else {
+            print("--runs takes a positive number")
+            exit(64)
+        }
+        runs = value
+    case "-h", "--help":
+        print("usage: actionlog-bench [--quick] [--long] [--runs N]")
+        exit(0)
+    default:
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--runs N]")
+        exit(64)
+    }
+}
+if quick, !CommandLine.arguments.contains("--runs") { runs = 1 }
+let factor = quick ? 0.05 : 1.0
+
+// MARK: - Header
+
+func machine() -> String {
+    var name = utsname()
+    guard uname(&name) == 0 else { return "unknown" }
+    return withUnsafeBytes(of: &name.machine) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+}
+
+let benchStart = clock.now
+print("ActionLog benchmark — \(ISO8601DateFormatter().string(from: Date()))")
+print("machine: \(machine()), \(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite \(String(cString: sqlite3_libversion())), ActionLog \(ActionLog.version)")
+print("mode: \(quick ? "--quick (smoke run: few actions, noisy figures)" : "default"), median of \(runs) run\(runs == 1 ? "" : "s") per figure")
+#if DEBUG
+print("WARNING: a debug build; run with -c release for meaningful figures.")
+#endif
+print("Figures are from one run on a shared machine: read ratios, not absolutes, and expect ±10-20%.")
+print()
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionlog-bench-\(getpid())").path
+try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+
+// MARK: - Throughput and size
+
+// K per measurement: each takes roughly 0.2-2 s on a 2-core x86_64 VM with today's writer.
+let counter = counterWorkload(plan: Plan(actionLog: 50_000, naive: 20_000, floor: 100_000).scaled(by: factor))
+let cart10 = cartWorkload(items: 10, plan: Plan(actionLog: 10_000, naive: 5_000, floor: 50_000).scaled(by: factor))
+let cart100 = cartWorkload(items: 100, plan: Plan(actionLog: 1_500, naive: 1_000, floor: 50_000).scaled(by: factor))
+let cart1000 = cartWorkload(items: 1000, plan: Plan(actionLog: 200, naive: 150, floor: 50_000).scaled(by: factor))
+let search = searchWorkload(plan: Plan(actionLog: 5_000, naive: 2_000, floor: 50_000).scaled(by: factor))
+
+func progress(_ text: String) {
+    FileHandle.standardError.write(Data("… \(text) (\(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s)\n".utf8))
+}
+
+var results: [WorkloadResult] = []
+do {
+    progress("throughput: counter"); results.append(try benchmark(counter, runs: runs, directory: directory))
+    progress("throughput: cart N=10"); results.append(try benchmark(cart10, runs: runs, directory: directory))
+    progress("throughput: cart N=100"); results.append(try benchmark(cart100, runs: runs, directory: directory))
+    progress("throughput: cart N=1000"); results.append(try benchmark(cart1000, runs: runs, directory: directory))
+    progress("throughput: search"); results.append(try benchmark(search, runs: runs, directory: directory))
+} catch {
+    print("benchmark failed: \(error)")
+    try? FileManager.default.removeItem(atPath: directory)
+    exit(1)
+}
+
+print("## Dispatch cost and writer throughput (actions per second)")
+print()
+var throughput = Table(["workload", "K (AL/naive/floor)", "reduce µs", "+µs/dispatch", "ActionLog/s", "naive/s", "floor/s", "AL ÷ naive", "AL ÷ floor"])
+for result in results {
+    throughput.add([
+        result.name,
+        "\(grouped(result.plan.actionLog))/\(grouped(result.plan.naive))/\(grouped(result.plan.floor))",
+        format(result.reducerMicros, digits: 3),
+        format(result.addedMicros, digits: 2),
+        rate(result.actionLogRate),
+        rate(result.naiveRate),
+        rate(result.floorRate),
+        ratio(result.actionLogRate / result.naiveRate),
+        ratio(result.actionLogRate / result.floorRate),
+    ])
+}
+print(throughput.render())
+print("K: actions per run. +µs/dispatch: what reduce + record costs the calling thread beyond reduce alone. ActionLog/s: from the")
+print("first record until flush() returns. naive: action + full state as canonical JSON, one transaction per action. floor: the")
+print("action's canonical JSON only, 256 per transaction. Each includes the reducer. Cart items: id, name (~20 chars), price,")
+print("quantity, 2-3 tags; search: 20 of 400 cities replaced per action; counter: one Int.")
+print()
+print("## Bytes per entry (keyframes amortized)")
+print()
+var sizes = Table(["workload", "AL JSON", "AL file", "keyframes", "naive JSON", "naive file", "naive ÷ AL (file)"])
+for result in results {
+    sizes.add([
+        result.name,
+        format(result.payloadBytes), format(result.fileBytes),
+        "\(grouped(result.keyframes)) of \(grouped(result.entries))",
+        format(result.naivePayloadBytes), format(result.naiveFileBytes),
+        ratio(result.naiveFileBytes / result.fileBytes),
+    ])
+}
+print(sizes.render())
+print("JSON: the state and action columns; file: growth of the SQLite file (all columns, b-tree pages).")
+let lossy = results.filter { $0.droppedOrLost > 0 }
+for result in lossy {
+    print("WARNING: \(result.name): \(result.droppedOrLost) entries dropped or lost; its ActionLog figures are not comparable.")
+}
+print()
+
+// MARK: - Where the writer's time goes
+
+print("## Where the writer's time goes (µs per entry, each step timed alone on the same actions)")
+print()
+var breakdownTable = Table(["workload", "encode", "parse", "diff", "patch text", "state text", "action+label", "sum", "writer", "rest"])
+do {
+    func breakdown<State, Action>(_ workload: Workload<State, Action>, _ result: WorkloadResult, steps: Int) throws {
+        progress("writer breakdown: \(workload.name)")
+        let pieces = try measureBreakdown(workload, steps: max(20, Int(Double(steps) * factor)))
+        let keyframeShare = Double(result.keyframes) / Double(max(1, result.entries))
+        let sum = pieces.total(keyframeShare: keyframeShare)
+        let writer = 1e6 / result.actionLogRate
+        breakdownTable.add([
+            workload.name, format(pieces.encode), format(pieces.parse), format(pieces.diff), format(pieces.patchText),
+            format(pieces.stateText) + " × " + percent(keyframeShare), format(pieces.action), format(sum), format(writer), format(writer - sum),
+        ])
+    }
+    try breakdown(counter, results[0], steps: 20_000)
+    try breakdown(cart10, results[1], steps: 5_000)
+    try breakdown(cart100, results[2], steps: 1_000)
+    try breakdown(cart1000, results[3], steps: 150)
+    try breakdown(search, results[4], steps: 2_000)
+    print(breakdownTable.render())
+    print("encode: JSONEncoder; parse: its output into a JSONValue; diff: JSONPatch.diff from the previous state; state text:")
+    print("canonical text of the full state, paid for the share of entries that are keyframes. writer: 1 ÷ measured throughput;")
+    print("rest: writer − sum, i.e. SQLite inserts and commits, the hand-off, building rows.")
+} catch {
+    print("breakdown failed: \(error)")
+}
+print()
+
+// MARK: - State at a random step
+
+print("## State at a random step")
+print()
+/// Records a long session of `workload`: the first of `sizes` that the measured writer throughput
+/// records within `budget` seconds (all of `sizes[0]` with `--long`), else as many as fit.
+@MainActor func longSession<State, Action>(_ workload: Workload<State, Action>, sizes: [Int], measuredRate: Double, budget: Double) throws -> (count: Int, path: String, session: Session.ID, elapsed: Double, note: String) {
+    let fitting = longSessions ? sizes[0] : sizes.first { Double($0) / measuredRate <= budget } ?? max(2_000, Int(budget * measuredRate) / 1_000 * 1_000)
+    var note = ""
+    if fitting != sizes[0] {
+        note = " \(workload.name): \(grouped(fitting)) entries instead of \(grouped(sizes[0])): at the measured \(rate(measuredRate)) actions/s"
+            + " recording \(grouped(sizes[0])) would take ~\(fixed(Double(sizes[0]) / measuredRate, decimals: 0)) s"
+            + (sizes.count > 1 ? " and \(grouped(sizes[1])) ~\(fixed(Double(sizes[1]) / measuredRate, decimals: 0)) s" : "")
+            + " (run with --long for the full size)."
+    }
+    let path = "\(directory)/\(workload.name.filter { $0.isLetter || $0.isNumber })-long.actionlog"
+    progress("recording \(grouped(fitting)) entries of \(workload.name)")
+    let recorded = try recordLongSession(workload, count: fitting, path: path)
+    if recorded.lost > 0 { note += " WARNING: \(recorded.lost) entries dropped or lost." }
+    return (fitting, path, recorded.session, recorded.elapsed.seconds, note)
+}
+
+var randomSteps: [(name: String, entries: Int, result: RandomStepResult)] = []
+var longCart: (path: String, session: Session.ID)?
+var randomTable = Table(["session", "entries", "recorded in", "samples", "state(at:)+decode", "keyframe parse", "parse+decode", "ratio", "median chain", "session()", "one entry"])
+do {
+    let counterRate = results[0].actionLogRate
+    let counterSession = try longSession(counter, sizes: quick ? [20_000] : [1_000_000, 200_000], measuredRate: counterRate, budget: 45)
+    progress("state at random steps: counter")
+    let counterSteps = try measureRandomStep(Counter.self, path: counterSession.path, session: counterSession.session, entries: counterSession.count, samples: quick ? 10 : 50, budget: .seconds(quick ? 3 : 10))
+    let cartRate = results[3].actionLogRate
+    let cartSession = try longSession(cart1000, sizes: quick ? [1_000] : [100_000, 20_000], measuredRate: cartRate, budget: 40)
+    longCart = (cartSession.path, cartSession.session)
+    progress("state at random steps: cart N=1000")
+    let cartSteps = try measureRandomStep(Cart.self, path: cartSession.path, session: cartSession.session, entries: cartSession.count, samples: quick ? 10 : 50, budget: .seconds(quick ? 3 : 10))
+    for (name, session, steps) in [("counter", counterSession, counterSteps), ("cart N=1000", cartSession, cartSteps)] {
+        randomSteps.append((name, session.count, steps))
+        randomTable.add([
+            name, grouped(session.count), fixed(session.elapsed, decimals: 1) + " s", "\(steps.samples)",
+            time(steps.stateAt), time(steps.keyframeParse), time(steps.keyframeParseDecode),
+            ratio(steps.ratio), fixed(steps.medianChain, decimals: 0), time(steps.sessionLookup), time(steps.oneEntry),
+        ])
+    }
+    print(randomTable.render())
+    print("ratio: state(at:)+decode ÷ (parse + decode of the session's largest keyframe, \(grouped(counterSteps.keyframeBytes)) B for the counter, \(grouped(cartSteps.keyframeBytes)) B for the cart).")
+    print("session(): Journal.session(_:), which state(at:) runs twice (via entry() and entries()); one entry: entries(in:from:limit: 1).")
+    print("keyframes: \(grouped(counterSteps.keyframes)) in the counter session, \(grouped(cartSteps.keyframes)) in the cart session.")
+    print("bytes per entry over the whole session (every keyframe amortized): counter \(format(counterSteps.payloadBytesPerEntry)) JSON,"
+        + " \(format(counterSteps.fileBytesPerEntry)) file; cart N=1000 \(format(cartSteps.payloadBytesPerEntry)) JSON, \(format(cartSteps.fileBytesPerEntry)) file"
+        + (cartSteps.intervalPayloadBytesPerEntry.map { " (\(format($0)) JSON over whole keyframe intervals)." } ?? "."))
+    for note in [counterSession.note, cartSession.note] where !note.isEmpty {
+        print("note:\(note)")
+    }
+    removeDatabase(counterSession.path)
+} catch {
+    print("state-at-step measurement failed: \(error)")
+}
+print()
+
+// MARK: - Replay
+
+print("## Replay (the session of the last ActionLog run of each workload, and the long cart session)")
+print()
+var replays: [(name: String, result: ReplayResult)] = []
+var replayTable = Table(["session", "entries", "decode only", "rebuild+decode", "share", "Replay.run()", "share", "matched"])
+do {
+    func replay<State, Action>(_ workload: Workload<State, Action>, name: String, path: String, session: Session.ID, entries: Int) throws {
+        progress("replay: \(name)")
+        // Replay.run() encodes every state, about as costly per entry as the writer: skip it where that would take long.
+        let runReplay = Double(entries) / results.first { $0.name == workload.name }!.actionLogRate < 10
+        let measured = try measureReplay(workload, path: path, session: session, repeats: runs, runReplay: runReplay)
+        replays.append((name, measured))
+        replayTable.add([
+            name, grouped(measured.entries), time(measured.decodeOnly), time(measured.reconstruct), percent(measured.reconstructShare),
+            measured.replay.map(time) ?? "skipped", measured.replayShare.map(percent) ?? "-", measured.replayMatched.map { $0 ? "yes" : "NO" } ?? "-",
+        ])
+    }
+    try replay(counter, name: counter.name, path: results[0].journalPath, session: results[0].sessionID, entries: results[0].entries)
+    try replay(cart10, name: cart10.name, path: results[1].journalPath, session: results[1].sessionID, entries: results[1].entries)
+    try replay(cart100, name: cart100.name, path: results[2].journalPath, session: results[2].sessionID, entries: results[2].entries)
+    try replay(cart1000, name: cart1000.name, path: results[3].journalPath, session: results[3].sessionID, entries: results[3].entries)
+    try replay(search, name: search.name, path: results[4].journalPath, session: results[4].sessionID, entries: results[4].entries)
+    if let longCart {
+        let entries = randomSteps.first { $0.name == cart1000.name }?.entries ?? 0
+        try replay(cart1000, name: "cart N=1000, long", path: longCart.path, session: longCart.session, entries: entries)
+        removeDatabase(longCart.path)
+    }
+    print(replayTable.render())
+    print("decode only: JSONValue(parsing:) + decode of every action, texts already in memory. rebuild+decode: Journal.entries(in:),")
+    print("Entry.advance for every state, decode every action. Replay.run() also reduces, encodes each state and compares it")
+    print("(skipped where it would take over 10 s). share: decode-only time ÷ that time (100% = as fast as decoding the actions alone).")
+} catch {
+    print("replay measurement failed: \(error)")
+}
+print()
+
+// MARK: - Targets
+
+print("## Targets")
+print()
+var targets = Table(["target", "measured", "verdict"])
+@MainActor func target(_ name: String, _ measured: String, _ met: Bool) {
+    targets.add([name, measured, verdict(met)])
+}
+let at10 = results[1], at1000 = results[3]
+target("writer throughput ≥ 50× naive at N = 1000", ratio(at1000.actionLogRate / at1000.naiveRate), at1000.actionLogRate >= 50 * at1000.naiveRate)
+target("writer throughput ≥ 8× naive at N = 10", ratio(at10.actionLogRate / at10.naiveRate), at10.actionLogRate >= 8 * at10.naiveRate)
+target("writer within 3× of the floor at N = 10", "floor ÷ AL = " + ratio(at10.floorRate / at10.actionLogRate), at10.floorRate <= 3 * at10.actionLogRate)
+// Bytes per entry at N = 1000 from the long session when there is one: the short run holds no keyframe after entry 0.
+if let long = randomSteps.first(where: { $0.name == cart1000.name }) {
+    let file = long.result.fileBytesPerEntry
+    target("≤ 200 bytes/entry at N = 1000 (file, \(grouped(long.entries))-entry session)", format(file) + " B (JSON " + format(long.result.payloadBytesPerEntry) + " B)", file <= 200)
+} else {
+    target("≤ 200 bytes/entry at N = 1000 (file growth)", format(at1000.fileBytes) + " B (JSON " + format(at1000.payloadBytes) + " B)", at1000.fileBytes <= 200)
+}
+for (name, _, steps) in randomSteps {
+    target("state at a random step ≤ 3× keyframe decode (\(name))", ratio(steps.ratio), steps.ratio <= 3)
+}
+for (name, replay) in replays {
+    target("replay ≥ 50% of decode-only speed (\(name))", percent(replay.reconstructShare) + (replay.replayShare.map { " (Replay.run(): " + percent($0) + ")" } ?? ""), replay.reconstructShare >= 0.5)
+}
+print(targets.render())
+print()
+try? FileManager.default.removeItem(atPath: directory)
+print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
