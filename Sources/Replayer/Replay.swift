@@ -21,6 +21,8 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     public let sessionID: Session.ID
     private let reducer: (inout State, Action) -> Effect?
     private let decoder = JSONDecoder()
+    /// The encoder the recorder uses, so equal values give equal JSON.
+    private let encoder = JSONValueEncoder()
 
     /// - Parameters:
     ///   - journal: the journal, usually opened read-only.
@@ -94,8 +96,8 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
             let replayedState: JSONValue
             let replayedEffect: JSONValue?
             do {
-                replayedState = try JSONValue(encoding: state)
-                replayedEffect = try effect.map { try JSONValue(encoding: $0) }
+                replayedState = try encoder.encode(state)
+                replayedEffect = try effect.map { try encoder.encode($0) }
             } catch {
                 return failure(.encodingFailed, entry, "the replayed state or effect does not encode: \(error)")
             }

@@ -126,3 +126,67 @@ struct DeltaTests {
         ])
     }
 }
+
+@Suite("Change-proportional recording")
+struct ChangeRecordingTests {
+    let directory = TemporaryDirectory()
+
+    /// A state whose `==` ignores `visits`, although `encode(to:)` writes it.
+    struct Careless: Codable, Sendable, Equatable {
+        struct Page: Codable, Sendable {
+            var title: String
+            var visits: Int
+        }
+        struct Inner: Codable, Sendable, Equatable {
+            var page: Page
+            static func == (lhs: Inner, rhs: Inner) -> Bool { lhs.page.title == rhs.page.title }
+        }
+        var inner: Inner
+        var count: Int
+    }
+
+    @Test("a keyframe catches an == that disagrees with the encoding; the session goes on in full encoding")
+    func equalityMismatch() throws {
+        let path = directory.path("careless.actionlog")
+        let log = ErrorLog()
+        var state = Careless(inner: .init(page: .init(title: "home", visits: 0)), count: 0)
+        let recorder = try Recorder<Careless, Int, Never>(path: path, session: "s", initialState: state, configuration: configuration(log) {
+            $0.keyframes = KeyframePolicy(deltaBudget: 100, maximumDeltaRun: 3)
+        })
+        var states = [state]
+        for step in 1...12 {
+            state.count = step
+            state.inner.page.visits = step
+            recorder.record(action: step, state: state)
+            states.append(state)
+        }
+        recorder.close()
+        #expect(log.all.map(\.description) == [
+            "careless.actionlog, session 1: ActionLogTests.ChangeRecordingTests.Careless: == says unchanged where the encoding changed (inner.page.visits); "
+                + "the entries since the last keyframe may hold stale values there, and the rest of the session is encoded in full"
+        ])
+        #expect(log.all.map(\.code) == [.equalityMismatch])
+        let journal = try Journal(path: path)
+        // From the keyframe that caught it (entry 4) on, every state is exact.
+        for seq in 4...12 {
+            #expect(try journal.state(at: seq, in: 1).decode(Careless.self).inner.page.visits == states[seq].inner.page.visits, "entry \(seq)")
+        }
+        #expect(try journal.verify().isValid)
+    }
+
+    @Test("a small change to a 1000-item state is recorded as one replace operation")
+    func proportionalDelta() throws {
+        let path = directory.path("big.actionlog")
+        var cart = DeltaTests.cart(1_000)
+        let recorder = try Recorder<DeltaTests.Cart, DeltaTests.CartAction, Never>(path: path, session: "s", initialState: cart, configuration: configuration(ErrorLog()))
+        let reduce = recorder.recording(DeltaTests.reduce)
+        reduce(&cart, .setQuantity(index: 731, quantity: 9))
+        reduce(&cart, .insert(at: 500))
+        recorder.close()
+        let entries = try Journal(path: path).entries(in: recorder.sessionID)
+        #expect(entries.map(\.kind) == [.keyframe, .delta, .delta])
+        #expect(entries[1].state?.canonicalText == #"[{"op":"replace","path":"/items/731/quantity","value":9}]"#)
+        #expect(entries[2].state?.canonicalText == #"[{"op":"add","path":"/items/500","value":{"id":10500,"name":"new 500","quantity":1}}]"#)
+        #expect(try Journal(path: path).state(at: 2, in: recorder.sessionID).decode(DeltaTests.Cart.self) == cart)
+    }
+}

@@ -33,16 +33,19 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     private let lock: SessionLock
     private let file: String
     private let onError: @Sendable (RecorderError) -> Void
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
+    private let encoder = JSONValueEncoder()
+    /// Encodes each state at a cost proportional to what changed, while `==` can be trusted.
+    private let changeEncoder = ChangeEncoder<State>()
+    /// Cleared when a keyframe shows that the state's `==` disagrees with its encoding: from then on
+    /// every state is encoded in full and diffed as JSON.
+    private var trustsEquality = true
     private var nextSeq = 0
     private let keyframePolicy: KeyframePolicy
     /// The state of the last entry encoded; `nil` when the next entry must be a keyframe (at the start,
     /// after a gap, after a failed write).
-    private var previousState: JSONValue?
+    private var previousState: JSONValue? {
+        didSet { if previousState == nil { changeEncoder.reset() } }
+    }
     private var keyframeBytes = 0
     private var deltaBytes = 0
     private var deltaRun = 0
@@ -194,10 +197,9 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     }
 
     private func encode(_ step: Item) throws -> Row {
-        let action = try step.action.map { try JSONValue(encoding: $0, encoder: encoder).canonicalText }
-        let effect = try step.effect.map { try JSONValue(encoding: $0, encoder: encoder).canonicalText }
-        let state = try JSONValue(encoding: step.state, encoder: encoder)
-        let (kind, stateText) = storedForm(of: state)
+        let action = try step.action.map { try encoder.encode($0).canonicalText }
+        let effect = try step.effect.map { try encoder.encode($0).canonicalText }
+        let (kind, stateText) = try storedForm(of: step.state)
         return Row(
             kind: kind,
             time: step.time,
@@ -211,24 +213,50 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         )
     }
 
-    /// Chooses keyframe or delta for `state` following the keyframe policy, and its stored text.
-    private func storedForm(of state: JSONValue) -> (Entry.Kind, String) {
-        defer { previousState = state }
-        if let previous = previousState, deltaRun < keyframePolicy.maximumDeltaRun {
-            let patch = JSONPatch.diff(from: previous, to: state).jsonValue.canonicalText
-            let size = patch.utf8.count
-            let budget = Double(keyframeBytes) * keyframePolicy.deltaBudget
-            if size <= keyframeBytes, Double(deltaBytes + size) <= budget {
+    /// Encodes `state` and chooses keyframe or delta following the keyframe policy; returns the stored text.
+    ///
+    /// While `==` is trusted, the change encoder re-encodes only what changed. Each keyframe checks
+    /// that against a full encoding; on a mismatch the error handler hears which type and field, and
+    /// the rest of the session is encoded in full, so a wrong `==` costs speed, not correctness of
+    /// later entries.
+    private func storedForm(of state: State) throws -> (Entry.Kind, String) {
+        var json: JSONValue
+        let patch: JSONPatch?
+        if trustsEquality {
+            let change = try changeEncoder.encode(state)
+            (json, patch) = (change.json, change.patch)
+        } else {
+            json = try encoder.encode(state)
+            patch = previousState.map { JSONPatch.diff(from: $0, to: json) }
+        }
+        if let patch, deltaRun < keyframePolicy.maximumDeltaRun {
+            let text = patch.jsonValue.canonicalText
+            let size = text.utf8.count
+            if size <= keyframeBytes, Double(deltaBytes + size) <= Double(keyframeBytes) * keyframePolicy.deltaBudget {
                 deltaBytes += size
                 deltaRun += 1
-                return (.delta, patch)
+                previousState = json
+                return (.delta, text)
             }
         }
-        let full = state.canonicalText
-        keyframeBytes = full.utf8.count
+        if trustsEquality, patch != nil {
+            let full = try encoder.encode(state)
+            if full != json {
+                let fields = json.differences(to: full).prefix(3).map { $0.path.description }.joined(separator: ", ")
+                report(.equalityMismatch, entry: nil, """
+                    \(String(reflecting: State.self)): == says unchanged where the encoding changed (\(fields)); \
+                    the entries since the last keyframe may hold stale values there, and the rest of the session is encoded in full
+                    """)
+                trustsEquality = false
+                json = full
+            }
+        }
+        let text = json.canonicalText
+        keyframeBytes = text.utf8.count
         deltaBytes = 0
         deltaRun = 0
-        return (.keyframe, full)
+        previousState = json
+        return (.keyframe, text)
     }
 
     private func finishSession() {

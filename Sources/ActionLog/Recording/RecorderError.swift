@@ -14,6 +14,9 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         case dropped
         /// `record` was called after `close()`.
         case recordAfterClose
+        /// A keyframe showed that the state's `==` disagrees with its `encode(to:)`: the recorder now
+        /// encodes that session's states in full.
+        case equalityMismatch
     }
 
     public let code: Code

@@ -1,0 +1,240 @@
+import Foundation
+
+/// A type whose values the encoders write element by element themselves, rather than through its
+/// `encode(to:)`: `Array`. The JSON is the same as `Array.encode(to:)` gives (one element after
+/// another in an unkeyed container); what changes is the cost.
+///
+/// Encoding from scratch, the elements go straight into a `[JSONValue]`. Encoding a change, the
+/// new array is compared with the previous one (kept typed in the shadow node, so it is cast once,
+/// not per element) through the elements' bytes, a block at a time, and `==`:
+///
+/// - equal elements keep their previous JSON, without calling `encode(to:)`;
+/// - the same count: each differing element is encoded against its previous self (whose shadow
+///   node is made then, see ``CapturedShadow``), so a change deep inside is one operation deep
+///   inside (`/items/7/quantity`); when most elements differ, the array is replaced whole;
+/// - a run of elements inserted or removed at one place (the start, the middle or the end), with
+///   everything else equal: one `add` per inserted element or one `remove` per removed one (or a
+///   whole replacement, when that is most of the array);
+/// - anything else: the differing middle is encoded against the previous elements at the same
+///   index, and the operations come from ``JSONPatch/diff(from:to:)`` on this array's JSON only.
+///
+/// Only arrays of `Equatable` elements that hold no objects take this path while tracking; others
+/// go through `Array.encode(to:)` and ``UnkeyedContainer``, which compare element `i` with the
+/// previous element `i` by their JSON.
+protocol EncodableArray {
+    /// Encodes `value` (an array of this type), or returns `nil` to let the generic path
+    /// (`encode(to:)` and ``UnkeyedContainer``) do it: when the elements cannot be compared, or the
+    /// previous value at this place was not an array of this type.
+    static func encode<T>(
+        _ value: T, context: EncodingContext, typeID: ObjectIdentifier, previous: JSONValue?, previousNode: ShadowNode?,
+        parent: PathNode?, component: PathComponent
+    ) throws -> Encoded?
+}
+
+extension Array: EncodableArray where Element: Encodable {
+    static func encode<T>(
+        _ value: T, context: EncodingContext, typeID: ObjectIdentifier, previous: JSONValue?, previousNode: ShadowNode?,
+        parent: PathNode?, component: PathComponent
+    ) throws -> Encoded? {
+        let array = reinterpret(value, as: [Element].self)
+        let info = context.typeInfo(Element.self)
+        guard context.tracking else {
+            let path = PathNode(parent: parent, component: component)
+            return Encoded(json: .array(try encodeAll(array, info: info, context: context, path: path)), node: nil)
+        }
+        guard let equality = info.equality else { return nil }
+        // The elements' nodes are not kept: the array keeps its value, and an element's node is
+        // made from the previous element when the element changes.
+        let keepsNodes = context.keepsNodes
+        context.keepsNodes = false
+        defer { context.keepsNodes = keepsNodes }
+        func node() -> ShadowNode? { keepsNodes ? ValueShadow(value: array, typeID: typeID, children: .none) : nil }
+        guard let previous else {
+            let path = PathNode(parent: parent, component: component)
+            return Encoded(json: .array(try encodeAll(array, info: info, context: context, path: path)), node: node())
+        }
+        guard let previousNode, previousNode.typeID == typeID, case .array(let oldJSON) = previous else { return nil }
+        let old = unsafeDowncast(previousNode, to: ValueShadow<[Element]>.self).value
+        guard oldJSON.count == old.count else { return nil }
+        let changes = ArrayChanges<Element>(
+            context: context, info: info, equality: equality, parent: parent, component: component, oldJSON: oldJSON)
+        guard let json = try changes.encode(array, old: old) else {
+            return Encoded(json: previous, node: previousNode)
+        }
+        return Encoded(json: .array(json), node: node())
+    }
+
+    private static func encodeAll(_ array: [Element], info: TypeInfo, context: EncodingContext, path: PathNode) throws -> [JSONValue] {
+        var json: [JSONValue] = []
+        json.reserveCapacity(array.count)
+        for index in array.indices {
+            json.append(
+                try context.encode(array[index], info: info, previous: nil, previousNode: nil, parent: path, component: .index(index)).json)
+        }
+        return json
+    }
+}
+
+/// The comparison of a new array with the previous one; see ``EncodableArray``.
+private struct ArrayChanges<Element: Encodable> {
+    let context: EncodingContext
+    let info: TypeInfo
+    let equality: EqualityChecker
+    /// The array's place.
+    let parent: PathNode?
+    let component: PathComponent
+    let oldJSON: [JSONValue]
+
+    /// Elements compared with one `memcmp` before they are compared one by one.
+    private static var block: Int { 64 }
+
+    /// The new elements' JSON, or `nil` when every element is equal to the previous one.
+    func encode(_ array: [Element], old: [Element]) throws -> [JSONValue]? {
+        let (newCount, oldCount) = (array.count, old.count)
+        return try array.withUnsafeBufferPointer { new in
+            try old.withUnsafeBufferPointer { old in
+                if newCount == oldCount, new.baseAddress == old.baseAddress { return nil }
+                let scan = Scan(new: new, old: old, equality: equality, size: info.size)
+                let common = Swift.min(newCount, oldCount)
+                let prefix = scan.firstDifference(from: 0, to: common)
+                if prefix == newCount, newCount == oldCount { return nil }
+                let suffix = scan.commonSuffix(limit: common - prefix)
+                let path = PathNode(parent: parent, component: component)  // the elements' parent
+
+                let start = context.operations.count
+                var json = oldJSON
+                func element(_ index: Int, previous: Int?) throws -> JSONValue {
+                    try context.encode(
+                        new[index], info: info, previous: previous.map { oldJSON[$0] },
+                        previousNode: previous.map { CapturedShadow(value: old[$0], typeID: info.id, context: context) },
+                        parent: path, component: .index(index), reusable: false
+                    ).json
+                }
+
+                if newCount == oldCount {
+                    // The same count: encode each differing element against its previous self.
+                    var changed = 0
+                    var index = scan.firstDifference(from: prefix, to: newCount - suffix)
+                    while index < newCount - suffix {
+                        json[index] = try element(index, previous: index)
+                        changed += 1
+                        index = scan.firstDifference(from: index + 1, to: newCount - suffix)
+                    }
+                    if changed >= 2, changed * 2 > newCount { replaceWhole(json, at: path, from: start) }
+                } else if prefix + suffix == common {
+                    if newCount > oldCount {
+                        // Elements inserted at `prefix`, everything else equal.
+                        let range = prefix..<(prefix + newCount - oldCount)
+                        let inserted = try range.map { try element($0, previous: nil) }
+                        json.insert(contentsOf: inserted, at: prefix)
+                        if range.count >= 2, range.count * 2 > newCount {
+                            replaceWhole(json, at: path, from: start)
+                        } else {
+                            for (index, value) in zip(range, inserted) {
+                                context.emit(.add(path: PathNode.pointer(path, .index(index)), value: value))
+                            }
+                        }
+                    } else {
+                        // Elements removed at `prefix`, everything else equal.
+                        let range = prefix..<(prefix + oldCount - newCount)
+                        json.removeSubrange(range)
+                        if range.count >= 2, range.count * 2 > oldCount {
+                            replaceWhole(json, at: path, from: start)
+                        } else {
+                            for index in range.reversed() { context.emit(.remove(path: PathNode.pointer(path, .index(index)))) }
+                        }
+                    }
+                } else {
+                    // Insertions, removals and changes mixed: encode the middle against the previous
+                    // elements at the same index, then let the JSON diff find the edits.
+                    let oldEnd = oldCount - suffix
+                    var middle: [JSONValue] = []
+                    for index in prefix..<(newCount - suffix) {
+                        if index < oldEnd, scan.same(index, index) {
+                            middle.append(oldJSON[index])
+                        } else {
+                            middle.append(try element(index, previous: index < oldEnd ? index : nil))
+                        }
+                    }
+                    json.replaceSubrange(prefix..<oldEnd, with: middle)
+                    context.operations.removeSubrange(start...)
+                    let base = PathNode.pointer(path, .none)
+                    for operation in JSONPatch.diff(from: .array(oldJSON), to: .array(json)).operations {
+                        context.emit(operation.rebased(under: base))
+                    }
+                }
+                return json
+            }
+        }
+    }
+
+    /// Drops the operations emitted for the array since `start` and replaces the array whole.
+    private func replaceWhole(_ json: [JSONValue], at path: PathNode, from start: Int) {
+        context.operations.removeSubrange(start...)
+        context.emit(.replace(path: PathNode.pointer(path, .none), value: .array(json)))
+    }
+
+    /// Finds equal elements, a block of elements at a time with `memcmp`, then one by one with
+    /// ``EqualityChecker/same(_:_:size:)`` in a block whose bytes differ.
+    private struct Scan {
+        let new: UnsafeBufferPointer<Element>
+        let old: UnsafeBufferPointer<Element>
+        let equality: EqualityChecker
+        let size: Int
+
+        func same(_ newIndex: Int, _ oldIndex: Int) -> Bool {
+            equality.same(new.baseAddress! + newIndex, old.baseAddress! + oldIndex, size: size)
+        }
+
+        private func sameBytes(_ newIndex: Int, _ oldIndex: Int, count: Int) -> Bool {
+            memcmp(new.baseAddress! + newIndex, old.baseAddress! + oldIndex, count * MemoryLayout<Element>.stride) == 0
+        }
+
+        /// The first index in `start..<end` where the new and old elements differ, or `end`.
+        func firstDifference(from start: Int, to end: Int) -> Int {
+            var index = start
+            while index < end {
+                let count = Swift.min(ArrayChanges.block, end - index)
+                if sameBytes(index, index, count: count) {
+                    index += count
+                    continue
+                }
+                let blockEnd = index + count
+                while index < blockEnd, same(index, index) { index += 1 }
+                if index < blockEnd { return index }
+            }
+            return end
+        }
+
+        /// How many elements at the end of both arrays are equal, up to `limit`.
+        func commonSuffix(limit: Int) -> Int {
+            var matched = 0
+            while matched < limit {
+                let count = Swift.min(ArrayChanges.block, limit - matched)
+                if sameBytes(new.count - matched - count, old.count - matched - count, count: count) {
+                    matched += count
+                    continue
+                }
+                let blockEnd = matched + count
+                while matched < blockEnd, same(new.count - 1 - matched, old.count - 1 - matched) { matched += 1 }
+                if matched < blockEnd { return matched }
+            }
+            return limit
+        }
+    }
+}
+
+extension JSONPatch.Operation {
+    /// The same operation on the value at `base`: `base` is put in front of its pointers.
+    func rebased(under base: JSONPointer) -> JSONPatch.Operation {
+        func move(_ pointer: JSONPointer) -> JSONPointer { JSONPointer(tokens: base.tokens + pointer.tokens) }
+        switch self {
+        case .add(let path, let value): return .add(path: move(path), value: value)
+        case .remove(let path): return .remove(path: move(path))
+        case .replace(let path, let value): return .replace(path: move(path), value: value)
+        case .move(let from, let path): return .move(from: move(from), path: move(path))
+        case .copy(let from, let path): return .copy(from: move(from), path: move(path))
+        case .test(let path, let value): return .test(path: move(path), value: value)
+        }
+    }
+}

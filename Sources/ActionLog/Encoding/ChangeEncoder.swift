@@ -1,0 +1,90 @@
+/// Encodes a sequence of states at a cost proportional to what changed between them, returning
+/// each state's JSON and the RFC 6902 patch from the previous state's JSON.
+///
+/// The encoder keeps the previous state as a *shadow tree* (see ``ShadowNode``): at every place of
+/// the value, the Swift value that was there (when its type is `Equatable`) and the nodes below it.
+/// Encoding the next state walks its `encode(to:)` while holding the previous value at the same
+/// place. A child whose type is `Equatable` and that `==` the previous one keeps its previous JSON
+/// without being encoded; anything else is encoded, compared with the previous JSON, and its
+/// differences become `replace`, `add` and `remove` operations where they happen. Arrays are
+/// compared element by element (see ``EncodableArray``). The root is never compared with `==`:
+/// that would compare everything, to find the usual small change.
+///
+/// ```swift
+/// let encoder = ChangeEncoder<Cart>()
+/// let first = try encoder.encode(cart)      // first.patch == nil: a full encode
+/// cart.items[7].quantity += 1
+/// let second = try encoder.encode(cart)
+/// second.patch?.description  // [{"op":"replace","path":"/items/7/quantity","value":2}]
+/// ```
+///
+/// The contract, for any sequence of states:
+/// - `json` is exactly (`==`) what ``JSONValueEncoder`` gives for the state;
+/// - `try patch.apply(to: previousJSON) == json`, exactly.
+///
+/// Both hold as long as `==` agrees with the encoding: values that are `==` encode to the same
+/// JSON. When a type's `==` ignores something its `encode(to:)` writes — or a value holds a class
+/// instance that was changed in place, which looks equal to itself — the reused JSON can be stale.
+/// Classes, and optionals, arrays, sets and dictionaries of them, are never compared (their
+/// children are), but a struct holding one is. A `Set` that is `==` to the previous one keeps the
+/// previous element order. (`-0.0 == 0.0`, so both are written `0`; see ``JSONLeaf``.) Checking
+/// the result against a full encode from time to time (a keyframe) catches such types.
+///
+/// Not thread-safe: use one encoder from one task or thread at a time.
+final class ChangeEncoder<State: Encodable> {
+    /// One encoded state.
+    struct Change {
+        /// The state's JSON.
+        var json: JSONValue
+        /// The patch from the previous state's JSON to ``json``; `nil` for a full encode (the first
+        /// one, and the first after ``reset()``).
+        var patch: JSONPatch?
+    }
+
+    private let context: EncodingContext
+    private var previous: (json: JSONValue, node: ShadowNode?)?
+
+    /// Makes an encoder; its first ``encode(_:)`` is a full one.
+    ///
+    /// - Parameter userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
+    init(userInfo: [CodingUserInfoKey: Any] = [:]) {
+        context = EncodingContext(tracking: true, userInfo: userInfo)
+    }
+
+    /// The JSON of the last state encoded, which the next patch applies to; `nil` after ``reset()``.
+    var previousJSON: JSONValue? { previous?.json }
+
+    /// Encodes `state`, and the patch from the previous state's JSON when there is one.
+    ///
+    /// ```swift
+    /// let change = try encoder.encode(state)
+    /// if let patch = change.patch { journal.appendDelta(patch) } else { journal.appendKeyframe(change.json) }
+    /// ```
+    ///
+    /// If it throws, the encoder is unchanged: the next patch is still from the last state that encoded.
+    ///
+    /// - Parameter state: the state to encode.
+    /// - Returns: the state's JSON, and the patch unless this is a full encode.
+    /// - Throws: what ``JSONValueEncoder/encode(_:)`` throws for the state.
+    func encode(_ state: State) throws -> Change {
+        context.operations.removeAll(keepingCapacity: true)
+        let encoded = try context.encode(
+            state, previous: previous?.json, previousNode: previous?.node, parent: nil, component: .none,
+            reusable: false, isRoot: true)
+        let patch = previous == nil ? nil : JSONPatch(operations: context.operations)
+        previous = (encoded.json, encoded.node)
+        return Change(json: encoded.json, patch: patch)
+    }
+
+    /// Forgets the previous state, so that the next ``encode(_:)`` is a full one without a patch.
+    ///
+    /// Call it when the previous JSON is no longer what the reader has: after a write failed, or
+    /// when the next entry is a keyframe anyway.
+    ///
+    /// ```swift
+    /// do { try journal.append(encoder.encode(state)) } catch { encoder.reset() }
+    /// ```
+    func reset() {
+        previous = nil
+    }
+}

@@ -1,0 +1,125 @@
+/// The state shared by all encoders and containers of one ``JSONValueEncoder`` call or one
+/// ``ChangeEncoder``: the options, the per-type cache, and the patch operations found so far.
+///
+/// It also holds the one function every value goes through, ``encode(_:info:previous:previousNode:parent:component:reusable:isRoot:)``,
+/// which writes leaves directly, reuses an unchanged previous value, takes the array fast path, or
+/// calls the value's own `encode(to:)` with a fresh ``ValueEncoder``.
+final class EncodingContext {
+    /// Whether encoders build a shadow tree and may be given previous values to compare with.
+    /// `false` for ``JSONValueEncoder``, `true` for ``ChangeEncoder``.
+    let tracking: Bool
+    /// Whether encoders build shadow nodes for what they encode now. Starts as ``tracking``; off
+    /// while encoding the elements of an array whose elements' nodes are made on demand instead
+    /// (see ``CapturedShadow``).
+    var keepsNodes: Bool
+    /// What `Encoder.userInfo` returns.
+    let userInfo: [CodingUserInfoKey: Any]
+    /// The patch operations found by the current encode, in the order they apply.
+    var operations: [JSONPatch.Operation] = []
+
+    private var types: [ObjectIdentifier: TypeInfo] = [:]
+    private var recentType: TypeInfo?
+
+    init(tracking: Bool, userInfo: [CodingUserInfoKey: Any]) {
+        self.tracking = tracking
+        self.keepsNodes = tracking
+        self.userInfo = userInfo
+    }
+
+    /// The cached decisions for `type`; the most recent type is checked before the dictionary.
+    func typeInfo<T>(_ type: T.Type) -> TypeInfo {
+        let id = ObjectIdentifier(type)
+        if let recentType, recentType.id == id { return recentType }
+        let info = types[id] ?? TypeInfo(type, tracking: tracking)
+        types[id] = info
+        recentType = info
+        return info
+    }
+
+    /// Records a patch operation.
+    @inline(__always)
+    func emit(_ operation: JSONPatch.Operation) {
+        operations.append(operation)
+    }
+
+    /// Encodes `value`, found at `component` below `parent`.
+    ///
+    /// When `previous` is given (only in tracking mode), it is the JSON of the previous value at the
+    /// same place, and the operations that turn it into the new JSON are emitted — except an `add`
+    /// of the whole value, which is the caller's job since only it knows the place is new.
+    ///
+    /// - Parameters:
+    ///   - value: the value to encode.
+    ///   - info: the cached ``TypeInfo`` of `T`, when the caller already has it.
+    ///   - previous: the JSON of the previous value at this place, if any.
+    ///   - previousNode: the shadow node of the previous value at this place, if any.
+    ///   - parent: the container the value is in, for paths.
+    ///   - component: the key or index of the value in `parent`.
+    ///   - reusable: `false` to always descend even if the previous value is equal (the root).
+    ///   - isRoot: whether this is the top-level value, which must encode something.
+    /// - Returns: the JSON and the shadow node of the value.
+    /// - Throws: `EncodingError.invalidValue` for a non-finite float, a NaN `Decimal`, or a root
+    ///   value that encodes nothing; any error the value's `encode(to:)` throws.
+    func encode<T: Encodable>(
+        _ value: T, info: TypeInfo? = nil, previous: JSONValue?, previousNode: ShadowNode?,
+        parent: PathNode?, component: PathComponent, reusable: Bool = true, isRoot: Bool = false
+    ) throws -> Encoded {
+        let info = info ?? typeInfo(T.self)
+        var reusable = reusable
+        switch info.kind {
+        case .other:
+            break
+        case .array(let arrayType):
+            // The fast path compares arrays element by element; when it declines, the elements
+            // cannot be compared (or are objects), so neither can the arrays.
+            reusable = false
+            if let encoded = try arrayType.encode(
+                value, context: self, typeID: info.id, previous: previous, previousNode: previousNode,
+                parent: parent, component: component)
+            {
+                return encoded
+            }
+        default:
+            let json = try leaf(value, kind: info.kind, parent: parent, component: component)
+            if let previous, previous != json { emit(.replace(path: PathNode.pointer(parent, component), value: json)) }
+            return Encoded(json: json, node: nil)
+        }
+
+        if reusable, let previous, let previousNode, let equality = info.equality, previousNode.typeID == info.id {
+            let shadow = unsafeDowncast(previousNode, to: ValueShadow<T>.self)
+            let same = withUnsafePointer(to: value) { new in
+                withUnsafePointer(to: shadow.value) { old in equality.same(new, old, size: info.size) }
+            }
+            if same { return Encoded(json: previous, node: previousNode) }
+        }
+
+        let encoder = ValueEncoder(
+            context: self, parent: parent, component: component, previous: previous, previousNode: previousNode,
+            ownsOperations: true)
+        encoder.expectedMembers = info.memberCount
+        try value.encode(to: encoder)
+        if encoder.shape == .object { info.memberCount = encoder.members.count }
+        if isRoot, encoder.shape == .empty {
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+        }
+        let (json, children) = try encoder.finish()
+        return Encoded(json: json, node: node(for: value, info: info, children: children))
+    }
+
+    /// The shadow node for a value of type `T` with `children`: with the value when it may be
+    /// reused, without it when only its children matter, none when there is nothing to keep.
+    @inline(__always)
+    func node<T>(for value: T, info: TypeInfo, children: ShadowChildren) -> ShadowNode? {
+        guard keepsNodes else { return nil }
+        if info.equality != nil { return ValueShadow(value: value, typeID: info.id, children: children) }
+        if case .none = children { return nil }
+        return ShadowNode(typeID: info.id, children: children)
+    }
+}
+
+/// A value just encoded: its JSON and, when the encoder keeps a shadow tree, its node.
+struct Encoded {
+    var json: JSONValue
+    var node: ShadowNode?
+}

@@ -1,0 +1,56 @@
+/// Encodes any `Encodable` value straight into a ``JSONValue``, without writing and parsing JSON text.
+///
+/// The result is the JSON that `JSONEncoder` writes with its default strategies, read back with
+/// ``JSONValue/init(encoding:encoder:)``: the same members, elements and number texts, so the two
+/// give the same ``JSONValue/canonicalText`` — but for negative zero, written `0` rather than `-0`,
+/// so that equal numbers (`-0.0 == 0.0`) always give equal JSON; the two results are always
+/// ``JSONValue/isEquivalent(to:)``. In particular:
+///
+/// - `Date` is its seconds since the reference date (`Date`'s own `encode(to:)`), `Data` a base64
+///   string, `URL` its `absoluteString`, `Decimal` a number (its `description`);
+/// - `Double` and `Float` are Swift's shortest round-tripping text without a trailing `.0`
+///   (`1`, `0.1`, `1e-07`, `1.5e+300`), as `JSONEncoder` writes them; integers are their decimal text;
+/// - `encodeIfPresent` leaves a `nil` member out, `encodeNil` writes `null`;
+/// - dictionaries with `Int` keys become objects with string keys; `superEncoder()` writes under
+///   `"super"`; a nested value that encodes nothing is `{}`.
+///
+/// ```swift
+/// struct Cart: Encodable { var items: [String]; var total: Decimal; var updated: Date }
+/// let json = try JSONValueEncoder().encode(Cart(items: ["pear"], total: 2.5, updated: .now))
+/// json["total"]  // .number("2.5")
+/// ```
+///
+/// Unlike `JSONEncoder`, a NaN `Decimal` throws (`JSONEncoder` writes `NaN`, which is not JSON).
+public struct JSONValueEncoder: Sendable {
+    /// What `Encoder.userInfo` gives the values' `encode(to:)`.
+    public var userInfo: [CodingUserInfoKey: any Sendable]
+
+    /// Makes an encoder.
+    ///
+    /// ```swift
+    /// var encoder = JSONValueEncoder()
+    /// encoder.userInfo[.init(rawValue: "redact")!] = true
+    /// ```
+    ///
+    /// - Parameter userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
+    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+        self.userInfo = userInfo
+    }
+
+    /// Encodes `value` as JSON.
+    ///
+    /// ```swift
+    /// let json = try JSONValueEncoder().encode(["b": 2, "a": 1])
+    /// json.canonicalText  // {"a":1,"b":2}
+    /// ```
+    ///
+    /// - Parameter value: the value to encode; any `Encodable`, including a single number or string.
+    /// - Returns: the value's JSON.
+    /// - Throws: `EncodingError.invalidValue` for a non-finite `Double` or `Float`, a NaN
+    ///   `Decimal`, or a top-level value that encodes nothing; any error the value's own
+    ///   `encode(to:)` throws.
+    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        let context = EncodingContext(tracking: false, userInfo: userInfo)
+        return try context.encode(value, previous: nil, previousNode: nil, parent: nil, component: .none, isRoot: true).json
+    }
+}

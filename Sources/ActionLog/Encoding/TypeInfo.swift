@@ -1,0 +1,125 @@
+import Foundation
+
+/// What the encoders decided about one type, once: whether it is a leaf written without calling its
+/// `encode(to:)` (a number, a string, `Date`, `Data`, `URL`, `Decimal`), an `Array`, and whether a
+/// previous value of it may be compared with `==` and reused.
+///
+/// ``EncodingContext`` caches one per type, keyed by `ObjectIdentifier(T.self)`, so the casts and
+/// conformance checks happen once per type and encode, not once per value.
+final class TypeInfo {
+    enum Kind {
+        case bool, string, double, float
+        case int, int8, int16, int32, int64, int128
+        case uint, uint8, uint16, uint32, uint64, uint128
+        /// Seconds since the reference date, as `JSONEncoder`'s default `.deferredToDate` writes it.
+        case date
+        /// A base64 string, as `JSONEncoder`'s default `.base64` writes it.
+        case data
+        /// The `absoluteString`, as `JSONEncoder` writes it.
+        case url
+        /// A number written with `description`, as `JSONEncoder` writes it.
+        case decimal
+        /// `Array<Element>`: encoded element by element without going through `Array.encode(to:)`.
+        case array(any EncodableArray.Type)
+        /// Anything else: its own `encode(to:)` decides.
+        case other
+    }
+
+    let id: ObjectIdentifier
+    let kind: Kind
+    /// `MemoryLayout<T>.size`, for the bitwise pre-check before `==`.
+    let size: Int
+    /// `==` for the type, when previous values of it may be reused: the type is `Equatable` and
+    /// holds no objects — it is not a class, nor an optional, array, set or dictionary of them (an
+    /// object changed in place would look equal to itself). Only looked up when the encoder keeps
+    /// a shadow tree.
+    let equality: EqualityChecker?
+    /// How many members the last value of this type wrote into its keyed container, to size the
+    /// next one's dictionary up front.
+    var memberCount = 0
+
+    /// Whether the value is written as one JSON leaf without calling `encode(to:)`.
+    var isLeaf: Bool {
+        switch kind {
+        case .array, .other: false
+        default: true
+        }
+    }
+
+    init<T>(_ type: T.Type, tracking: Bool) {
+        id = ObjectIdentifier(type)
+        size = MemoryLayout<T>.size
+        kind = Self.kind(of: type)
+        if tracking, !Self.holdsObjects(type), let equatable = type as? any Equatable.Type {
+            equality = EqualityChecker.make(for: equatable)
+        } else {
+            equality = nil
+        }
+    }
+
+    /// Whether values of `type` are, or are standard containers of, class instances.
+    private static func holdsObjects(_ type: Any.Type, depth: Int = 0) -> Bool {
+        if type is AnyObject.Type { return true }
+        guard depth < 8, let container = type as? any ValueContainer.Type else { return false }
+        return container.containedTypes.contains { holdsObjects($0, depth: depth + 1) }
+    }
+
+    private static func kind<T>(of type: T.Type) -> Kind {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String.self): .string
+        case ObjectIdentifier(Int.self): .int
+        case ObjectIdentifier(Double.self): .double
+        case ObjectIdentifier(Bool.self): .bool
+        case ObjectIdentifier(Float.self): .float
+        case ObjectIdentifier(Date.self): .date
+        case ObjectIdentifier(Data.self): .data
+        case ObjectIdentifier(URL.self): .url
+        case ObjectIdentifier(Decimal.self): .decimal
+        case ObjectIdentifier(Int8.self): .int8
+        case ObjectIdentifier(Int16.self): .int16
+        case ObjectIdentifier(Int32.self): .int32
+        case ObjectIdentifier(Int64.self): .int64
+        case ObjectIdentifier(Int128.self): .int128
+        case ObjectIdentifier(UInt.self): .uint
+        case ObjectIdentifier(UInt8.self): .uint8
+        case ObjectIdentifier(UInt16.self): .uint16
+        case ObjectIdentifier(UInt32.self): .uint32
+        case ObjectIdentifier(UInt64.self): .uint64
+        case ObjectIdentifier(UInt128.self): .uint128
+        default: (type as? any EncodableArray.Type).map(Kind.array) ?? .other
+        }
+    }
+}
+
+/// A standard container, whose element types decide whether it holds objects.
+protocol ValueContainer {
+    static var containedTypes: [Any.Type] { get }
+}
+
+extension Optional: ValueContainer {
+    static var containedTypes: [Any.Type] { [Wrapped.self] }
+}
+
+extension Array: ValueContainer {
+    static var containedTypes: [Any.Type] { [Element.self] }
+}
+
+extension ContiguousArray: ValueContainer {
+    static var containedTypes: [Any.Type] { [Element.self] }
+}
+
+extension Set: ValueContainer {
+    static var containedTypes: [Any.Type] { [Element.self] }
+}
+
+extension Dictionary: ValueContainer {
+    static var containedTypes: [Any.Type] { [Key.self, Value.self] }
+}
+
+/// `value` as `U`, when the caller knows that `T` is `U`.
+@inline(__always)
+func reinterpret<T, U>(_ value: T, as type: U.Type) -> U {
+    withUnsafePointer(to: value) { pointer in
+        UnsafeRawPointer(pointer).assumingMemoryBound(to: U.self).pointee
+    }
+}
