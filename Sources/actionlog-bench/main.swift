@@ -181,8 +181,8 @@ do {
     print(breakdownTable.render())
     print("The naive way to find each delta: encode: JSONEncoder; parse: its output into a JSONValue; diff: JSONPatch.diff from")
     print("the previous state; state text: canonical text of the full state, paid for the share of entries that are keyframes.")
-    print("full path: their sum, what each entry would cost the writer without the change encoder (and what it costs for a")
-    print("state whose == fails the keyframe check). writer: 1 ÷ measured ActionLog throughput, SQLite included.")
+    print("full path: their sum, what each entry cost the writer before the change encoder.")
+    print("writer: 1 ÷ measured ActionLog throughput, SQLite included.")
 } catch {
     print("breakdown failed: \(error)")
 }

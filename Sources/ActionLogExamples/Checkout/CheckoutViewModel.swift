@@ -17,8 +17,7 @@ public final class CheckoutViewModel {
     public private(set) var state: Checkout.State
     @ObservationIgnored private let reduce: (inout Checkout.State, Checkout.Event) -> Void
     @ObservationIgnored private let services: CheckoutServices
-    @ObservationIgnored private var running: [Int: Task<Void, Never>] = [:]
-    @ObservationIgnored private var nextTaskID = 0
+    @ObservationIgnored private let effects = EffectTasks()
 
     /// - Parameters:
     ///   - state: the initial state.
@@ -41,9 +40,7 @@ public final class CheckoutViewModel {
 
     /// Waits until no side effect is running. For tests, scripts and demos.
     public func settle() async {
-        while let (_, task) = running.first {
-            await task.value
-        }
+        await effects.settle()
     }
 
     private func performSideEffects(for state: Checkout.State) {
@@ -59,14 +56,7 @@ public final class CheckoutViewModel {
     }
 
     private func run(_ work: @escaping @Sendable () async -> Checkout.Event) {
-        let id = nextTaskID
-        nextTaskID += 1
-        running[id] = Task { [weak self] in
-            let event = await work()
-            guard let self else { return }
-            self.handle(event: event)
-            self.running[id] = nil
-        }
+        effects.run(work) { [weak self] event in self?.handle(event: event) }
     }
 }
 

@@ -65,8 +65,7 @@ public final class Store<State: StoreState, Handler: EffectHandler> where Handle
     public private(set) var state: State
     @ObservationIgnored private let effectHandler: Handler
     @ObservationIgnored private let middleware: [any StoreMiddleware<State>]
-    @ObservationIgnored private var running: [Int: Task<Void, Never>] = [:]
-    @ObservationIgnored private var nextTaskID = 0
+    @ObservationIgnored private let effects = EffectTasks()
 
     /// - Parameters:
     ///   - initialState: the state before the first message.
@@ -85,9 +84,7 @@ public final class Store<State: StoreState, Handler: EffectHandler> where Handle
 
     /// Waits until no effect is running (feedback included). For tests, scripts and demos.
     public func settle() async {
-        while let (_, task) = running.first {
-            await task.value
-        }
+        await effects.settle()
     }
 
     private func dispatch(_ message: Message<State.Input, State.Feedback>) {
@@ -99,14 +96,9 @@ public final class Store<State: StoreState, Handler: EffectHandler> where Handle
             middleware.didReduce(message, state: state, effect: effect, duration: duration)
         }
         guard let effect else { return }
-        let id = nextTaskID
-        nextTaskID += 1
         let handler = effectHandler
-        running[id] = Task { [weak self] in
-            let feedback = await handler.handle(effect)
-            guard let self else { return }
-            if let feedback { self.dispatch(.feedback(feedback)) }
-            self.running[id] = nil
+        effects.run({ await handler.handle(effect) }) { [weak self] feedback in
+            if let feedback { self?.dispatch(.feedback(feedback)) }
         }
     }
 }
