@@ -13,6 +13,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     ],
     targets: [
         .systemLibrary(
@@ -21,7 +23,16 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(name: "ActionLog", dependencies: ["CSQLite"]),
-        .target(name: "Replayer", dependencies: ["ActionLog"]),
+        // Replay, divergence reports and golden assertions (`assertReplay` reports through IssueReporting,
+        // so one call fails a test in XCTest and in Swift Testing).
+        .target(
+            name: "Replayer",
+            dependencies: [
+                "ActionLog",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            ]
+        ),
         // The reference Store and the example features used by the demo, the fixtures and the tests.
         .target(name: "ActionLogExamples", dependencies: ["ActionLog"]),
         .executableTarget(
@@ -40,7 +51,22 @@ let package = Package(
             dependencies: ["ActionLog", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Resources")]
         ),
-        .testTarget(name: "ReplayerTests", dependencies: ["Replayer", "ActionLog", "ActionLogExamples"]),
+        // Swift Testing: `IssueReportingTestSupport` makes issues reported by `assertReplay` fail these tests.
+        .testTarget(
+            name: "ReplayerTests",
+            dependencies: [
+                "Replayer", "ActionLog", "ActionLogExamples",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+        // The same golden assertions under XCTest.
+        .testTarget(
+            name: "ReplayerXCTests",
+            dependencies: [
+                "Replayer", "ActionLog", "ActionLogExamples",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
         // Runs the built `replay-cli` binary; depending on it makes `swift test` build it first.
         .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "replay-cli"]),
     ],

@@ -14,104 +14,75 @@ import Foundation
 /// XCTAssertTrue(report.isMatch, report.description)
 /// let state = try replay.state(at: 5)   // time travel: the recorded state after entry 5
 /// ```
+///
+/// Replay compares *changes* where it can: while the replayed state equals the recorded one, an
+/// entry stored as a delta is checked only where its patch, or the replayed change, touched the
+/// state (see ``ChangeEncoder``), so replaying a large state costs in proportion to what each
+/// action changed. At every recorded keyframe the replayed state is also encoded in full; if that
+/// disagrees with the change encoder (a type whose `==` ignores something it encodes), the rest of
+/// the session is compared whole, and ``ReplayReport/warnings`` says so.
 public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unchecked Sendable {
     // @unchecked: the reducer closure is called only from `run`, on the caller's thread.
 
-    public let journal: Journal
-    public let sessionID: Session.ID
-    private let reducer: (inout State, Action) -> Effect?
-    private let decoder = JSONDecoder()
-    /// The encoder the recorder uses, so equal values give equal JSON.
-    private let encoder = JSONValueEncoder()
+    private enum Source {
+        case journal(Journal, Session.ID)
+        case recording(RecordedSession)
+    }
 
+    private let source: Source
+    /// What to ignore, whether to stop at the first divergence, and how to upcast older actions.
+    public var options: ReplayOptions
+    let reducer: (inout State, Action) -> Effect?
+
+    /// Replays a session of a journal.
+    ///
     /// - Parameters:
     ///   - journal: the journal, usually opened read-only.
     ///   - session: the session to replay.
+    ///   - options: what to ignore, when to stop, which upcasters to run.
     ///   - reducer: today's reducer.
-    public init(journal: Journal, session: Session.ID, reducer: @escaping (inout State, Action) -> Effect?) {
-        self.journal = journal
-        self.sessionID = session
+    public init(
+        journal: Journal, session: Session.ID, options: ReplayOptions = ReplayOptions(),
+        reducer: @escaping (inout State, Action) -> Effect?
+    ) {
+        self.source = .journal(journal, session)
+        self.options = options
         self.reducer = reducer
     }
 
-    /// Replays the whole session and reports the first divergence.
+    /// Replays a session already in memory: read from a journal or from a JSONL golden.
     ///
-    /// - Returns: the report; a divergence or an undecodable action is a finding in the report, not an error.
+    /// ```swift
+    /// let recording = try RecordedSession(contentsOfJSONL: url)
+    /// let report = Replay(recording: recording, reducer: Checkout.reduce).report()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - recording: the session and its entries.
+    ///   - options: what to ignore, when to stop, which upcasters to run.
+    ///   - reducer: today's reducer.
+    public init(
+        recording: RecordedSession, options: ReplayOptions = ReplayOptions(),
+        reducer: @escaping (inout State, Action) -> Effect?
+    ) {
+        self.source = .recording(recording)
+        self.options = options
+        self.reducer = reducer
+    }
+
+    /// Replays the whole session.
+    ///
+    /// - Returns: the report; divergences and entries that cannot be replayed are findings in the
+    ///   report, not errors.
     /// - Throws: ``JournalError`` when the journal cannot be read (missing session, damaged entry).
     public func run() throws(JournalError) -> ReplayReport {
-        let session = try journal.session(sessionID)
-        let entries = try journal.entries(in: sessionID)
-        let file = journal.fileName
-        let withActions = entries.filter { $0.action != nil }.count
-        var replayed = 0
-        var skipped: [Int] = []
-
-        func report(_ outcome: ReplayReport.Outcome) -> ReplayReport {
-            ReplayReport(file: file, session: session, entriesReplayed: replayed, entriesWithActions: withActions, skipped: skipped, outcome: outcome)
+        let recording: RecordedSession
+        switch source {
+        case .journal(let journal, let id): recording = try journal.recordedSession(id)
+        case .recording(let recorded): recording = recorded
         }
-        func failure(_ code: ReplayFailure.Code, _ entry: Entry, _ reason: String) -> ReplayReport {
-            report(.failed(ReplayFailure(code: code, file: file, session: sessionID, seq: entry.seq, label: entry.label, reason: reason)))
-        }
-
-        guard let first = entries.first, first.seq == 0, first.kind == .keyframe, let initial = first.state else {
-            let reason = "the session has no initial state (entry 0), so it cannot be replayed"
-            return report(.failed(ReplayFailure(code: .noInitialState, file: file, session: sessionID, seq: 0, label: nil, reason: reason)))
-        }
-        var state: State
-        do {
-            state = try initial.decode(State.self, decoder: decoder)
-        } catch {
-            return failure(.stateDoesNotDecode, first, JSONValue.describe(error))
-        }
-        // The recorded state, rebuilt entry by entry from keyframes and deltas.
-        var recorded: JSONValue? = initial
-        var rebase = false
-        for entry in entries.dropFirst() {
-            try entry.advance(&recorded, file: file)
-            guard let recordedState = recorded else {
-                // A gap: the actions lost here cannot be re-driven.
-                skipped.append(entry.seq)
-                rebase = true
-                continue
-            }
-            if rebase {
-                // Actions before this entry were lost: continue from what was recorded here.
-                skipped.append(entry.seq)
-                do {
-                    state = try recordedState.decode(State.self, decoder: decoder)
-                } catch {
-                    return failure(.stateDoesNotDecode, entry, JSONValue.describe(error))
-                }
-                rebase = false
-                continue
-            }
-            guard let actionJSON = entry.action else { continue }
-            let action: Action
-            do {
-                action = try actionJSON.decode(Action.self, decoder: decoder)
-            } catch {
-                return failure(.actionDoesNotDecode, entry, JSONValue.describe(error))
-            }
-            let effect = reducer(&state, action)
-            let replayedState: JSONValue
-            let replayedEffect: JSONValue?
-            do {
-                replayedState = try encoder.encode(state)
-                replayedEffect = try effect.map { try encoder.encode($0) }
-            } catch {
-                return failure(.encodingFailed, entry, "the replayed state or effect does not encode: \(error)")
-            }
-            let stateDifferences = recordedState.differences(to: replayedState)
-            let effectDifferences = Self.differences(entry.effect, replayedEffect)
-            if !stateDifferences.isEmpty || !effectDifferences.isEmpty {
-                return report(.diverged(Divergence(
-                    seq: entry.seq, label: entry.label ?? "?", action: actionJSON,
-                    stateDifferences: stateDifferences, effectDifferences: effectDifferences
-                )))
-            }
-            replayed += 1
-        }
-        return report(.matched)
+        var run = ReplayRun(replay: self, recording: recording)
+        return try run.run()
     }
 
     /// The recorded state after entry `seq`, decoded: time travel to any step.
@@ -119,19 +90,23 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     /// - Throws: ``JournalError`` when there is no state at `seq` (no such entry, or a gap), or
     ///   ``ReplayFailure`` when the recorded state no longer decodes into `State`.
     public func state(at seq: Int) throws -> State {
-        let json = try journal.state(at: seq, in: sessionID)
-        do {
-            return try json.decode(State.self, decoder: decoder)
-        } catch {
-            throw ReplayFailure(code: .stateDoesNotDecode, file: journal.fileName, session: sessionID, seq: seq, label: nil, reason: JSONValue.describe(error))
+        let json: JSONValue
+        let file: String
+        let name: String
+        switch source {
+        case .journal(let journal, let id):
+            json = try journal.state(at: seq, in: id)
+            file = journal.fileName
+            name = "session \(id)"
+        case .recording(let recording):
+            json = try recording.state(at: seq)
+            file = recording.file
+            name = recording.displayName
         }
-    }
-
-    private static func differences(_ recorded: JSONValue?, _ replayed: JSONValue?) -> [FieldDifference] {
-        switch (recorded, replayed) {
-        case (nil, nil): return []
-        case (let recorded?, let replayed?): return recorded.differences(to: replayed)
-        default: return [FieldDifference(path: FieldPath(), recorded: recorded, replayed: replayed)]
+        do {
+            return try json.decode(State.self)
+        } catch {
+            throw ReplayFailure(code: .stateDoesNotDecode, file: file, session: name, seq: seq, label: nil, reason: JSONValue.describe(error))
         }
     }
 }
@@ -142,8 +117,20 @@ extension Replay where Effect == Never {
     /// ```swift
     /// let report = try Replay(journal: journal, session: 1, reducer: Checkout.reduce).run()
     /// ```
-    public init(journal: Journal, session: Session.ID, reducer: @escaping (inout State, Action) -> Void) {
-        self.init(journal: journal, session: session) { (state: inout State, action: Action) -> Never? in
+    public init(
+        journal: Journal, session: Session.ID, options: ReplayOptions = ReplayOptions(),
+        reducer: @escaping (inout State, Action) -> Void
+    ) {
+        self.init(journal: journal, session: session, options: options, reducer: Self.noEffect(reducer))
+    }
+
+    /// Replays a session in memory with a reducer that returns no effect.
+    public init(recording: RecordedSession, options: ReplayOptions = ReplayOptions(), reducer: @escaping (inout State, Action) -> Void) {
+        self.init(recording: recording, options: options, reducer: Self.noEffect(reducer))
+    }
+
+    private static func noEffect(_ reducer: @escaping (inout State, Action) -> Void) -> (inout State, Action) -> Never? {
+        { state, action in
             reducer(&state, action)
             return nil
         }

@@ -1,130 +1,166 @@
 import ActionLog
 
-/// What a replay found: how far it got, and the first divergence or the entry that stopped it.
+/// What a replay found: how far it got, where the reducer's behaviour changed, and the entry that
+/// stopped it, if any.
+///
+/// Its ``description`` is the readable report: a heading naming the file, session, entry and action,
+/// then the differences, recorded (−) against replayed (+).
 ///
 /// ```swift
 /// let report = try Replay(journal: journal, session: 1, reducer: Counter.reduce).run()
-/// if let divergence = report.divergence { print(divergence) }
+/// if !report.isMatch { print(report) }
 /// ```
 public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
-    /// How a replay ended.
-    public enum Outcome: Sendable, Equatable {
-        /// Every replayed state and effect equals the recorded one.
-        case matched
-        /// The reducer produced a different state or effect at ``Divergence/seq``; replay stopped there.
-        case diverged(Divergence)
-        /// An entry could not be replayed (an action that no longer decodes, a state that does not
-        /// encode); replay stopped there.
-        case failed(ReplayFailure)
-    }
-
-    /// The journal's file name.
+    /// The name of the file the session was read from.
     public let file: String
+    /// The session's metadata.
     public let session: Session
-    /// Entries whose action went through the reducer and whose result was compared.
+    /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` for a text file.
+    public let sessionName: String
+    /// Entries whose action went through the reducer and whose state and effect matched.
     public let entriesReplayed: Int
     /// Entries with an action in the session (entry 0 and gaps not counted).
     public let entriesWithActions: Int
     /// Entries that could not be replayed because actions before them were lost: each `gap` and the
     /// entry after it (replay resumes from that entry's recorded state).
     public let skipped: [Int]
-    public let outcome: Outcome
+    /// Where today's reducer did not produce what was recorded, in order: the first only, unless
+    /// ``ReplayOptions/stopAtFirstDivergence`` is `false`.
+    public let divergences: [Divergence]
+    /// The entry that could not be replayed (an action that no longer decodes, a state that does not
+    /// encode, a session from a newer ActionLog); replay stopped there.
+    public let failure: ReplayFailure?
+    /// Things the replay noticed that are not divergences, e.g. a state type whose `==` disagrees with
+    /// its encoding.
+    public let warnings: [String]
 
     /// The first divergence, if the reducer's behaviour changed.
-    public var divergence: Divergence? {
-        if case .diverged(let divergence) = outcome { return divergence }
-        return nil
-    }
+    public var divergence: Divergence? { divergences.first }
 
-    /// The failure that stopped the replay, if any.
-    public var failure: ReplayFailure? {
-        if case .failed(let failure) = outcome { return failure }
-        return nil
-    }
+    /// Whether every replayed entry matched and nothing stopped the replay.
+    public var isMatch: Bool { divergences.isEmpty && failure == nil }
 
-    /// Whether every replayed entry matched.
-    public var isMatch: Bool { outcome == .matched }
-
+    /// The report as people read it: see ``ReplayReport``.
     public var description: String {
-        let where_ = "session \(session.id) \"\(session.name)\" of \(file)"
-        var text: String
-        switch outcome {
-        case .matched:
-            text = "Replayed \(entriesReplayed) of \(entriesWithActions) entries of \(where_): no divergence."
-        case .diverged(let divergence):
-            text = "Replay of \(where_) diverged after \(entriesReplayed) matching entries.\n\(divergence)"
-        case .failed(let failure):
-            text = "Replay of \(where_) stopped after \(entriesReplayed) matching entries: \(failure)"
+        var blocks: [String] = []
+        let subject = "\(sessionName) of \(file)"
+        switch divergences.count {
+        case 0 where failure == nil:
+            blocks.append("Replayed \(entriesReplayed) of \(entriesWithActions) entries of \(subject): no divergence.")
+        case 0:
+            break
+        case 1:
+            let divergence = divergences[0]
+            blocks.append("Replay diverged at entry \(divergence.seq) of \(subject) (\(divergence.summary)).")
+            blocks.append(divergence.differencesText)
+        default:
+            let entries = divergences.map { String($0.seq) }.joined(separator: ", ")
+            blocks.append("Replay diverged at \(divergences.count) entries of \(subject): \(entries).")
+            for divergence in divergences {
+                blocks.append("Entry \(divergence.seq) (\(divergence.summary)):\n\(divergence.differencesText)")
+            }
         }
+        if !divergences.isEmpty {
+            blocks.append("(Recorded: −, Replayed: +)")
+        }
+        if let failure {
+            let matching = entriesReplayed == 1 ? "1 matching entry" : "\(entriesReplayed) matching entries"
+            blocks.append("Replay of \(subject) stopped after \(matching): \(failure)")
+        }
+        var notes: [String] = []
         if !skipped.isEmpty {
-            text += "\nSkipped entries \(skipped.map(String.init).joined(separator: ", ")): actions were lost there (gaps)."
+            notes.append("Skipped entries \(skipped.map(String.init).joined(separator: ", ")): actions were lost there (gaps).")
         }
-        return text
+        notes += warnings.map { "Warning: \($0)." }
+        if !notes.isEmpty { blocks.append(notes.joined(separator: "\n")) }
+        return blocks.joined(separator: "\n\n")
     }
 }
 
-/// The first entry where today's reducer does not produce what was recorded.
-public struct Divergence: Sendable, Equatable, CustomStringConvertible {
+/// An entry where today's reducer does not produce what was recorded.
+public struct Divergence: Sendable, Equatable {
     public let seq: Int
     /// The action's label, e.g. `input.queryChanged`.
     public let label: String
     /// The recorded action.
     public let action: JSONValue
+    /// The action in one line, the way TCA prints actions: `addToCart(id: "p-7", quantity: 1)`.
+    public let summary: String
     /// Fields of the state that differ: recorded value, replayed value.
     public let stateDifferences: [FieldDifference]
     /// Fields of the effect that differ; a missing effect on one side is one difference at the root.
     public let effectDifferences: [FieldDifference]
+    /// The state difference as a swift-custom-dump diff of the decoded states, when the state type is
+    /// `Decodable & Equatable` and the recorded state decodes.
+    public let stateDump: String?
+    /// The effect difference as a swift-custom-dump diff, when the effect type allows it.
+    public let effectDump: String?
 
-    public var description: String {
-        var lines = ["Entry \(seq) (\(label)) \(action.canonicalText):"]
-        func section(_ title: String, _ differences: [FieldDifference]) {
+    /// The state and effect sections of the report, indented.
+    var differencesText: String {
+        var sections: [String] = []
+        func section(_ title: String, _ dump: String?, _ differences: [FieldDifference]) {
             guard !differences.isEmpty else { return }
-            lines.append("  \(title):")
-            for difference in differences {
-                lines.append("    − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")")
-                lines.append("    + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")")
+            let lines: [String]
+            if let dump {
+                lines = dump.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+            } else {
+                lines = differences.flatMap { difference in
+                    [
+                        "    − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")",
+                        "    + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")",
+                    ]
+                }
             }
+            sections.append((["  \(title):"] + lines).joined(separator: "\n"))
         }
-        section("state", stateDifferences)
-        section("effect", effectDifferences)
-        lines.append("(Recorded: −, Replayed: +)")
-        return lines.joined(separator: "\n")
+        section("State", stateDump, stateDifferences)
+        section("Effect", effectDump, effectDifferences)
+        return sections.joined(separator: "\n\n")
     }
 }
 
 /// An entry that could not be replayed, named by file, session and entry:
 ///
-///     checkout.actionlog, session 3, entry 41: action "addToCart" no longer decodes: key "quantity" not found
+///     checkout.actionlog, session 3 "checkout", entry 41: action "addToCart" no longer decodes: key "quantity" not found
 public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
         /// The recorded action does not decode into today's action type.
         case actionDoesNotDecode
+        /// An upcaster threw while rewriting the recorded action.
+        case upcastFailed
         /// A recorded state does not decode into today's state type.
         case stateDoesNotDecode
         /// The replayed state or effect threw while encoding.
         case encodingFailed
         /// The session has no usable entry 0 (initial state).
         case noInitialState
+        /// The session was recorded by a newer ActionLog than this reader.
+        case newerSession
     }
 
     public let code: Code
+    /// The name of the file the session was read from.
     public let file: String
-    public let session: Session.ID
-    public let seq: Int
+    /// How the session is named: `session 3 "checkout"`.
+    public let session: String
+    /// The entry, or `nil` when the whole session is refused.
+    public let seq: Int?
+    /// The action's label, when the failure concerns an action.
     public let label: String?
     /// What went wrong, e.g. `key "quantity" not found`.
     public let reason: String
 
     public var description: String {
-        let location = "\(file), session \(session), entry \(seq)"
+        let location = "\(file), \(session)" + (seq.map { ", entry \($0)" } ?? "")
         switch code {
         case .actionDoesNotDecode:
             return "\(location): action \"\(label ?? "?")\" no longer decodes: \(reason)"
+        case .upcastFailed:
+            return "\(location): the upcaster for \"\(label ?? "?")\" failed: \(reason)"
         case .stateDoesNotDecode:
             return "\(location): the recorded state no longer decodes: \(reason)"
-        case .encodingFailed:
-            return "\(location): \(reason)"
-        case .noInitialState:
+        case .encodingFailed, .noInitialState, .newerSession:
             return "\(location): \(reason)"
         }
     }

@@ -51,11 +51,19 @@ struct ReplayTests {
         #expect(divergence.effectDifferences.isEmpty)
         #expect(report.entriesReplayed == 12)
         #expect(report.description == """
-            Replay of session 1 "city search" of city.actionlog diverged after 12 matching entries.
-            Entry 13 (feedback.loadFailed) {"feedback":{"_0":{"loadFailed":{"message":"The city service rejected \\"b3\\": digits are not allowed","requestID":6}}}}:
-              state:
-                − isLoading: false
-                + isLoading: true
+            Replay diverged at entry 13 of session 1 "city search" of city.actionlog (feedback(.loadFailed(message: "The city service reject…", requestID: 6))).
+
+              State:
+                  CitySearch(
+                    query: "b3",
+                    results: [],
+                −   isLoading: false,
+                +   isLoading: true,
+                    errorMessage: #"The city service rejected "b3": digits are not allowed"#,
+                    hasAppeared: true,
+                    requestID: 6
+                  )
+
             (Recorded: −, Replayed: +)
             """)
     }
@@ -92,7 +100,7 @@ struct ReplayTests {
         let failure = try #require(report.failure)
         #expect(failure.code == .actionDoesNotDecode)
         #expect(failure.seq == 1)
-        #expect(failure.description == #"cart.actionlog, session 1, entry 1: action "addToCart" no longer decodes: key "quantity" not found at addToCart"#)
+        #expect(failure.description == #"cart.actionlog, session 1 "cart", entry 1: action "addToCart" no longer decodes: key "quantity" not found at addToCart"#)
         #expect(report.entriesReplayed == 0)
     }
 
@@ -124,6 +132,7 @@ struct ReplayTests {
         #expect(report.entriesReplayed == 4)
         #expect(report.description == """
             Replayed 4 of 5 entries of session 1 "cart" of gap.actionlog: no divergence.
+
             Skipped entries 2, 3: actions were lost there (gaps).
             """)
     }

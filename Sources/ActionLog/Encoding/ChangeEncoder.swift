@@ -31,14 +31,14 @@
 /// the result against a full encode from time to time (a keyframe) catches such types.
 ///
 /// Not thread-safe: use one encoder from one task or thread at a time.
-final class ChangeEncoder<State: Encodable> {
+public final class ChangeEncoder<State: Encodable> {
     /// One encoded state.
-    struct Change {
+    public struct Change: Sendable {
         /// The state's JSON.
-        var json: JSONValue
+        public var json: JSONValue
         /// The patch from the previous state's JSON to ``json``; `nil` for a full encode (the first
         /// one, and the first after ``reset()``).
-        var patch: JSONPatch?
+        public var patch: JSONPatch?
     }
 
     private let context: EncodingContext
@@ -47,12 +47,12 @@ final class ChangeEncoder<State: Encodable> {
     /// Makes an encoder; its first ``encode(_:)`` is a full one.
     ///
     /// - Parameter userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
-    init(userInfo: [CodingUserInfoKey: Any] = [:]) {
+    public init(userInfo: [CodingUserInfoKey: Any] = [:]) {
         context = EncodingContext(tracking: true, userInfo: userInfo)
     }
 
     /// The JSON of the last state encoded, which the next patch applies to; `nil` after ``reset()``.
-    var previousJSON: JSONValue? { previous?.json }
+    public var previousJSON: JSONValue? { previous?.json }
 
     /// Encodes `state`, and the patch from the previous state's JSON when there is one.
     ///
@@ -66,7 +66,7 @@ final class ChangeEncoder<State: Encodable> {
     /// - Parameter state: the state to encode.
     /// - Returns: the state's JSON, and the patch unless this is a full encode.
     /// - Throws: what ``JSONValueEncoder/encode(_:)`` throws for the state.
-    func encode(_ state: State) throws -> Change {
+    public func encode(_ state: State) throws -> Change {
         context.operations.removeAll(keepingCapacity: true)
         let encoded = try context.encode(
             state, previous: previous?.json, previousNode: previous?.node, parent: nil, component: .none,
@@ -84,7 +84,7 @@ final class ChangeEncoder<State: Encodable> {
     /// ```swift
     /// do { try journal.append(encoder.encode(state)) } catch { encoder.reset() }
     /// ```
-    func reset() {
+    public func reset() {
         previous = nil
     }
 }

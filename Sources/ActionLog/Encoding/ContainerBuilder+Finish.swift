@@ -70,7 +70,7 @@ extension ContainerBuilder {
         }
         guard ownsOperations else { return }
         let changes = changedMembers + removed.count
-        if changes >= 2, changes * 2 > max(members.count, previousMembers.count), unchangedContainers == 0 {
+        if changes >= 2, changes * 2 > max(members.count, previousMembers.count), containerMembers == 0 {
             // Most members changed and what did not is small: one replacement says it shorter.
             context.operations.removeSubrange(operationsStart...)
             context.emit(.replace(path: PathNode.pointer(self, .none), value: .object(members)))

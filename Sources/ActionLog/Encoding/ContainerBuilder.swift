@@ -45,9 +45,11 @@ class ContainerBuilder: PathNode {
     final var addedMembers = 0
     /// Members written that differ from the previous ones (added ones included).
     final var changedMembers = 0
-    /// Members written, equal to the previous ones, that are objects or arrays: while there are
-    /// none, an object that mostly changed is replaced whole.
-    final var unchangedContainers = 0
+    /// Members written that are objects or arrays and not mostly rewritten: unchanged ones, and
+    /// changed ones with few edits for their size (an append to a long list). While there are none,
+    /// an object that mostly changed is replaced whole; otherwise the replacement would repeat what
+    /// the small edits inside leave as it was.
+    final var containerMembers = 0
 
     final var elements: [JSONValue] = []
     final var elementNodes: [ShadowNode?] = []
@@ -143,13 +145,18 @@ class ContainerBuilder: PathNode {
             context.emit(.add(path: pointer(.key(MemberKey(name))), value: json))
             addedMembers += 1
         }
-        if changed || duplicate || !hadPrevious {
-            changedMembers += 1
-        } else {
-            switch json {
-            case .object, .array: unchangedContainers += 1
-            default: break
-            }
+        let isNew = changed || duplicate || !hadPrevious
+        if isNew { changedMembers += 1 }
+        let size: Int
+        switch json {
+        case .object(let members): size = members.count
+        case .array(let elements): size = elements.count
+        default: return
+        }
+        // A changed container counts when its edits are few for its size: replacing the object
+        // whole would repeat the rest of it.
+        if !isNew || (changed && !duplicate && hadPrevious && (context.operations.count - operationsBefore) * 2 < size) {
+            containerMembers += 1
         }
     }
 
@@ -181,7 +188,7 @@ class ContainerBuilder: PathNode {
             ? ValueEncoder(context: context, parent: self, component: .key(key), previous: old, previousNode: oldNode, ownsOperations: false)
             : ContainerBuilder(context: context, parent: self, component: .key(key), previous: old, previousNode: oldNode, ownsOperations: false)
         if recording, old == nil, !duplicate { addedMembers += 1 }
-        unchangedContainers += 1  // not known yet: never replaced whole
+        containerMembers += 1  // not known yet: never replaced whole
         pending.append((.member(name), builder, duplicate))
         return builder
     }

@@ -30,6 +30,29 @@ extension JSONValue {
         try decoder.decode(T.self, from: Data(canonicalBytes))
     }
 
+    /// A short sentence for an error decoding `json`, which can say more than ``describe(_:)``: an
+    /// enum case that no longer exists reads `Event has no case "addProduct"` rather than Foundation's
+    /// `Invalid number of keys found, expected one.`
+    ///
+    /// ```swift
+    /// do { _ = try action.decode(Event.self) } catch { print(JSONValue.describe(error, decoding: action)) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - error: what decoding threw.
+    ///   - json: the value that was being decoded.
+    public static func describe(_ error: any Error, decoding json: JSONValue) -> String {
+        if case .typeMismatch(let type, let context)? = error as? DecodingError,
+            context.debugDescription.hasPrefix("Invalid number of keys found"),
+            case .object(let members)? = json.value(at: JSONPointer(FieldPath(codingPath: context.codingPath))),
+            members.count == 1, let name = members.keys.first
+        {
+            let path = FieldPath(codingPath: context.codingPath)
+            return "\(type) has no case \"\(name)\"" + (path.isRoot ? "" : " at \(path)")
+        }
+        return describe(error)
+    }
+
     /// A short sentence for a decoding error, naming the key path:
     /// `key "quantity" not found at items[3]`.
     public static func describe(_ error: any Error) -> String {

@@ -38,6 +38,42 @@ public struct Entry: Sendable, Hashable {
     public let dropped: Int?
     /// For a gap: why the actions were lost.
     public let note: String?
+
+    /// Makes an entry, for code that builds sessions itself (importing a text form, re-recording a golden).
+    ///
+    /// ```swift
+    /// let first = Entry(session: 0, seq: 0, kind: .keyframe, time: .now, label: nil, action: nil,
+    ///                   state: ["count": 0], effect: nil)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - session: the session's id (0 outside a journal).
+    ///   - seq: the sequence number; entry 0 is the initial state.
+    ///   - kind: how ``state`` is stored.
+    ///   - time: when the action was dispatched.
+    ///   - label: the action's case name.
+    ///   - action: the action's JSON; `nil` for entry 0 and gaps.
+    ///   - state: the full state (keyframe), the patch (delta), or `nil` (gap).
+    ///   - effect: the effect's JSON, if any.
+    ///   - reducerDuration: how long the reducer took.
+    ///   - dropped: for a gap, how many actions were lost.
+    ///   - note: for a gap, why.
+    public init(
+        session: Session.ID, seq: Int, kind: Kind, time: Date, label: String?, action: JSONValue?,
+        state: JSONValue?, effect: JSONValue?, reducerDuration: Duration? = nil, dropped: Int? = nil, note: String? = nil
+    ) {
+        self.session = session
+        self.seq = seq
+        self.kind = kind
+        self.time = time
+        self.label = label
+        self.action = action
+        self.state = state
+        self.effect = effect
+        self.reducerDuration = reducerDuration
+        self.dropped = dropped
+        self.note = note
+    }
 }
 
 /// An entry row as stored: texts not parsed yet. Readers that must survive bad rows (verify) use it.

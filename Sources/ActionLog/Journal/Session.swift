@@ -44,6 +44,38 @@ public struct Session: Sendable, Hashable, Identifiable {
     /// The time of the last entry, if any.
     public let lastEntryAt: Date?
 
+    /// Makes a session's metadata, for code that builds sessions itself (importing a text form,
+    /// recording a golden from a list of actions).
+    ///
+    /// ```swift
+    /// let session = Session(id: 0, name: "checkout", startedAt: .now, endedAt: .now, status: .closed,
+    ///                       libraryVersion: ActionLog.version, appVersion: nil, stateType: "Checkout",
+    ///                       actionType: "Checkout.Event", effectType: nil, metadata: [:],
+    ///                       entryCount: 1, droppedCount: 0, lastEntryAt: nil)
+    /// ```
+    ///
+    /// - Parameters: the properties of the same names.
+    public init(
+        id: ID, name: String, startedAt: Date, endedAt: Date?, status: Status, libraryVersion: String,
+        appVersion: String?, stateType: String, actionType: String, effectType: String?, metadata: JSONValue,
+        entryCount: Int, droppedCount: Int, lastEntryAt: Date?
+    ) {
+        self.id = id
+        self.name = name
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.status = status
+        self.libraryVersion = libraryVersion
+        self.appVersion = appVersion
+        self.stateType = stateType
+        self.actionType = actionType
+        self.effectType = effectType
+        self.metadata = metadata
+        self.entryCount = entryCount
+        self.droppedCount = droppedCount
+        self.lastEntryAt = lastEntryAt
+    }
+
     /// From the start to the end, or to the last entry while the session is recording.
     public var duration: TimeInterval? {
         (endedAt ?? lastEntryAt).map { $0.timeIntervalSince(startedAt) }

@@ -12,10 +12,19 @@ public protocol ActionLabeled {
     var actionLabel: String { get }
 }
 
-enum ActionLabel {
+/// The label the recorder stores for an action.
+///
+/// ```swift
+/// ActionLabel.of(CitySearch.Input.queryChanged("par"))   // "queryChanged"
+/// ```
+public enum ActionLabel {
     /// The case name of an enum action, following nested enum payloads with dots:
-    /// `.input(.queryChanged("par"))` is `input.queryChanged`. Other types use their type name.
-    static func of(_ action: Any) -> String {
+    /// `.input(.queryChanged("par"))` is `input.queryChanged`; an ``ActionLabeled`` action's own
+    /// label. Other types use their type name.
+    ///
+    /// - Parameter action: the action.
+    /// - Returns: its label.
+    public static func of(_ action: Any) -> String {
         if let labeled = action as? ActionLabeled { return labeled.actionLabel }
         var parts: [String] = []
         var current: Any = action

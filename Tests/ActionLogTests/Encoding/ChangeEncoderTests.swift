@@ -74,6 +74,21 @@ struct ChangeEncoderTests {
         }
     }
 
+    @Test("an append to a long list next to a changed counter is one add, not a replacement of the state")
+    func appendBesideCounter() throws {
+        struct Log: Codable, Equatable {
+            var lines: [String] = (0..<50).map { "line \($0)" }
+            var count = 0
+        }
+        var log = Log()
+        let encoder = ChangeEncoder<Log>()
+        try expectContract(encoder, log)
+        log.lines.append("new")
+        log.count += 1
+        let change = try expectContract(encoder, log)
+        #expect(change.patch?.description == #"[{"op":"replace","path":"/count","value":1},{"op":"add","path":"/lines/50","value":"new"}]"#)
+    }
+
     @Test("an unchanged state gives an empty patch, also when its arrays were copied")
     func unchanged() throws {
         var cart = Model.Cart.make(count: 100)

@@ -1,0 +1,51 @@
+/// A whole session in memory, its metadata and every entry: what a replay reads, what a golden
+/// file holds, and what `replay-cli export` writes as text.
+///
+/// Read one from a journal with ``Journal/recordedSession(_:)``, or from the JSONL text form
+/// (see `RecordedSession+JSONL.swift`).
+///
+/// ```swift
+/// let recorded = try Journal(path: "app.actionlog").recordedSession(3)
+/// print(recorded.session.name, recorded.entries.count)
+/// ```
+public struct RecordedSession: Sendable, Hashable {
+    /// The session's metadata. For a session read from a text file, ``Session/id`` is 0: ids belong
+    /// to a journal, and the text form does not carry one.
+    public var session: Session
+    /// Every entry, in order, entry 0 (the initial state) first, gaps included.
+    public var entries: [Entry]
+    /// The name of the file it was read from, for messages: `checkout.actionlog` or `checkout.jsonl`.
+    public var file: String
+
+    /// Makes a recorded session from its parts.
+    ///
+    /// - Parameters:
+    ///   - session: the session's metadata.
+    ///   - entries: its entries in order.
+    ///   - file: the file name messages name.
+    public init(session: Session, entries: [Entry], file: String) {
+        self.session = session
+        self.entries = entries
+        self.file = file
+    }
+
+    /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` when it came
+    /// from a text file.
+    public var displayName: String {
+        session.id == 0 ? "session \"\(session.name)\"" : "session \(session.id) \"\(session.name)\""
+    }
+}
+
+extension Journal {
+    /// Reads a session with all its entries.
+    ///
+    /// ```swift
+    /// let recorded = try journal.recordedSession(1)
+    /// ```
+    ///
+    /// - Parameter id: the session's id.
+    /// - Throws: ``JournalError`` when there is no such session or an entry cannot be read.
+    public func recordedSession(_ id: Session.ID) throws(JournalError) -> RecordedSession {
+        RecordedSession(session: try session(id), entries: try entries(in: id), file: fileName)
+    }
+}

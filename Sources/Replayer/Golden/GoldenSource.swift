@@ -1,0 +1,19 @@
+import ActionLog
+
+/// Where a golden that does not exist yet comes from, when the record mode allows recording it.
+///
+/// ```swift
+/// assertReplay(
+///     golden: "fixtures/counter.jsonl",
+///     ifMissing: .actions(from: Counter(), [.increment, .increment, .reset]),
+///     reducer: Counter.reduce
+/// )
+/// ```
+public enum GoldenSource<State, Action> {
+    /// Runs today's reducer from `initial` through `actions` and keeps what it produced. Times are
+    /// left at zero, so recording twice gives the same file.
+    case actions(from: State, [Action])
+    /// A session recorded some other way: by a ``Recorder`` in the app or in the test, read back
+    /// with ``Journal/recordedSession(_:)``. Called only when the golden is missing.
+    case recorded(() throws -> RecordedSession)
+}

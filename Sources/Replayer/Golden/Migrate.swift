@@ -1,0 +1,83 @@
+import ActionLog
+import Foundation
+
+/// What ``migrate(golden:session:upcasters:as:filePath:)`` rewrote.
+public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
+    /// The golden as it was named.
+    public let golden: String
+    /// The entries whose action was rewritten.
+    public let rewritten: [Int]
+
+    public var description: String {
+        rewritten.isEmpty
+            ? "Migrated \(golden): no action needed rewriting."
+            : "Migrated \(golden): rewrote the actions of \(GoldenCheck<Int, Int, Int>.entries(rewritten))."
+    }
+}
+
+/// Moves a golden forward once: rewrites its recorded actions through `upcasters`, checks that each
+/// decodes as today's `Action`, and writes the golden back, so the upcasters can be deleted.
+///
+/// States and effects are kept as recorded. An upcaster that turns one action into several cannot
+/// be migrated (a golden keeps one action per entry): keep it in ``ReplayOptions/upcasters``.
+///
+/// ```swift
+/// let report = try migrate(
+///     golden: "fixtures/checkout.jsonl",
+///     upcasters: [.renameCase("addItem", to: "addToCart")],
+///     as: Checkout.Event.self
+/// )
+/// print(report)   // Migrated fixtures/checkout.jsonl: rewrote the actions of entries 2, 5.
+/// ```
+///
+/// - Parameters:
+///   - golden: the golden file, found as ``verifyReplay(golden:session:options:record:ifMissing:environment:filePath:reducer:)`` finds it.
+///   - session: for a journal golden holding several sessions, the one to migrate.
+///   - upcasters: the rewrites, applied in order.
+///   - actionType: today's action type; every rewritten action must decode as it.
+///   - filePath: the calling file, for finding a relative golden.
+/// - Returns: which entries were rewritten.
+/// - Throws: ``GoldenError`` for a missing golden or an upcaster that splits an action,
+///   ``ReplayFailure`` for an action that does not decode even after upcasting, ``JournalError`` for
+///   a damaged golden.
+public func migrate<Action: Decodable>(
+    golden: String, session: String? = nil, upcasters: [Upcaster], as actionType: Action.Type,
+    filePath: StaticString = #filePath
+) throws -> MigrationReport {
+    let file = GoldenFile(path: golden, testFile: "\(filePath)")
+    guard file.exists else { throw GoldenError("No golden at \(golden) to migrate.") }
+    let recorded = try file.read(session: session)
+    var entries: [Entry] = []
+    var rewritten: [Int] = []
+    for entry in recorded.entries {
+        guard let action = entry.action else {
+            entries.append(entry)
+            continue
+        }
+        func failure(_ code: ReplayFailure.Code, _ label: String?, _ reason: String) -> ReplayFailure {
+            ReplayFailure(code: code, file: recorded.file, session: recorded.displayName, seq: entry.seq, label: label, reason: reason)
+        }
+        let upcast: [(label: String, action: JSONValue)]
+        do { upcast = try upcasters.upcast(label: entry.label, action: action) } catch {
+            throw failure(.upcastFailed, entry.label, "\(error)")
+        }
+        guard upcast.count == 1, let new = upcast.first else {
+            throw GoldenError("""
+                \(recorded.file), \(recorded.displayName), entry \(entry.seq): the upcasters turn action \
+                "\(entry.label ?? "?")" into \(upcast.count) actions; a golden keeps one action per entry, \
+                so keep these upcasters in ReplayOptions instead of migrating
+                """)
+        }
+        do { _ = try new.action.decode(Action.self) } catch {
+            throw failure(.actionDoesNotDecode, new.label, JSONValue.describe(error, decoding: new.action))
+        }
+        if new.action != action || new.label != entry.label { rewritten.append(entry.seq) }
+        entries.append(Entry(
+            session: entry.session, seq: entry.seq, kind: entry.kind, time: entry.time, label: new.label, action: new.action,
+            state: entry.state, effect: entry.effect, reducerDuration: entry.reducerDuration, dropped: entry.dropped, note: entry.note))
+    }
+    if !rewritten.isEmpty {
+        try file.write(RecordedSession(session: recorded.session, entries: entries, file: recorded.file))
+    }
+    return MigrationReport(golden: golden, rewritten: rewritten)
+}

@@ -1,0 +1,87 @@
+/// When a golden assertion writes its golden file instead of only checking against it.
+///
+/// Chosen per call (`record:`) or by the environment variable `ACTIONLOG_RECORD`
+/// (`never`, `missing`, `failed`, `all`). Without either, the default is ``missing`` on a developer's
+/// machine and ``never`` when `CI` is set, so a golden that is missing fails on CI instead of being
+/// recorded there and lost.
+///
+/// ```swift
+/// assertReplay(golden: "fixtures/checkout.jsonl", record: .failed, reducer: Checkout.reduce)
+/// ```
+///
+/// ```sh
+/// ACTIONLOG_RECORD=failed swift test --filter GoldenTests
+/// ```
+///
+/// Writing a golden always fails the test with a message that says what was written, so a recording
+/// is never mistaken for a pass.
+public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
+    /// The mode's name, as `ACTIONLOG_RECORD` spells it.
+    public let description: String
+
+    private init(_ name: String) { description = name }
+
+    /// Never write: a missing golden fails, a divergence fails.
+    public static let never = RecordMode("never")
+    /// Record a golden that does not exist yet; check existing ones. The default outside CI.
+    public static let missing = RecordMode("missing")
+    /// Like ``missing``, and also re-record a golden that diverges: keep its recorded actions and
+    /// rewrite its states and effects with today's reducer.
+    public static let failed = RecordMode("failed")
+    /// Re-record every golden, diverging or not.
+    public static let all = RecordMode("all")
+
+    /// Every mode, in order of how much it writes.
+    public static let allModes: [RecordMode] = [.never, .missing, .failed, .all]
+
+    /// The mode named `name`, or `nil`.
+    ///
+    /// - Parameter name: `never`, `missing`, `failed` or `all`.
+    public init?(named name: String) {
+        guard let mode = Self.allModes.first(where: { $0.description == name }) else { return nil }
+        self = mode
+    }
+
+    /// The mode the environment asks for: `ACTIONLOG_RECORD` if set; otherwise ``never`` when `CI` is
+    /// set (to anything but empty, `0` or `false`), else ``missing``.
+    ///
+    /// ```swift
+    /// let mode = try RecordMode.fromEnvironment(["CI": "true"])   // .never
+    /// ```
+    ///
+    /// - Parameter environment: the environment; the process's by default.
+    /// - Throws: ``GoldenError`` when `ACTIONLOG_RECORD` names no mode.
+    public static func fromEnvironment(_ environment: [String: String]) throws(GoldenError) -> RecordMode {
+        if let name = environment["ACTIONLOG_RECORD"], !name.isEmpty {
+            guard let mode = RecordMode(named: name) else {
+                throw GoldenError("ACTIONLOG_RECORD=\(name) is not a record mode; use never, missing, failed or all")
+            }
+            return mode
+        }
+        if let ci = environment["CI"], !["", "0", "false"].contains(ci.lowercased()) {
+            return .never
+        }
+        return .missing
+    }
+
+    /// Why the mode is what it is, for messages: `record mode never, because CI is set`.
+    static func explanation(_ mode: RecordMode, explicit: Bool, environment: [String: String]) -> String {
+        if explicit { return "record mode \(mode)" }
+        if let name = environment["ACTIONLOG_RECORD"], !name.isEmpty { return "ACTIONLOG_RECORD=\(name)" }
+        if mode == .never { return "record mode never, because CI is set" }
+        return "record mode \(mode)"
+    }
+}
+
+/// A golden assertion that could not run: a bad `ACTIONLOG_RECORD`, a golden that cannot be read or
+/// written.
+///
+/// ```swift
+/// throw GoldenError("fixtures/checkout.jsonl holds 2 sessions; pass session: to choose one")
+/// ```
+public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+
+    /// - Parameter description: the whole message.
+    public init(_ description: String) { self.description = description }
+}

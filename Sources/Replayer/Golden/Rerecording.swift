@@ -1,0 +1,175 @@
+import ActionLog
+import Foundation
+
+/// Writes goldens: re-records a session's states and effects with today's reducer, keeping its
+/// actions, or records a new session from a list of actions.
+enum Rerecording {
+    /// A re-recorded session and what changed in it.
+    struct Result {
+        var recording: RecordedSession
+        /// Entries with an action, kept as recorded.
+        var actions: Int
+        /// Entries whose state is not the recorded one any more.
+        var rewroteStates: [Int]
+        /// Entries whose effect is not the recorded one any more.
+        var rewroteEffects: [Int]
+    }
+
+    /// Replays `recorded`'s actions through `reducer` from its initial state and stores what the
+    /// reducer produces now. Gaps stay gaps; after one, re-recording resumes from the recorded state.
+    ///
+    /// - Throws: ``ReplayFailure`` when an action or state no longer decodes (add an upcaster
+    ///   first), ``JournalError`` when the session is damaged.
+    static func rerecord<State: Codable, Action: Decodable, Effect: Encodable>(
+        _ recorded: RecordedSession, upcasters: [Upcaster], reducer: (inout State, Action) -> Effect?
+    ) throws -> Result {
+        let encoder = JSONValueEncoder()
+        func failure(_ code: ReplayFailure.Code, _ entry: Entry, _ label: String?, _ reason: String) -> ReplayFailure {
+            ReplayFailure(code: code, file: recorded.file, session: recorded.displayName, seq: entry.seq, label: label, reason: reason)
+        }
+        func decodeState(_ json: JSONValue, _ entry: Entry) throws -> State {
+            do { return try json.decode(State.self) } catch {
+                throw failure(.stateDoesNotDecode, entry, entry.label, JSONValue.describe(error))
+            }
+        }
+
+        var builder = SessionBuilder()
+        var result = Result(recording: recorded, actions: 0, rewroteStates: [], rewroteEffects: [])
+        var recordedState: JSONValue?
+        var state: State?
+        for entry in recorded.entries {
+            try entry.advance(&recordedState, file: recorded.file)
+            guard let recordedJSON = recordedState else {
+                builder.append(entry, state: nil, effect: nil)
+                state = nil
+                continue
+            }
+            guard var current = state, let actionJSON = entry.action else {
+                // Entry 0, or the first entry after a gap: start from what was recorded there.
+                let resumed = try decodeState(recordedJSON, entry)
+                if entry.seq == 0 {
+                    let json = try encoder.encode(resumed)
+                    if json != recordedJSON { result.rewroteStates.append(0) }
+                    builder.append(entry, state: json, effect: entry.effect)
+                } else {
+                    builder.append(entry, state: recordedJSON, effect: entry.effect)
+                }
+                state = resumed
+                continue
+            }
+            result.actions += 1
+            var effect: Effect?
+            for (label, json) in try upcast(entry, actionJSON, upcasters, failure) {
+                let action: Action
+                do { action = try json.decode(Action.self) } catch {
+                    throw failure(.actionDoesNotDecode, entry, label, JSONValue.describe(error, decoding: json))
+                }
+                effect = reducer(&current, action)
+            }
+            state = current
+            let json: JSONValue
+            let effectJSON: JSONValue?
+            do {
+                json = try encoder.encode(current)
+                effectJSON = try effect.map { try encoder.encode($0) }
+            } catch {
+                throw failure(.encodingFailed, entry, entry.label, "the replayed state or effect does not encode: \(error)")
+            }
+            if json != recordedJSON { result.rewroteStates.append(entry.seq) }
+            if effectJSON != entry.effect { result.rewroteEffects.append(entry.seq) }
+            builder.append(entry, state: json, effect: effectJSON)
+        }
+        result.recording = RecordedSession(
+            session: recorded.session.rewritten(for: State.self, Action.self, Effect.self, entries: builder.entries),
+            entries: builder.entries, file: recorded.file)
+        return result
+    }
+
+    private static func upcast(
+        _ entry: Entry, _ action: JSONValue, _ upcasters: [Upcaster],
+        _ failure: (ReplayFailure.Code, Entry, String?, String) -> ReplayFailure
+    ) throws -> [(label: String, action: JSONValue)] {
+        do { return try upcasters.upcast(label: entry.label, action: action) } catch {
+            throw failure(.upcastFailed, entry, entry.label, "\(error)")
+        }
+    }
+
+    /// A new session: `initial`, then each action through `reducer`. Times are zero, so that recording
+    /// the same actions twice gives the same golden.
+    static func record<State: Encodable, Action: Encodable, Effect: Encodable>(
+        name: String, file: String, from initial: State, actions: [Action], reducer: (inout State, Action) -> Effect?
+    ) throws -> RecordedSession {
+        let encoder = JSONValueEncoder()
+        let epoch = Date(timeIntervalSince1970: 0)
+        var builder = SessionBuilder()
+        var state = initial
+        func entry(_ seq: Int, label: String?, action: JSONValue?) -> Entry {
+            Entry(session: 0, seq: seq, kind: .keyframe, time: epoch, label: label, action: action, state: nil, effect: nil)
+        }
+        builder.append(entry(0, label: nil, action: nil), state: try encoder.encode(state), effect: nil)
+        for (index, action) in actions.enumerated() {
+            let effect = reducer(&state, action)
+            builder.append(
+                entry(index + 1, label: ActionLabel.of(action), action: try encoder.encode(action)),
+                state: try encoder.encode(state), effect: try effect.map { try encoder.encode($0) })
+        }
+        let session = Session(
+            id: 0, name: name, startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLog.version,
+            appVersion: nil, stateType: String(reflecting: State.self), actionType: String(reflecting: Action.self),
+            effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self), metadata: [:],
+            entryCount: builder.entries.count, droppedCount: 0, lastEntryAt: epoch)
+        return RecordedSession(session: session, entries: builder.entries, file: file)
+    }
+}
+
+/// Turns full states into keyframes and deltas the way the recorder does (``KeyframePolicy``'s
+/// defaults): a delta while the patches since the last keyframe stay smaller than it.
+struct SessionBuilder {
+    private(set) var entries: [Entry] = []
+    private let policy = KeyframePolicy()
+    private var previous: JSONValue?
+    private var keyframeBytes = 0
+    private var deltaBytes = 0
+    private var deltaRun = 0
+
+    /// Appends `entry` with a new full `state` (`nil` for a gap) and `effect`; everything else is kept.
+    mutating func append(_ entry: Entry, state: JSONValue?, effect: JSONValue?) {
+        guard let state, entry.kind != .gap else {
+            entries.append(entry)
+            previous = nil
+            return
+        }
+        var kind = Entry.Kind.keyframe
+        var stored = state
+        if let previous, deltaRun < policy.maximumDeltaRun {
+            let patch = JSONPatch.diff(from: previous, to: state).jsonValue
+            let size = patch.canonicalText.utf8.count
+            if size <= keyframeBytes, Double(deltaBytes + size) <= Double(keyframeBytes) * policy.deltaBudget {
+                kind = .delta
+                stored = patch
+                deltaBytes += size
+                deltaRun += 1
+            }
+        }
+        if kind == .keyframe {
+            keyframeBytes = state.canonicalText.utf8.count
+            deltaBytes = 0
+            deltaRun = 0
+        }
+        previous = state
+        entries.append(Entry(
+            session: entry.session, seq: entry.seq, kind: kind, time: entry.time, label: entry.label, action: entry.action,
+            state: stored, effect: effect, reducerDuration: entry.reducerDuration, dropped: entry.dropped, note: entry.note))
+    }
+}
+
+extension Session {
+    /// The session's metadata for a golden rewritten by this library with today's types.
+    func rewritten<State, Action, Effect>(for _: State.Type, _: Action.Type, _: Effect.Type, entries: [Entry]) -> Session {
+        Session(
+            id: id, name: name, startedAt: startedAt, endedAt: endedAt, status: status == .recording ? .interrupted : status,
+            libraryVersion: ActionLog.version, appVersion: appVersion, stateType: String(reflecting: State.self),
+            actionType: String(reflecting: Action.self), effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
+            metadata: metadata, entryCount: entries.count, droppedCount: droppedCount, lastEntryAt: lastEntryAt)
+    }
+}

@@ -1,0 +1,205 @@
+import ActionLog
+import Foundation
+
+/// What a golden check found and did: the replay report, whether the golden was written, and the
+/// failure message (`nil` when the test passes).
+///
+/// ```swift
+/// let result = verifyReplay(golden: "fixtures/checkout.jsonl", reducer: Checkout.reduce)
+/// if let message = result.message { print(message) }
+/// ```
+public struct GoldenReport: Sendable {
+    /// The golden as the test named it, e.g. `fixtures/checkout.jsonl`.
+    public let golden: String
+    /// Where the golden is on disk.
+    public let url: URL
+    /// The record mode that applied.
+    public let mode: RecordMode
+    /// The replay of the golden, when one ran.
+    public let replay: ReplayReport?
+    /// Whether the golden file was written (recorded or re-recorded).
+    public let wroteGolden: Bool
+    /// Why the test fails, `nil` when it passes. Writing a golden is a failure too: the message says
+    /// what was written and asks to re-run.
+    public let message: String?
+
+    /// Whether the test passes.
+    public var passed: Bool { message == nil }
+}
+
+/// Replays a golden session with today's reducer and says whether behaviour changed: the pure core
+/// of ``assertReplay(golden:session:options:record:ifMissing:environment:fileID:filePath:line:column:reducer:)``.
+///
+/// It never writes a golden unless the record mode says so (see ``RecordMode``).
+///
+/// ```swift
+/// let result = verifyReplay(golden: "fixtures/checkout.jsonl", reducer: Checkout.reduce)
+/// #expect(result.passed, "\(result.message ?? "")")
+/// ```
+///
+/// - Parameters:
+///   - golden: the golden file: `.jsonl` (text) or `.actionlog` (journal). A relative path is found
+///     from the test file's directory upwards (see ``GoldenReport/url``); an absolute one is used as is.
+///   - session: for a journal golden holding several sessions, the name of the one to replay.
+///   - options: fields to ignore, stop at the first divergence or collect all, upcasters.
+///   - record: the record mode; `nil` to take it from the environment.
+///   - ifMissing: where a missing golden comes from when the record mode allows recording it.
+///   - environment: where `ACTIONLOG_RECORD` and `CI` are read; the process's by default.
+///   - filePath: the test file, for finding a relative golden.
+///   - reducer: today's reducer.
+/// - Returns: the report; its ``GoldenReport/message`` is the failure to show, if any.
+public func verifyReplay<State: Codable, Action: Codable, Effect: Encodable>(
+    golden: String,
+    session: String? = nil,
+    options: ReplayOptions = ReplayOptions(),
+    record: RecordMode? = nil,
+    ifMissing: GoldenSource<State, Action>? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    filePath: StaticString = #filePath,
+    reducer: @escaping (inout State, Action) -> Effect?
+) -> GoldenReport {
+    GoldenCheck(
+        file: GoldenFile(path: golden, testFile: "\(filePath)"), session: session, options: options, record: record,
+        environment: environment, reducer: reducer
+    ).run(ifMissing: ifMissing)
+}
+
+/// ``verifyReplay(golden:session:options:record:ifMissing:environment:filePath:reducer:)`` for a
+/// reducer that returns no effect.
+///
+/// ```swift
+/// let result = verifyReplay(golden: "fixtures/checkout.jsonl", reducer: Checkout.reduce)
+/// ```
+public func verifyReplay<State: Codable, Action: Codable>(
+    golden: String,
+    session: String? = nil,
+    options: ReplayOptions = ReplayOptions(),
+    record: RecordMode? = nil,
+    ifMissing: GoldenSource<State, Action>? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    filePath: StaticString = #filePath,
+    reducer: @escaping (inout State, Action) -> Void
+) -> GoldenReport {
+    verifyReplay(
+        golden: golden, session: session, options: options, record: record, ifMissing: ifMissing,
+        environment: environment, filePath: filePath
+    ) { (state: inout State, action: Action) -> Never? in
+        reducer(&state, action)
+        return nil
+    }
+}
+
+/// One golden check: decides, from the record mode and what is on disk, whether to replay, record or
+/// re-record, and words the outcome.
+struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
+    let file: GoldenFile
+    let session: String?
+    let options: ReplayOptions
+    let record: RecordMode?
+    let environment: [String: String]
+    let reducer: (inout State, Action) -> Effect?
+
+    func run(ifMissing: GoldenSource<State, Action>?) -> GoldenReport {
+        let mode: RecordMode
+        if let record {
+            mode = record
+        } else {
+            do {
+                mode = try RecordMode.fromEnvironment(environment)
+            } catch {
+                return report(.never, message: error.description)
+            }
+        }
+        let why = RecordMode.explanation(mode, explicit: record != nil, environment: environment)
+        do {
+            guard file.exists else { return try recordMissing(mode: mode, why: why, source: ifMissing) }
+            let recorded = try file.read(session: session)
+            if mode == .all {
+                return try rerecord(recorded, mode: mode, why: why, replay: nil)
+            }
+            let replay = try Replay(recording: recorded, options: options, reducer: reducer).run()
+            if replay.isMatch { return report(mode, replay: replay) }
+            if mode == .failed, replay.failure == nil || replay.failure?.code == .encodingFailed {
+                return try rerecord(recorded, mode: mode, why: why, replay: replay)
+            }
+            return report(mode, replay: replay, message: "\(replay)\n\n\(fix(for: replay))")
+        } catch {
+            return report(mode, message: "Cannot check the golden \(file.displayPath): \(error)")
+        }
+    }
+
+    private func recordMissing(mode: RecordMode, why: String, source: GoldenSource<State, Action>?) throws -> GoldenReport {
+        let path = file.displayPath
+        guard mode != .never else {
+            return report(mode, message: """
+                No golden at \(path) (\(why)). Record it on a developer machine (ACTIONLOG_RECORD=missing), \
+                review it and commit it.
+                """)
+        }
+        guard let source else {
+            return report(mode, message: """
+                No golden at \(path). Export a recorded session into it \
+                (replay-cli export app.actionlog --session NAME --format jsonl --output \(path)), \
+                or pass ifMissing: to record one.
+                """)
+        }
+        let recording: RecordedSession
+        switch source {
+        case .actions(let initial, let actions):
+            let name = file.url.deletingPathExtension().lastPathComponent
+            recording = try Rerecording.record(name: name, file: file.url.lastPathComponent, from: initial, actions: actions, reducer: reducer)
+        case .recorded(let make):
+            recording = try make()
+        }
+        try file.write(recording)
+        let count = recording.entries.count
+        return report(mode, wrote: true, message: """
+            Recorded a new golden at \(path) (\(why)): \(count) \(count == 1 ? "entry" : "entries"). \
+            Review it, commit it, and re-run the test.
+            """)
+    }
+
+    private func rerecord(_ recorded: RecordedSession, mode: RecordMode, why: String, replay: ReplayReport?) throws -> GoldenReport {
+        let result = try Rerecording.rerecord(recorded, upcasters: options.upcasters, reducer: reducer)
+        try file.write(result.recording)
+        var changes: [String] = []
+        if !result.rewroteStates.isEmpty { changes.append("the states of \(Self.entries(result.rewroteStates))") }
+        if !result.rewroteEffects.isEmpty { changes.append("the effects of \(Self.entries(result.rewroteEffects))") }
+        let rewritten = changes.isEmpty ? "nothing else changed" : "rewrote " + changes.joined(separator: " and ")
+        let actions = result.actions == 1 ? "its 1 action" : "its \(result.actions) actions"
+        let summary = """
+            Re-recorded \(file.displayPath) (\(why)): kept \(actions); \(rewritten). \
+            Review the change, then re-run the test.
+            """
+        return report(mode, replay: replay, wrote: true, message: replay.map { "\($0)\n\n\(summary)" } ?? summary)
+    }
+
+    /// The line that says how to fix what the replay found.
+    private func fix(for replay: ReplayReport) -> String {
+        switch replay.failure?.code {
+        case nil, .encodingFailed?:
+            return "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed."
+        case .actionDoesNotDecode?, .upcastFailed?:
+            let label = replay.failure?.label ?? "?"
+            return """
+                If the action type changed on purpose, add an upcaster for "\(label)" to ReplayOptions.upcasters, \
+                then move the golden forward once with migrate(golden:upcasters:as:).
+                """
+        case .stateDoesNotDecode?:
+            return "If the state type changed on purpose, record the golden again from a new session."
+        case .noInitialState?, .newerSession?:
+            return "Replace the golden with a session this version of ActionLog can replay."
+        }
+    }
+
+    /// `entry 5`, `entries 5, 6, 7`; long lists are cut.
+    static func entries(_ seqs: [Int]) -> String {
+        guard seqs.count > 1 else { return "entry \(seqs.first ?? 0)" }
+        let shown = seqs.prefix(10).map(String.init).joined(separator: ", ")
+        return "entries \(shown)" + (seqs.count > 10 ? ", … (\(seqs.count) in all)" : "")
+    }
+
+    private func report(_ mode: RecordMode, replay: ReplayReport? = nil, wrote: Bool = false, message: String? = nil) -> GoldenReport {
+        GoldenReport(golden: file.displayPath, url: file.url, mode: mode, replay: replay, wroteGolden: wrote, message: message)
+    }
+}

@@ -1,0 +1,249 @@
+import ActionLog
+import Foundation
+
+/// One run of a ``Replay``: walks the entries, keeps the recorded and the replayed state side by
+/// side, and collects what differs.
+struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
+    let replay: Replay<State, Action, Effect>
+    let recording: RecordedSession
+    private var options: ReplayOptions { replay.options }
+    private let encoder = JSONValueEncoder()
+    private let changes = ChangeEncoder<State>()
+
+    /// The replayed state.
+    private var state: State?
+    /// The replayed state's JSON.
+    private var replayedJSON: JSONValue = .null
+    /// Whether ``replayedJSON`` is exactly the recorded state of the previous entry: then a delta
+    /// needs comparing only where something changed.
+    private var inSync = false
+    /// Set when a keyframe shows that `State`'s `==` disagrees with its encoding: compare whole states.
+    private var encodeInFull = false
+
+    private var matched = 0
+    private var skipped: [Int] = []
+    private var divergences: [Divergence] = []
+    private var warnings: [String] = []
+
+    init(replay: Replay<State, Action, Effect>, recording: RecordedSession) {
+        self.replay = replay
+        self.recording = recording
+    }
+
+    mutating func run() throws(JournalError) -> ReplayReport {
+        if let failure = refusal() { return report(failure) }
+        let entries = recording.entries
+        guard let first = entries.first, first.seq == 0, first.kind == .keyframe, let initial = first.state else {
+            return report(failure(.noInitialState, seq: 0, label: nil, "the session has no initial state (entry 0), so it cannot be replayed"))
+        }
+        if let failure = start(from: initial, at: first) { return report(failure) }
+
+        var recorded: JSONValue? = initial
+        var rebase = false
+        for entry in entries.dropFirst() {
+            let recordedPatch = try advance(&recorded, across: entry)
+            guard let recordedState = recorded else {
+                // A gap: the actions lost here cannot be re-driven.
+                skipped.append(entry.seq)
+                rebase = true
+                continue
+            }
+            if rebase {
+                // Actions before this entry were lost: go on from what was recorded here.
+                skipped.append(entry.seq)
+                rebase = false
+                if let failure = start(from: recordedState, at: entry) { return report(failure) }
+                continue
+            }
+            guard let actionJSON = entry.action else { continue }
+            if let failure = step(entry, action: actionJSON, recordedState: recordedState, recordedPatch: recordedPatch) {
+                return report(failure)
+            }
+            if !divergences.isEmpty, options.stopAtFirstDivergence { break }
+        }
+        return report(nil)
+    }
+
+    // MARK: - Steps
+
+    /// Replays one entry; returns a failure that stops the replay.
+    private mutating func step(_ entry: Entry, action actionJSON: JSONValue, recordedState: JSONValue, recordedPatch: JSONPatch?) -> ReplayFailure? {
+        let actions: [(label: String, action: JSONValue)]
+        do {
+            actions = try options.upcasters.upcast(label: entry.label, action: actionJSON)
+        } catch {
+            return failure(.upcastFailed, seq: entry.seq, label: entry.label, "\(error)")
+        }
+        var decoded: [Action] = []
+        for (label, json) in actions {
+            do {
+                decoded.append(try json.decode(Action.self))
+            } catch {
+                return failure(.actionDoesNotDecode, seq: entry.seq, label: label, JSONValue.describe(error, decoding: json))
+            }
+        }
+        guard var state else { return nil }
+        var effect: Effect?
+        for action in decoded {
+            effect = replay.reducer(&state, action)
+        }
+        self.state = state
+
+        let replayedPatch: JSONPatch?
+        let replayedEffect: JSONValue?
+        do {
+            replayedPatch = try encode(state, checkingEquality: entry.kind == .keyframe, at: entry.seq)
+            replayedEffect = try effect.map { try encoder.encode($0) }
+        } catch {
+            return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the replayed state or effect does not encode: \(error)")
+        }
+
+        let stateEqual: Bool
+        if inSync, let recordedPatch, let replayedPatch {
+            stateEqual = Self.touchedValuesEqual(recordedPatch, replayedPatch, recordedState, replayedJSON)
+        } else {
+            stateEqual = recordedState == replayedJSON
+        }
+        inSync = stateEqual
+        let stateDifferences = stateEqual ? [] : recordedState.differences(to: replayedJSON).filter { !options.ignoring.matches($0.path) }
+        let effectDifferences = Self.differences(entry.effect, replayedEffect).filter { !options.ignoring.matches($0.path) }
+        guard !stateDifferences.isEmpty || !effectDifferences.isEmpty else {
+            matched += 1
+            return nil
+        }
+        let label = actions.count == 1 ? actions[0].label : (entry.label ?? "?")
+        divergences.append(Divergence(
+            seq: entry.seq, label: label, action: actionJSON,
+            summary: ActionJSON.summary(of: actionJSON, label: entry.label),
+            stateDifferences: stateDifferences, effectDifferences: effectDifferences,
+            stateDump: stateDifferences.isEmpty ? nil : DumpDiff.diff(recorded: recordedState, replayed: state, ignored: options.ignoring, replayedJSON: replayedJSON),
+            effectDump: effectDifferences.isEmpty ? nil : DumpDiff.effectDiff(recorded: entry.effect, replayed: effect, ignored: options.ignoring, replayedJSON: replayedEffect)
+        ))
+        // Go on from what was recorded, so that later findings do not follow from this one.
+        if !options.stopAtFirstDivergence {
+            return start(from: recordedState, at: entry)
+        }
+        return nil
+    }
+
+    /// Decodes `json` as the replayed state, and takes its encoding as the base of the next change.
+    private mutating func start(from json: JSONValue, at entry: Entry) -> ReplayFailure? {
+        do {
+            state = try json.decode(State.self)
+        } catch {
+            return failure(.stateDoesNotDecode, seq: entry.seq, label: entry.label, JSONValue.describe(error))
+        }
+        changes.reset()
+        do {
+            _ = try encode(state!, checkingEquality: false, at: entry.seq)
+        } catch {
+            return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the recorded state does not encode again: \(error)")
+        }
+        inSync = replayedJSON == json
+        return nil
+    }
+
+    /// Encodes the replayed state into ``replayedJSON``; returns the change from the previous one when
+    /// the change encoder made it.
+    private mutating func encode(_ state: State, checkingEquality: Bool, at seq: Int) throws -> JSONPatch? {
+        if encodeInFull {
+            replayedJSON = try encoder.encode(state)
+            return nil
+        }
+        let change = try changes.encode(state)
+        replayedJSON = change.json
+        if checkingEquality {
+            let full = try encoder.encode(state)
+            if full != change.json {
+                encodeInFull = true
+                let field = change.json.differences(to: full).first.map { " (field \($0.path))" } ?? ""
+                warnings.append("""
+                    \(String(reflecting: State.self))'s == disagrees with its encoding at entry \(seq)\(field): \
+                    the rest of the replay compared whole states
+                    """)
+                replayedJSON = full
+                return nil
+            }
+        }
+        return change.patch
+    }
+
+    /// Moves the recorded state across `entry`; returns the entry's patch when it is a delta.
+    private func advance(_ recorded: inout JSONValue?, across entry: Entry) throws(JournalError) -> JSONPatch? {
+        guard entry.kind == .delta, let patchJSON = entry.state, let current = recorded else {
+            try entry.advance(&recorded, file: recording.file)
+            return nil
+        }
+        do {
+            let patch = try JSONPatch(patchJSON)
+            recorded = try patch.apply(to: current)
+            return patch
+        } catch {
+            throw JournalError(.corrupt, file: recording.file, session: entry.session, entry: entry.seq, reason: "the delta does not apply: \(error)")
+        }
+    }
+
+    // MARK: - Comparing
+
+    /// Whether two states that were equal before two patches are equal after them: only the places
+    /// either patch touched can differ. A change at an array position can shift its siblings, so it
+    /// is compared at the array.
+    static func touchedValuesEqual(_ first: JSONPatch, _ second: JSONPatch, _ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+        var places = Set<JSONPointer>()
+        for operation in first.operations + second.operations {
+            if case .test = operation { continue }
+            for pointer in [operation.path] + (operation.from.map { [$0] } ?? []) {
+                places.insert(pointer.endsInArrayPosition ? pointer.parent : pointer)
+            }
+        }
+        return places.allSatisfy { lhs.value(at: $0) == rhs.value(at: $0) }
+    }
+
+    private static func differences(_ recorded: JSONValue?, _ replayed: JSONValue?) -> [FieldDifference] {
+        switch (recorded, replayed) {
+        case (nil, nil): []
+        case (let recorded?, let replayed?): recorded.differences(to: replayed)
+        default: [FieldDifference(path: FieldPath(), recorded: recorded, replayed: replayed)]
+        }
+    }
+
+    // MARK: - Reporting
+
+    /// A session this reader must not replay: recorded by a newer ActionLog.
+    private func refusal() -> ReplayFailure? {
+        let recordedVersion = recording.session.libraryVersion
+        guard LibraryVersion(recordedVersion) > LibraryVersion(ActionLog.version) else { return nil }
+        return failure(.newerSession, seq: nil, label: nil, """
+            recorded by ActionLog \(recordedVersion), newer than this reader (\(ActionLog.version)); \
+            replay it with ActionLog \(recordedVersion) or later
+            """)
+    }
+
+    private func failure(_ code: ReplayFailure.Code, seq: Int?, label: String?, _ reason: String) -> ReplayFailure {
+        ReplayFailure(code: code, file: recording.file, session: recording.displayName, seq: seq, label: label, reason: reason)
+    }
+
+    private func report(_ failure: ReplayFailure?) -> ReplayReport {
+        ReplayReport(
+            file: recording.file, session: recording.session, sessionName: recording.displayName,
+            entriesReplayed: matched,
+            entriesWithActions: recording.entries.lazy.filter { $0.action != nil }.count,
+            skipped: skipped, divergences: divergences, failure: failure, warnings: warnings)
+    }
+}
+
+/// A dotted version number compared part by part: `0.10.0` is newer than `0.9.2`.
+struct LibraryVersion: Comparable {
+    let parts: [Int]
+
+    init(_ text: String) {
+        parts = text.split(separator: "-").first.map { $0.split(separator: ".").map { Int($0) ?? 0 } } ?? []
+    }
+
+    static func < (lhs: LibraryVersion, rhs: LibraryVersion) -> Bool {
+        let count = max(lhs.parts.count, rhs.parts.count)
+        let left = lhs.parts + Array(repeating: 0, count: count - lhs.parts.count)
+        let right = rhs.parts + Array(repeating: 0, count: count - rhs.parts.count)
+        return left.lexicographicallyPrecedes(right)
+    }
+}

@@ -1,0 +1,51 @@
+import ActionLog
+import ArgumentParser
+
+/// `replay-cli diff FILE --session ID FROM TO`: what changed in the state between two steps.
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the fields of the recorded state that differ between two entries.",
+        discussion: "Exits 0 when the states differ: the differences are the answer, not a finding."
+    )
+
+    @OptionGroup var source: SessionFileOptions
+
+    @Argument(help: "The earlier entry (sequence number); 0 is the initial state.")
+    var from: Int
+
+    @Argument(help: "The later entry.")
+    var to: Int
+
+    @Flag(help: "Print JSON for scripts: an array of {\"path\", \"from\", \"to\"}, a side left out where the field is absent.")
+    var json = false
+
+    func validate() throws {
+        if from < 0 { throw ValidationError("FROM must be 0 or more (got \(from)).") }
+        if to < 0 { throw ValidationError("TO must be 0 or more (got \(to)).") }
+    }
+
+    func run() throws {
+        let (name, before, after) = try source.states(from, to)
+        let differences = before.differences(to: after)
+        if json {
+            let values: [JSONValue] = differences.map { difference in
+                var members: [String: JSONValue] = ["path": .string(difference.path.description)]
+                members["from"] = difference.recorded
+                members["to"] = difference.replayed
+                return .object(members)
+            }
+            print(JSONValue.array(values).prettyText)
+            return
+        }
+        print("Entry \(from) → entry \(to) of \(name):")
+        guard !differences.isEmpty else {
+            print("No difference.")
+            return
+        }
+        for difference in differences {
+            print("  − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")")
+            print("  + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")")
+        }
+        print("(entry \(from): −, entry \(to): +)")
+    }
+}

@@ -1,0 +1,381 @@
+import Foundation
+import Testing
+@testable import ActionLog
+
+/// A small session with every kind of entry and every optional field, at times that are exact in binary.
+private func tinySession(status: Session.Status = .closed, endedAt: Date? = Date(timeIntervalSince1970: 1_763_700_002.5)) -> RecordedSession {
+    let entries = [
+        Entry(session: 0, seq: 0, kind: .keyframe, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
+              state: ["items": [], "total": 0], effect: nil),
+        Entry(session: 0, seq: 1, kind: .delta, time: Date(timeIntervalSince1970: 1_763_700_000.25), label: "addItem",
+              action: ["addItem": ["sku": "tea", "quantity": 2]],
+              state: [["op": "add", "path": "/items/-", "value": "tea"], ["op": "replace", "path": "/total", "value": 2]],
+              effect: ["save": ["total": 2]], reducerDuration: .nanoseconds(1500)),
+        Entry(session: 0, seq: 2, kind: .gap, time: Date(timeIntervalSince1970: 1_763_700_001), label: nil, action: nil,
+              state: nil, effect: nil, dropped: 2, note: "2 actions dropped: the writer fell behind"),
+        Entry(session: 0, seq: 3, kind: .keyframe, time: Date(timeIntervalSince1970: 1_763_700_002), label: "clear",
+              action: ["clear": [:]], state: ["items": [], "total": 0], effect: nil, reducerDuration: .nanoseconds(800)),
+    ]
+    let session = Session(
+        id: 0, name: #"checkout "tiny""#, startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: endedAt,
+        status: status, libraryVersion: "0.1.0", appVersion: "2.4.1 (311)", stateType: "App.Cart",
+        actionType: "App.CartAction", effectType: "App.CartEffect", metadata: ["device": "iPhone", "build": 311],
+        entryCount: entries.count, droppedCount: 2, lastEntryAt: entries.last?.time
+    )
+    return RecordedSession(session: session, entries: entries, file: "tiny.jsonl")
+}
+
+/// The whole text of ``tinySession(status:endedAt:)``.
+private let tinyText = #"""
+    {"actionlog":"session","format":1,"name":"checkout \"tiny\"","status":"closed","startedAt":1763700000.0,"endedAt":1763700002.5,"libraryVersion":"0.1.0","appVersion":"2.4.1 (311)","stateType":"App.Cart","actionType":"App.CartAction","effectType":"App.CartEffect","dropped":2,"metadata":{"build":311,"device":"iPhone"}}
+    {"seq":0,"kind":"keyframe","time":1763700000.0,"state":{"items":[],"total":0}}
+    {"seq":1,"kind":"delta","label":"addItem","time":1763700000.25,"durationNs":1500,"action":{"addItem":{"quantity":2,"sku":"tea"}},"effect":{"save":{"total":2}},"patch":[{"op":"add","path":"/items/-","value":"tea"},{"op":"replace","path":"/total","value":2}]}
+    {"seq":2,"kind":"gap","time":1763700001.0,"dropped":2,"note":"2 actions dropped: the writer fell behind"}
+    {"seq":3,"kind":"keyframe","label":"clear","time":1763700002.0,"durationNs":800,"action":{"clear":{}},"state":{"items":[],"total":0}}
+
+    """#
+
+/// `tinyText` with line `number` (1-based) replaced.
+private func tinyText(replacingLine number: Int, with line: String) -> String {
+    var lines = tinyText.components(separatedBy: "\n")
+    lines[number - 1] = line
+    return lines.joined(separator: "\n")
+}
+
+@Suite("RecordedSession: the text form (JSONL)")
+struct RecordedSessionJSONLTests {
+    let directory = TemporaryDirectory()
+
+    // MARK: - Writing and reading
+
+    @Test("a tiny session's whole text: header keys in fixed order, one line per entry, canonical nested JSON")
+    func tinySessionText() throws {
+        #expect(tinySession().jsonl() == tinyText)
+        let parsed = try RecordedSession(jsonl: tinyText, file: "tiny.jsonl")
+        #expect(parsed == tinySession())
+        #expect(parsed.jsonl() == tinyText)
+    }
+
+    @Test("a recorded session with keyframes, deltas, a gap and effects: export, import, export is byte-identical")
+    func recordedSessionRoundTrip() throws {
+        let path = directory.path("recorded.actionlog")
+        // A queue of two, and a writer that commits only on flush: the third action sent between two
+        // flushes is dropped, which records a gap.
+        let recorder = try Recorder<Shelf, ShelfAction, ShelfEffect>(path: path, session: "shelf", initialState: Shelf(), configuration: configuration(ErrorLog()) {
+            $0.queueCapacity = 2
+            $0.batchSize = 10_000
+            $0.batchInterval = .seconds(3600)
+            $0.backpressure = .drop
+            $0.appVersion = "1.0 (7)"
+            $0.metadata = ["device": "test", "locale": "fr_FR"]
+        })
+        let reduce = recorder.recording(Shelf.reduce)
+        var state = Shelf()
+        recorder.flush()
+        _ = reduce(&state, .select(3)); _ = reduce(&state, .open)
+        recorder.flush()
+        _ = reduce(&state, .select(5)); _ = reduce(&state, .select(6)); _ = reduce(&state, .select(7))
+        recorder.flush()
+        _ = reduce(&state, .open)
+        recorder.close()
+
+        let journal = try Journal(path: path)
+        let recorded = try journal.recordedSession(recorder.sessionID)
+        #expect(recorded.entries.map(\.kind) == [.keyframe, .delta, .delta, .delta, .delta, .gap, .keyframe])
+        #expect(recorded.entries.contains { $0.effect != nil })
+        let text = recorded.jsonl()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == recorded.entries.count + 2, "a header, one line per entry, and the empty string after the last newline")
+        #expect(lines.last == "")
+        for line in lines.dropLast() {
+            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "every line is a JSON object: \(line)")
+        }
+        #expect(lines[0].hasPrefix(#"{"actionlog":"session","format":1,"name":"shelf","status":"closed","startedAt":"#))
+        #expect(lines[0].hasSuffix(#","libraryVersion":"\#(ActionLog.version)","appVersion":"1.0 (7)","stateType":"ActionLogTests.Shelf","actionType":"ActionLogTests.ShelfAction","effectType":"ActionLogTests.ShelfEffect","dropped":1,"metadata":{"device":"test","locale":"fr_FR"}}"#))
+        #expect(lines[6].hasPrefix(#"{"seq":5,"kind":"gap","time":"#))
+        #expect(lines[6].hasSuffix(#","dropped":1,"note":"1 actions dropped: the writer fell behind"}"#))
+
+        // Text → session → text.
+        let parsed = try RecordedSession(jsonl: text, file: "counter.jsonl")
+        #expect(parsed.jsonl() == text)
+        // Text → journal → text, twice over.
+        let copyPath = directory.path("copy.actionlog")
+        let first = try Journal(path: copyPath, mode: .readWrite).insert(parsed)
+        let again = try Journal(path: copyPath).recordedSession(first).jsonl()
+        #expect(again == text)
+        let second = try Journal(path: copyPath, mode: .readWrite).insert(RecordedSession(jsonl: again, file: "again.jsonl"))
+        #expect(second == first + 1)
+        #expect(try Journal(path: copyPath).recordedSession(second).jsonl() == text)
+        #expect(try Journal(path: copyPath).verify().isValid)
+        // Every state reads back the same from the copy.
+        for entry in recorded.entries where entry.kind != .gap {
+            #expect(try Journal(path: copyPath).state(at: entry.seq, in: first) == journal.state(at: entry.seq, in: recorder.sessionID))
+            #expect(try parsed.state(at: entry.seq) == journal.state(at: entry.seq, in: recorder.sessionID))
+        }
+    }
+
+    @Test("awkward times round-trip exactly, through the text and through a journal, again and again")
+    func awkwardTimes() throws {
+        var times: [Date] = [
+            Date(timeIntervalSinceReferenceDate: 1e-20), Date(timeIntervalSince1970: 1e-5), Date(timeIntervalSince1970: 0),
+            Date(timeIntervalSince1970: -1.5e-7), Date(timeIntervalSinceReferenceDate: 0.1), Date(timeIntervalSinceReferenceDate: -0.0),
+            Date(timeIntervalSince1970: 1_763_700_000), Date(timeIntervalSince1970: 1_763_700_000.123456789),
+            Date(timeIntervalSinceReferenceDate: 785_392_800.1.nextUp), Date(timeIntervalSinceReferenceDate: 785_392_800.1.nextDown),
+            .distantPast, .distantFuture, Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -4.2e17),
+        ]
+        var generator = SeededGenerator(seed: 42)
+        for _ in 0..<200 {
+            let magnitude = pow(10, Double.random(in: -12...18, using: &generator))
+            times.append(Date(timeIntervalSinceReferenceDate: Double.random(in: -magnitude...magnitude, using: &generator)))
+        }
+        let entries = times.enumerated().map { seq, time in
+            Entry(session: 0, seq: seq, kind: .keyframe, time: time, label: seq == 0 ? nil : "tick", action: seq == 0 ? nil : ["tick": [:]],
+                  state: ["n": JSONValue(integerLiteral: seq)], effect: nil)
+        }
+        let session = Session(
+            id: 0, name: "times", startedAt: times[1], endedAt: times[2], status: .closed, libraryVersion: "0.1.0",
+            appVersion: nil, stateType: "T", actionType: "A", effectType: nil, metadata: [:],
+            entryCount: entries.count, droppedCount: 0, lastEntryAt: nil
+        )
+        let recorded = RecordedSession(session: session, entries: entries, file: "times.jsonl")
+        let text = recorded.jsonl()
+        var current = text
+        for round in 0..<3 {
+            current = try RecordedSession(jsonl: current, file: "times.jsonl").jsonl()
+            #expect(current == text, "text round trip \(round)")
+        }
+        let path = directory.path("times.actionlog")
+        for round in 0..<3 {
+            let id = try Journal(path: path, mode: .readWrite).insert(RecordedSession(jsonl: current, file: "times.jsonl"))
+            current = try Journal(path: path).recordedSession(id).jsonl()
+            #expect(current == text, "journal round trip \(round)")
+        }
+        #expect(text.contains(#""time":1763700000.0,"#), "an integral time is a valid JSON number with its .0")
+        #expect(text.contains(#""time":1e-05,"#) == false, "1e-05 seconds since 1970 is no Date: it reads as the nearest one")
+        #expect(text.contains(#""time":1.0013580322265625e-05,"#))
+        #expect(text.contains(#""time":1e+300,"#))
+    }
+
+    @Test("every time is written as a JSON number that reads back as the same Double")
+    func timeTexts() throws {
+        let seconds: [Double] = [0, -0.0, 1e-05, 1.5e-5, 1e16, 1e+300, -2.5e-308, Double.leastNonzeroMagnitude, 1_763_700_000, 0.1 + 0.2, -1_763_700_000.123]
+        for value in seconds {
+            let date = Date(timeIntervalSince1970: value)
+            let text = JSONLTime.text(date)
+            #expect(throws: Never.self, "\(text)") { try JSONValue(parsing: text) }
+            #expect(Double(text) == date.timeIntervalSince1970, "\(text)")
+            #expect(JSONLTime.text(JSONLTime.date(try #require(Double(text)))) == text, "reading the text gives a Date that writes it again")
+        }
+        #expect(JSONLTime.text(Date(timeIntervalSince1970: .infinity)) == #""inf""#, "not a number: written as a string that reading refuses")
+    }
+
+    @Test("reading accepts \\r\\n, blank lines at the end, keys in any order and unknown keys")
+    func lenientReading() throws {
+        let crlf = tinyText.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n\n  \n"
+        #expect(try RecordedSession(jsonl: crlf, file: "tiny.jsonl").jsonl() == tinyText)
+        let noFinalNewline = String(tinyText.dropLast())
+        #expect(try RecordedSession(jsonl: noFinalNewline, file: "tiny.jsonl").jsonl() == tinyText)
+        let reordered = tinyText(
+            replacingLine: 5,
+            with: #"{"state":{"total":0,"items":[]},"future":[1,2],"action":{"clear":{}},"durationNs":800,"time":1763700002.0,"label":"clear","kind":"keyframe","seq":3}"#
+        )
+        #expect(try RecordedSession(jsonl: reordered, file: "tiny.jsonl").jsonl() == tinyText)
+    }
+
+    @Test("a file read from disk names itself; a missing file is fileNotFound")
+    func contentsOfFile() throws {
+        let url = directory.url.appendingPathComponent("disk.jsonl")
+        try Data(tinyText.utf8).write(to: url)
+        let recorded = try RecordedSession(contentsOfJSONL: url)
+        #expect(recorded.file == "disk.jsonl")
+        #expect(recorded.session.name == #"checkout "tiny""#)
+        let missing = directory.url.appendingPathComponent("nope.jsonl")
+        let error = #expect(throws: JournalError.self) { try RecordedSession(contentsOfJSONL: missing) }
+        #expect(error?.description == "nope.jsonl: no such file (looked for \(missing.path))")
+        #expect(error?.code == .fileNotFound)
+    }
+
+    // MARK: - Refusals
+
+    @Test("damaged text is refused with the file, the entry and the line (line 0: the whole text)", arguments: [
+        (0, "", "tiny.jsonl: line 1: the file is empty, so not an ActionLog session"),
+        (0, "\n\n", "tiny.jsonl: line 1: the file is empty, so not an ActionLog session"),
+        (0, "hello\n", #"tiny.jsonl: line 1: not an ActionLog session header: invalid JSON at byte 0: unexpected character "h""#),
+        (1, #"{"seq":0,"kind":"keyframe"}"#, #"tiny.jsonl: line 1: not an ActionLog session header (it has no "actionlog":"session")"#),
+        (1, #"{"actionlog":"session","name":"x"}"#, #"tiny.jsonl: line 1: the header has no "format""#),
+        (1, #"{"actionlog":"session","format":1,"status":"closed"}"#, #"tiny.jsonl: line 1: the header has no "name""#),
+        (1, #"{"actionlog":"session","format":1,"name":"x","startedAt":0,"status":"paused"}"#,
+         #"tiny.jsonl: line 1: unknown session status "paused" (expected recording, closed or interrupted)"#),
+        (1, #"{"actionlog":"session","format":1,"name":"x","status":"closed","startedAt":"yesterday"}"#,
+         #"tiny.jsonl: line 1: "startedAt" must be a number of seconds since 1970, not a string"#),
+        (3, #"{"seq":1,"kind":"delta""#, "tiny.jsonl, entry 1: line 3: not JSON: invalid JSON at byte 23: unexpected end of text"),
+        (3, "[1]", "tiny.jsonl, entry 1: line 3: an entry must be a JSON object, not an array"),
+        (3, "", "tiny.jsonl, entry 1: line 3: a blank line; after the header, every line holds one entry"),
+        (3, #"{"kind":"keyframe"}"#, #"tiny.jsonl, entry 1: line 3: the entry has no "seq""#),
+        (3, #"{"seq":"1","kind":"keyframe"}"#, #"tiny.jsonl, entry 1: line 3: "seq" must be an integer, not a string"#),
+        (3, #"{"seq":1.5,"kind":"keyframe"}"#, #"tiny.jsonl, entry 1: line 3: "seq" must be an integer, not 1.5"#),
+        (4, #"{"seq":3,"kind":"keyframe","time":1,"state":{}}"#,
+         "tiny.jsonl, entry 3: line 4: entry 3 where entry 2 was expected: entries run 0, 1, 2, … without holes"),
+        (3, #"{"seq":1,"kind":"snapshot","time":1}"#,
+         #"tiny.jsonl, entry 1: line 3: unknown entry kind "snapshot" (expected keyframe, delta or gap)"#),
+        (3, #"{"seq":1,"kind":"keyframe","time":1,"patch":[]}"#, #"tiny.jsonl, entry 1: line 3: a keyframe without a "state""#),
+        (3, #"{"seq":1,"kind":"delta","time":1,"state":{}}"#, #"tiny.jsonl, entry 1: line 3: a delta without a "patch""#),
+        (3, #"{"seq":1,"kind":"delta","time":1,"patch":{"op":"add"}}"#,
+         #"tiny.jsonl, entry 1: line 3: the "patch" of a delta must be an array (an RFC 6902 JSON Patch), not an object"#),
+        (3, #"{"seq":1,"kind":"delta","patch":[]}"#, #"tiny.jsonl, entry 1: line 3: the entry has no "time""#),
+        (3, #"{"seq":1,"kind":"delta","time":1e999,"patch":[]}"#,
+         #"tiny.jsonl, entry 1: line 3: "time" must be a number of seconds since 1970, not 1e999"#),
+        (3, #"{"seq":1,"kind":"delta","time":"inf","patch":[]}"#,
+         #"tiny.jsonl, entry 1: line 3: "time" must be a number of seconds since 1970, not a string"#),
+        (3, #"{"seq":1,"kind":"delta","time":1,"patch":[],"label":7}"#,
+         #"tiny.jsonl, entry 1: line 3: "label" must be a string, not 7"#),
+    ])
+    func refusals(line: Int, replacement: String, message: String) throws {
+        let text = line == 0 ? replacement : tinyText(replacingLine: line, with: replacement)
+        let error = #expect(throws: JournalError.self) { try RecordedSession(jsonl: text, file: "tiny.jsonl") }
+        #expect(error?.description == message)
+        #expect(error?.code == .corrupt)
+        #expect(error?.file == "tiny.jsonl")
+        #expect(error?.session == nil, "a text file has no session id")
+    }
+
+    @Test("a file from a newer ActionLog is refused as newerSchema, saying so")
+    func newerFormat() throws {
+        let text = tinyText(replacingLine: 1, with: #"{"actionlog":"session","format":2,"whatever":"changed"}"#)
+        let error = #expect(throws: JournalError.self) { try RecordedSession(jsonl: text, file: "future.jsonl") }
+        #expect(error?.description == "future.jsonl: line 1: written by a newer ActionLog (text format 2), but this ActionLog reads text formats up to 1; update ActionLog to read it")
+        #expect(error?.code == .newerSchema)
+    }
+
+    // MARK: - Import
+
+    @Test("a session that does not replay is refused before anything is written", arguments: [
+        (3, #"{"seq":1,"kind":"delta","label":"addItem","time":1,"action":{},"patch":[{"op":"replace","path":"/missing","value":1}]}"#,
+         #"tiny.jsonl, entry 1: line 3: the delta does not apply: operation 0 (replace /missing): no member "missing""#),
+        (2, #"{"seq":0,"kind":"delta","time":1,"patch":[]}"#,
+         "tiny.jsonl, entry 0: line 2: entry 0 must be a keyframe holding the initial state and no action"),
+        (5, #"{"seq":3,"kind":"delta","label":"clear","time":1,"action":{},"patch":[]}"#,
+         "tiny.jsonl, entry 3: line 5: a delta with no keyframe before it"),
+        (4, #"{"seq":2,"kind":"gap","time":1,"dropped":1}"#,
+         "tiny.jsonl: line 1: the session counts 2 dropped actions, but its gaps add up to 1"),
+        (4, #"{"seq":2,"kind":"gap","time":1}"#,
+         "tiny.jsonl, entry 2: line 4: a gap that lost no actions"),
+        (0, String(tinyText.prefix { $0 != "\n" }) + "\n", "tiny.jsonl: line 1: no entries: a session needs at least entry 0, its initial state"),
+    ])
+    func refusedImports(line: Int, replacement: String, message: String) throws {
+        let text = line == 0 ? replacement : tinyText(replacingLine: line, with: replacement)
+        let recorded = try RecordedSession(jsonl: text, file: "tiny.jsonl")
+        let path = directory.path("target.actionlog")
+        let error = #expect(throws: JournalError.self) { try Journal(path: path, mode: .readWrite).insert(recorded) }
+        #expect(error?.description == message)
+        #expect(error?.code == .corrupt)
+        #expect(try Journal(path: path).sessions().isEmpty)
+
+        let url = directory.url.appendingPathComponent("tiny.jsonl")
+        try Data(text.utf8).write(to: url)
+        let fresh = directory.path("fresh.actionlog")
+        let convenience = #expect(throws: JournalError.self) { try Journal.importJSONL(at: url, into: fresh) }
+        #expect(convenience?.description == message)
+        #expect(!FileManager.default.fileExists(atPath: fresh), "a damaged file creates no journal")
+    }
+
+    @Test("a failed insert rolls back: no partial session, and the next import gets the id")
+    func failedInsertRollsBack() throws {
+        let path = directory.path("target.actionlog")
+        let journal = try Journal(path: path, mode: .readWrite)
+        try sql(path, "CREATE TRIGGER refuse BEFORE INSERT ON entries WHEN NEW.seq = 2 BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;")
+        let error = #expect(throws: JournalError.self) { try journal.insert(tinySession()) }
+        #expect(error?.description == """
+            target.actionlog, entry 2: SQLite error 19: database or disk is full — while executing \
+            INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            """)
+        #expect(error?.code == .sqlite)
+        #expect(try journal.sessions().isEmpty)
+        let connection = try Connection(path: path, mode: .readOnly)
+        #expect(try connection.scalarInt("SELECT count(*) FROM entries") == 0)
+
+        try sql(path, "DROP TRIGGER refuse")
+        #expect(try journal.insert(tinySession()) == 1)
+        #expect(try journal.recordedSession(1).jsonl() == tinyText)
+    }
+
+    @Test("a journal opened read-only refuses an insert with a clear error")
+    func readOnlyJournal() throws {
+        let path = directory.path("readonly.actionlog")
+        _ = try Journal(path: path, mode: .readWrite)
+        let error = #expect(throws: JournalError.self) { try Journal(path: path).insert(tinySession()) }
+        #expect(error?.description == "readonly.actionlog: opened read-only, so no session can be inserted; open it with mode: .readWrite")
+        #expect(try Journal(path: path).sessions().isEmpty)
+    }
+
+    @Test("a live session exports as recording and imports as interrupted, ended at its last entry")
+    func liveSession() throws {
+        let live = tinySession(status: .recording, endedAt: nil)
+        let text = live.jsonl()
+        #expect(text.hasPrefix(#"{"actionlog":"session","format":1,"name":"checkout \"tiny\"","status":"recording","startedAt":1763700000.0,"libraryVersion":"0.1.0","#))
+        let path = directory.path("live.actionlog")
+        let id = try Journal(path: path, mode: .readWrite).insert(RecordedSession(jsonl: text, file: "live.jsonl"))
+        let session = try Journal(path: path).session(id)
+        #expect(session.status == .interrupted)
+        #expect(session.endedAt == Date(timeIntervalSince1970: 1_763_700_002))
+        let reexported = try Journal(path: path).recordedSession(id).jsonl()
+        #expect(reexported.hasPrefix(#"{"actionlog":"session","format":1,"name":"checkout \"tiny\"","status":"interrupted","startedAt":1763700000.0,"endedAt":1763700002.0,"#))
+    }
+
+    @Test("state(at:) of a text session: the states, a gap, an entry that is not there")
+    func statesOfTextSession() throws {
+        let recorded = try RecordedSession(jsonl: tinyText, file: "tiny.jsonl")
+        #expect(try recorded.state(at: 0) == ["items": [], "total": 0])
+        #expect(try recorded.state(at: 1) == ["items": ["tea"], "total": 2])
+        #expect(try recorded.state(at: 3) == ["items": [], "total": 0])
+        let gap = #expect(throws: JournalError.self) { try recorded.state(at: 2) }
+        #expect(gap?.description == "tiny.jsonl, entry 2: line 4: a gap: 2 actions were lost here, so no state was recorded")
+        #expect(gap?.code == .entryNotFound)
+        let missing = #expect(throws: JournalError.self) { try recorded.state(at: 9) }
+        #expect(missing?.description == "tiny.jsonl, entry 9: no such entry")
+    }
+}
+
+// MARK: - A feature whose small changes are recorded as deltas
+
+/// A shelf of books with long titles, so that choosing one is a small change to a large state.
+struct Shelf: Codable, Equatable, Sendable {
+    var books = (1...12).map { "Volume \($0) of a collection whose titles are long enough to make a keyframe large" }
+    var selected: Int?
+    var opened: [Int] = []
+
+    static func reduce(_ shelf: inout Shelf, _ action: ShelfAction) -> ShelfEffect? {
+        switch action {
+        case .select(let index):
+            shelf.selected = index
+            return nil
+        case .open:
+            guard let index = shelf.selected else { return nil }
+            shelf.opened.append(index)
+            return .read(title: shelf.books[index])
+        }
+    }
+}
+
+enum ShelfAction: Codable, Equatable, Sendable {
+    case select(Int)
+    case open
+}
+
+enum ShelfEffect: Codable, Equatable, Sendable {
+    case read(title: String)
+}
+
+/// A small deterministic random number generator (SplitMix64), so that the awkward times are the same every run.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

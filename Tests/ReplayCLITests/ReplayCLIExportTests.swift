@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+
+/// The committed golden journals. Tests copy them into a temporary directory and never write here.
+private let fixtures = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("fixtures")
+
+/// Copies `fixtures/<name>` into `directory`.
+private func copyFixture(_ name: String, to directory: URL) throws {
+    try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+}
+
+/// The bytes of `name` in `directory`, as text.
+private func contents(_ name: String, in directory: URL) throws -> String {
+    String(decoding: try Data(contentsOf: directory.appendingPathComponent(name)), as: UTF8.self)
+}
+
+/// Exit status for usage errors (`EX_USAGE`).
+private let usageError: Int32 = 64
+
+@Suite("replay-cli export, import and diff")
+struct ExportImportDiffTests {
+    @Test("export → import → export is byte-identical on the golden fixtures", arguments: [
+        ("checkout.actionlog", "checkout", 15), ("city-search.actionlog", "city search", 17),
+    ])
+    func roundTrip(fixture: String, name: String, entries: Int) throws {
+        try withTemporaryDirectory { directory in
+            try copyFixture(fixture, to: directory)
+            let export = try runCLI(["export", fixture, "--session", "1", "--format", "jsonl", "--output", "first.jsonl"], in: directory)
+            #expect(export.status == 0, "\(export.stderr)")
+            #expect(export.stdout == "" && export.stderr == "")
+            let first = try contents("first.jsonl", in: directory)
+            #expect(lines(first).count == entries + 1, "a header and one line per entry")
+            #expect(first.hasPrefix(#"{"actionlog":"session","format":1,"name":"\#(name)","status":"closed","startedAt":"#))
+
+            let imported = try runCLI(["import", "first.jsonl", "--into", "copy.actionlog"], in: directory)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(imported.stdout == "Imported session \"\(name)\" as session 1 of copy.actionlog (\(entries) entries).\n")
+            #expect(imported.stderr == "")
+
+            let second = try runCLI(["export", "copy.actionlog", "--session", name], in: directory)
+            #expect(second.status == 0)
+            #expect(second.stdout == first, "export → import → export must give the same bytes")
+
+            // A .jsonl file exports as itself: the text form is its own normal form.
+            let again = try runCLI(["export", "first.jsonl"], in: directory)
+            #expect(again.status == 0)
+            #expect(again.stdout == first)
+
+            // The imported session replays the same states, and the fixture was left alone.
+            let verify = try runCLI(["verify", "copy.actionlog"], in: directory)
+            #expect(verify.stdout == "copy.actionlog: 1 session, \(entries) entries: OK\n")
+            #expect(try Data(contentsOf: directory.appendingPathComponent(fixture)) == Data(contentsOf: fixtures.appendingPathComponent(fixture)))
+        }
+    }
+
+    @Test("import into an existing journal adds a session; export without --session needs a single session")
+    func importIntoExistingJournal() throws {
+        try withTemporaryDirectory { directory in
+            try copyFixture("checkout.actionlog", to: directory)
+            try copyFixture("city-search.actionlog", to: directory)
+            _ = try runCLI(["export", "city-search.actionlog", "-o", "city.jsonl"], in: directory)
+            let imported = try runCLI(["import", "city.jsonl", "--into", "checkout.actionlog"], in: directory)
+            #expect(imported.stdout == "Imported session \"city search\" as session 2 of checkout.actionlog (17 entries).\n")
+
+            let ambiguous = try runCLI(["export", "checkout.actionlog"], in: directory)
+            #expect(ambiguous.status == usageError)
+            #expect(ambiguous.stdout == "")
+            #expect(ambiguous.stderr == "error: checkout.actionlog: 2 sessions; choose one with --session\n")
+
+            let byName = try runCLI(["export", "checkout.actionlog", "--session", "city search"], in: directory)
+            #expect(byName.stdout == (try contents("city.jsonl", in: directory)))
+        }
+    }
+
+    @Test("diff prints the changed fields between two steps, the same for a journal and its text form")
+    func diffText() throws {
+        try withTemporaryDirectory { directory in
+            try copyFixture("city-search.actionlog", to: directory)
+            let result = try runCLI(["diff", "city-search.actionlog", "--session", "1", "12", "13"], in: directory)
+            #expect(result.status == 0, "differences are the answer, not a finding")
+            #expect(result.stderr == "")
+            #expect(result.stdout == #"""
+                Entry 12 → entry 13 of session 1 "city search":
+                  − errorMessage: (absent)
+                  + errorMessage: "The city service rejected \"b3\": digits are not allowed"
+                  − isLoading: true
+                  + isLoading: false
+                  − results[0]: {"country":"DE","name":"Berlin","population":3878100}
+                  + results[0]: (absent)
+                  − results[1]: {"country":"NO","name":"Bergen","population":291940}
+                  + results[1]: (absent)
+                  − results[2]: {"country":"CH","name":"Bern","population":134591}
+                  + results[2]: (absent)
+                (entry 12: −, entry 13: +)
+
+                """#)
+
+            _ = try runCLI(["export", "city-search.actionlog", "-o", "city.jsonl"], in: directory)
+            let text = try runCLI(["diff", "city.jsonl", "12", "13"], in: directory)
+            #expect(text.status == 0)
+            #expect(text.stdout == result.stdout.replacingOccurrences(of: #"session 1 "city search""#, with: #"session "city search""#))
+
+            let same = try runCLI(["diff", "city-search.actionlog", "4", "4"], in: directory)
+            #expect(same.status == 0)
+            #expect(same.stdout == "Entry 4 → entry 4 of session 1 \"city search\":\nNo difference.\n")
+        }
+    }
+
+    @Test("diff --json prints an array of path, from, to; an absent side is left out")
+    func diffJSON() throws {
+        try withTemporaryDirectory { directory in
+            try copyFixture("city-search.actionlog", to: directory)
+            let result = try runCLI(["diff", "city-search.actionlog", "--session", "1", "3", "4", "--json"], in: directory)
+            #expect(result.status == 0)
+            #expect(result.stdout == """
+                [
+                  {
+                    "from": false,
+                    "path": "isLoading",
+                    "to": true
+                  },
+                  {
+                    "from": "p",
+                    "path": "query",
+                    "to": "pa"
+                  },
+                  {
+                    "from": 1,
+                    "path": "requestID",
+                    "to": 2
+                  }
+                ]
+
+                """)
+
+            let appeared = try runCLI(["diff", "city-search.actionlog", "12", "13", "--json"], in: directory)
+            let objects = try jsonObjects(appeared.stdout)
+            #expect(objects.first?["path"] as? String == "errorMessage")
+            #expect(objects.first?["from"] == nil)
+            #expect(objects.first?["to"] as? String == #"The city service rejected "b3": digits are not allowed"#)
+
+            let none = try runCLI(["diff", "city-search.actionlog", "4", "4", "--json"], in: directory)
+            #expect(none.stdout == "[]\n")
+        }
+    }
+
+    // MARK: - Errors
+
+    @Test("a missing session, entry or file is a usage error", arguments: [
+        (["export", "checkout.actionlog", "--session", "7"], "error: checkout.actionlog, session 7: no such session"),
+        (["export", "checkout.actionlog", "--session", "Checkout"], "error: checkout.actionlog: no session named \"Checkout\""),
+        (["diff", "checkout.actionlog", "--session", "7", "0", "1"], "error: checkout.actionlog, session 7: no such session"),
+        (["diff", "checkout.actionlog", "0", "15"], "error: checkout.actionlog, session 1, entry 15: no such entry"),
+        (["export", "nope.actionlog", "--session", "1"], "error: nope.actionlog: no such file (looked for nope.actionlog)"),
+        (["import", "nope.jsonl", "--into", "new.actionlog"], "error: nope.jsonl: no such file (looked for nope.jsonl)"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        try withTemporaryDirectory { directory in
+            try copyFixture("checkout.actionlog", to: directory)
+            let result = try runCLI(arguments, in: directory)
+            #expect(result.status == usageError)
+            #expect(result.stdout == "")
+            #expect(result.stderr == message + "\n")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.actionlog").path))
+        }
+    }
+
+    @Test("--format accepts only jsonl, and says so")
+    func badFormat() throws {
+        try withTemporaryDirectory { directory in
+            try copyFixture("checkout.actionlog", to: directory)
+            let result = try runCLI(["export", "checkout.actionlog", "--session", "1", "--format", "csv"], in: directory)
+            #expect(result.status == usageError)
+            #expect(result.stdout == "")
+            #expect(lines(result.stderr).first == "Error: The value 'csv' is invalid for '--format <format>'. Please provide one of 'jsonl'.")
+        }
+    }
+
+    @Test("export --output refuses to replace a file unless --force")
+    func outputExists() throws {
+        try withTemporaryDirectory { directory in
+            try copyFixture("checkout.actionlog", to: directory)
+            try Data("keep me\n".utf8).write(to: directory.appendingPathComponent("out.jsonl"))
+            let refused = try runCLI(["export", "checkout.actionlog", "-o", "out.jsonl"], in: directory)
+            #expect(refused.status == usageError)
+            #expect(refused.stderr == "error: out.jsonl: the file exists; pass --force to replace it\n")
+            #expect(try contents("out.jsonl", in: directory) == "keep me\n")
+
+            let forced = try runCLI(["export", "checkout.actionlog", "-o", "out.jsonl", "--force"], in: directory)
+            #expect(forced.status == 0)
+            #expect(try contents("out.jsonl", in: directory) == (try runCLI(["export", "checkout.actionlog"], in: directory)).stdout)
+        }
+    }
+
+    @Test("importing a damaged text file fails with exit 1, names the entry and line, and creates nothing")
+    func damagedImport() throws {
+        try withTemporaryDirectory { directory in
+            try copyFixture("city-search.actionlog", to: directory)
+            let text = try runCLI(["export", "city-search.actionlog"], in: directory).stdout
+            var damaged = lines(text)
+            damaged[4] = damaged[4].replacingOccurrences(of: #""patch":[{"op":"replace","path":"/query""#, with: #""patch":[{"op":"replace","path":"/nothing""#)
+            try Data((damaged.joined(separator: "\n") + "\n").utf8).write(to: directory.appendingPathComponent("damaged.jsonl"))
+
+            let result = try runCLI(["import", "damaged.jsonl", "--into", "new.actionlog"], in: directory)
+            #expect(result.status == 1)
+            #expect(result.stdout == "")
+            #expect(result.stderr == "error: damaged.jsonl, entry 3: line 5: the delta does not apply: operation 0 (replace /nothing): no member \"nothing\"\n")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.actionlog").path))
+
+            var missingPatch = lines(text)
+            missingPatch[4] = missingPatch[4].replacingOccurrences(of: #","patch":"#, with: #","oops":"#)
+            try Data((missingPatch.joined(separator: "\n") + "\n").utf8).write(to: directory.appendingPathComponent("checkout.jsonl"))
+            let parse = try runCLI(["import", "checkout.jsonl", "--into", "new.actionlog"], in: directory)
+            #expect(parse.status == 1)
+            #expect(parse.stderr == "error: checkout.jsonl, entry 3: line 5: a delta without a \"patch\"\n")
+        }
+    }
+}
+
+@Suite("replay-cli export, import and diff: help")
+struct ExportImportDiffHelpTests {
+    @Test("each command shows its usage, and the root help lists it", arguments: [
+        ("export", "USAGE: replay-cli export <file> [--session <session>] [--format <format>] [--output <output>] [--force]"),
+        ("import", "USAGE: replay-cli import <file> --into <into>"),
+        ("diff", "USAGE: replay-cli diff <file> [--session <session>] <from> <to> [--json]"),
+    ])
+    func usage(subcommand: String, usage: String) throws {
+        try withTemporaryDirectory { directory in
+            let help = try runCLI([subcommand, "--help"], in: directory)
+            #expect(help.status == 0)
+            #expect(lines(help.stdout).contains(usage), "\(help.stdout)")
+            let root = try runCLI(["--help"], in: directory)
+            #expect(lines(root.stdout).contains { $0.hasPrefix("  \(subcommand) ") }, "\(root.stdout)")
+        }
+    }
+}

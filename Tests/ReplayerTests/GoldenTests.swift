@@ -1,0 +1,93 @@
+import ActionLog
+import ActionLogExamples
+import Foundation
+import Replayer
+import Synchronization
+import Testing
+
+/// Text goldens of every example feature, replayed with today's reducers. Each `.jsonl` golden was
+/// recorded from the journal fixture of the same name (`ifMissing:`), and is what `git diff` shows
+/// when behaviour changes.
+@Suite("Golden files: assertReplay over fixtures/")
+@MainActor
+struct GoldenTests {
+    static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("fixtures")
+
+    static func journalFixture(_ name: String) -> GoldenSource<CitySearch, Message<CitySearch.Input, CitySearch.Feedback>> {
+        .recorded { try Journal(url: fixtures.appendingPathComponent(name)).recordedSession(1) }
+    }
+
+    @Test("fixtures/city-search.jsonl replays with today's CitySearch reducer (Store with effects)")
+    func citySearch() {
+        assertReplay(golden: "fixtures/city-search.jsonl", ifMissing: Self.journalFixture("city-search.actionlog"), reducer: CitySearch.reduce)
+    }
+
+    @Test("fixtures/checkout.jsonl replays with today's checkout state machine")
+    func checkout() {
+        assertReplay(
+            golden: "fixtures/checkout.jsonl",
+            ifMissing: .recorded { try Journal(url: Self.fixtures.appendingPathComponent("checkout.actionlog")).recordedSession(1) },
+            reducer: Checkout.reduce)
+    }
+
+    @Test("a deliberately changed reducer fails the test with the whole expected message")
+    func changedReducerFails() {
+        let messages = Mutex<[String]>([])
+        withKnownIssue {
+            assertReplay(golden: "fixtures/checkout.jsonl", record: .never, reducer: regressedCheckout)
+        } matching: { issue in
+            messages.withLock { $0 += issue.comments.map(\.rawValue) }
+            return true
+        }
+        #expect(messages.withLock { $0 } == [Self.checkoutRegressionMessage])
+    }
+
+    /// What `assertReplay` says when the total loses a dollar at validation; the XCTest suite pins the same text.
+    static let checkoutRegressionMessage = """
+        Replay diverged at entry 4 of session "checkout" of checkout.jsonl (cartValidated(totalCents: 67400)).
+
+          State:
+              Checkout.State.cartValid(
+                cart: Checkout.Cart(…),
+            −   totalCents: 67400
+            +   totalCents: 67300
+              )
+
+        (Recorded: −, Replayed: +)
+
+        If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.
+        """
+
+    // MARK: - Old recordings
+
+    @Test("a golden recorded before addItem was renamed replays through an upcaster")
+    func oldFormatWithUpcaster() {
+        assertReplay(
+            golden: "fixtures/checkout-v0.jsonl",
+            options: ReplayOptions(upcasters: [.renameCase("addProduct", to: "addItem")]),
+            record: .never,
+            reducer: Checkout.reduce)
+    }
+
+    @Test("without the upcaster, the old golden fails naming file, session, entry, label and the missing case")
+    func oldFormatWithoutUpcaster() {
+        let result = verifyReplay(golden: "fixtures/checkout-v0.jsonl", record: .never, reducer: Checkout.reduce)
+        #expect(result.message == """
+            Replay of session "checkout" of checkout-v0.jsonl stopped after 0 matching entries: checkout-v0.jsonl, \
+            session "checkout", entry 1: action "addProduct" no longer decodes: Event has no case "addProduct"
+
+            If the action type changed on purpose, add an upcaster for "addProduct" to ReplayOptions.upcasters, \
+            then move the golden forward once with migrate(golden:upcasters:as:).
+            """)
+    }
+}
+
+/// The checkout reducer with a regression: validation takes a dollar off the total.
+func regressedCheckout(_ state: inout Checkout.State, _ event: Checkout.Event) {
+    Checkout.reduce(&state, event)
+    if case .cartValidated = event, case .cartValid(let cart, let total) = state {
+        state = .cartValid(cart: cart, totalCents: total - 100)
+    }
+}
