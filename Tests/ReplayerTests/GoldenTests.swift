@@ -11,7 +11,7 @@ import Testing
 @Suite("Golden files: assertReplay over fixtures/")
 @MainActor
 struct GoldenTests {
-    static let fixtures = URL(fileURLWithPath: #filePath)
+    nonisolated static let fixtures = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("fixtures")
 

@@ -41,12 +41,12 @@ struct PlainNotebook: Codable, Sendable {
 
 /// Records `actions` through `reduce` into a new journal and returns it with the session's id.
 func record<State: Codable & Sendable, Action: Codable & Sendable>(
-    _ path: String, initial: State, _ actions: [Action], keyframes: KeyframePolicy = KeyframePolicy(),
+    _ path: String, session: String = "notes", initial: State, _ actions: [Action], keyframes: KeyframePolicy = KeyframePolicy(),
     reduce: @escaping (inout State, Action) -> Void
 ) throws -> (Journal, Session.ID) {
     var configuration = RecorderConfiguration()
     configuration.keyframes = keyframes
-    let recorder = try Recorder<State, Action, Never>(path: path, session: "notes", initialState: initial, configuration: configuration)
+    let recorder = try Recorder<State, Action, Never>(path: path, session: session, initialState: initial, configuration: configuration)
     let recording = recorder.recording(reduce)
     var state = initial
     for action in actions { recording(&state, action) }
