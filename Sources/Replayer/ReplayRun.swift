@@ -209,8 +209,19 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
     // MARK: - Reporting
 
-    /// A session this reader must not replay: recorded by a newer ActionLog.
+    /// A session this reader must not replay: recorded by a newer ActionLog, or with a newer version
+    /// of the state type (``VersionedState``).
     private func refusal() -> ReplayFailure? {
+        if let recorded = StateVersion.recorded(in: recording.session.metadata) {
+            let today = StateVersion.of(State.self)
+            if recorded > (today ?? 1) {
+                let name = String(reflecting: State.self)
+                return failure(.newerSession, seq: nil, label: nil, """
+                    recorded with version \(recorded) of \(name), newer than this build's version \(today.map(String.init) ?? "(none)"); \
+                    replay it with a build that knows version \(recorded)
+                    """)
+            }
+        }
         let recordedVersion = recording.session.libraryVersion
         guard LibraryVersion(recordedVersion) > LibraryVersion(ActionLog.version) else { return nil }
         return failure(.newerSession, seq: nil, label: nil, """

@@ -218,6 +218,18 @@ struct ReplayOptionsTests {
             """)
     }
 
+    @Test("a session recorded with a newer version of the state type is refused")
+    func newerStateVersionRefused() throws {
+        let (journal, id) = try record(directory.path("counter.actionlog"), initial: CounterV2(), [1, 2], reduce: CounterV2.reduce)
+        #expect(try journal.session(id).metadata == ["actionlog.stateVersion": 2])
+        let report = try Replay(journal: journal, session: id, reducer: CounterV1.reduce).run()
+        #expect(report.failure?.description == """
+            counter.actionlog, session 1 "notes": recorded with version 2 of ReplayerTests.CounterV1, newer than \
+            this build's version 1; replay it with a build that knows version 2
+            """)
+        #expect(try Replay(journal: journal, session: id, reducer: CounterV2.reduce).run().isMatch)
+    }
+
     @Test("field patterns match what they name and everything below it")
     func fieldPatterns() {
         let pattern: FieldPattern = "items[*].addedAt"
@@ -246,4 +258,17 @@ struct Tagged: Codable, Equatable, Sendable {
         state.total += amount
         state.label.note = "added \(amount)"
     }
+}
+
+/// The same counter in two versions of its shape.
+struct CounterV1: Codable, Equatable, Sendable, VersionedState {
+    static let stateVersion = 1
+    var count = 0
+    static func reduce(_ state: inout CounterV1, _ amount: Int) { state.count += amount }
+}
+
+struct CounterV2: Codable, Equatable, Sendable, VersionedState {
+    static let stateVersion = 2
+    var count = 0
+    static func reduce(_ state: inout CounterV2, _ amount: Int) { state.count += amount }
 }

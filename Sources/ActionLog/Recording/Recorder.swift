@@ -61,7 +61,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
             actionType: String(reflecting: Action.self),
             effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
             appVersion: configuration.appVersion,
-            metadata: configuration.metadata
+            metadata: StateVersion.adding(State.self, to: configuration.metadata)
         )
         let started = WriterStart()
         let startedAt = Date()

@@ -116,7 +116,8 @@ enum Rerecording {
         let session = Session(
             id: 0, name: name, startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLog.version,
             appVersion: nil, stateType: String(reflecting: State.self), actionType: String(reflecting: Action.self),
-            effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self), metadata: [:],
+            effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
+            metadata: StateVersion.adding(State.self, to: [:]),
             entryCount: builder.entries.count, droppedCount: 0, lastEntryAt: epoch)
         return RecordedSession(session: session, entries: builder.entries, file: file)
     }
@@ -170,6 +171,6 @@ extension Session {
             id: id, name: name, startedAt: startedAt, endedAt: endedAt, status: status == .recording ? .interrupted : status,
             libraryVersion: ActionLog.version, appVersion: appVersion, stateType: String(reflecting: State.self),
             actionType: String(reflecting: Action.self), effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
-            metadata: metadata, entryCount: entries.count, droppedCount: droppedCount, lastEntryAt: lastEntryAt)
+            metadata: StateVersion.adding(State.self, to: metadata), entryCount: entries.count, droppedCount: droppedCount, lastEntryAt: lastEntryAt)
     }
 }
