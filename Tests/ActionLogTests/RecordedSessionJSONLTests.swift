@@ -123,7 +123,7 @@ struct RecordedSessionJSONLTests {
             Date(timeIntervalSinceReferenceDate: 785_392_800.1.nextUp), Date(timeIntervalSinceReferenceDate: 785_392_800.1.nextDown),
             .distantPast, .distantFuture, Date(timeIntervalSince1970: 1e300), Date(timeIntervalSince1970: -4.2e17),
         ]
-        var generator = SeededGenerator(seed: 42)
+        var generator = EncodingModel.SeededGenerator(seed: 42)
         for _ in 0..<200 {
             let magnitude = pow(10, Double.random(in: -12...18, using: &generator))
             times.append(Date(timeIntervalSinceReferenceDate: Double.random(in: -magnitude...magnitude, using: &generator)))
@@ -365,17 +365,4 @@ enum ShelfAction: Codable, Equatable, Sendable {
 
 enum ShelfEffect: Codable, Equatable, Sendable {
     case read(title: String)
-}
-
-/// A small deterministic random number generator (SplitMix64), so that the awkward times are the same every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -30,9 +30,12 @@ public struct RecordedSession: Sendable, Hashable {
     }
 
     /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` when it came
-    /// from a text file.
+    /// from a text file. The name is quoted as a JSON string, so quotes in it are escaped.
     public var displayName: String {
-        session.id == 0 ? "session \"\(session.name)\"" : "session \(session.id) \"\(session.name)\""
+        var quoted: [UInt8] = []
+        JSONValue.writeString(session.name, to: &quoted)
+        let name = String(decoding: quoted, as: UTF8.self)
+        return session.id == 0 ? "session \(name)" : "session \(session.id) \(name)"
     }
 }
 
