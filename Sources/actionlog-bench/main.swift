@@ -256,7 +256,7 @@ var replayTable = Table(["session", "entries", "decode only", "rebuild+decode", 
 do {
     func replay<State, Action>(_ workload: Workload<State, Action>, name: String, path: String, session: Session.ID, entries: Int) throws {
         progress("replay: \(name)")
-        // Replay.run() encodes every state, about as costly per entry as the writer: skip it where that would take long.
+        // Replay.run() encodes each replayed state's changes, about as costly per entry as the writer: skip it where that would take long.
         let runReplay = Double(entries) / results.first { $0.name == workload.name }!.actionLogRate < 10
         let measured = try measureReplay(workload, path: path, session: session, repeats: runs, runReplay: runReplay)
         replays.append((name, measured))
@@ -277,7 +277,8 @@ do {
     }
     print(replayTable.render())
     print("decode only: JSONValue(parsing:) + decode of every action, texts already in memory. rebuild+decode: Journal.entries(in:),")
-    print("Entry.advance for every state, decode every action. Replay.run() also reduces, encodes each state and compares it")
+    print("Entry.advance for every state, decode every action. Replay.run() also reduces, encodes what changed (ChangeEncoder) and")
+    print("compares the places either patch touched, plus a full encode and compare at each keyframe")
     print("(skipped where it would take over 10 s). share: decode-only time ÷ that time (100% = as fast as decoding the actions alone).")
 } catch {
     print("replay measurement failed: \(error)")

@@ -5,6 +5,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The UTF-8 byte offset where the problem was found.
     public let offset: Int
 
+    /// `invalid JSON at byte <offset>: <reason>`.
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 
@@ -48,9 +49,21 @@ extension JSONValue {
     }
 }
 
+private var quote: UInt8 { UInt8(ascii: "\"") }
+private var backslash: UInt8 { UInt8(ascii: "\\") }
+
+/// A recursive-descent reader over UTF-8 bytes.
+///
+/// Strings take a fast path: one scan to the closing quote (eight bytes at a time), one UTF-8
+/// validation (none for ASCII), one `String`. Only a string with a backslash is decoded run by run
+/// into `scratch`. Either way each run of unescaped bytes is validated on its own, once its end is
+/// found, so errors name the same offsets whichever path is taken. Arrays and objects are sized
+/// once they are known to hold more than one element.
 private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// The decoded UTF-8 of a string with escapes, reused from one such string to the next.
+    var scratch: [UInt8] = []
 
     func error(_ reason: String) -> JSONParseError {
         JSONParseError(reason: reason, offset: index)
@@ -89,135 +102,206 @@ private struct JSONParser {
         guard depth < JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth) levels") }
         guard index < bytes.count else { throw error("unexpected end of text") }
         switch bytes[index] {
+        case quote: return .string(try parseString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "n"): return try expect("null", .null)
         case UInt8(ascii: "t"): return try expect("true", .bool(true))
         case UInt8(ascii: "f"): return try expect("false", .bool(false))
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        case UInt8(ascii: "["):
+        default: throw unexpected()
+        }
+    }
+
+    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            var elements: [JSONValue] = []
+            return .array([])
+        }
+        var elements: [JSONValue] = []
+        while true {
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            }
-            while true {
-                skipWhitespace()
-                elements.append(try parseValue(depth: depth + 1))
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of text") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
-                throw unexpected()
-            }
-        case UInt8(ascii: "{"):
-            index += 1
-            var members: [String: JSONValue] = [:]
+            let element = try parseValue(depth: depth + 1)
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
+            guard index < bytes.count else { throw error("unexpected end of text") }
+            let next = bytes[index]
+            if elements.isEmpty {
+                // As for objects: exactly one element, or room for a few.
+                if next == UInt8(ascii: "]") {
+                    index += 1
+                    return .array([element])
+                }
+                elements.reserveCapacity(Self.arrayCapacity)
             }
-            while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw unexpected() }
-                let key = try parseString()
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
-                index += 1
-                skipWhitespace()
-                members[key] = try parseValue(depth: depth + 1)
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end of text") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-                throw unexpected()
-            }
-        default:
+            elements.append(element)
+            if next == UInt8(ascii: ",") { index += 1; continue }
+            if next == UInt8(ascii: "]") { index += 1; return .array(elements) }
             throw unexpected()
         }
+    }
+
+    /// The room reserved for an array of more than one element.
+    static var arrayCapacity: Int { 4 }
+
+    mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object([:])
+        }
+        var members: [String: JSONValue] = [:]
+        var isFirstMember = true
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == quote else { throw unexpected() }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth + 1)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of text") }
+            let next = bytes[index]
+            if isFirstMember {
+                // Size the dictionary once: exactly for a lone member, else room for a few without rehashing.
+                if next == UInt8(ascii: "}") {
+                    index += 1
+                    return .object([key: value])
+                }
+                members = Dictionary(minimumCapacity: Self.objectCapacity)
+                isFirstMember = false
+            }
+            // Assignment, not insertion: a repeated key keeps its last value.
+            members[key] = value
+            if next == UInt8(ascii: ",") { index += 1; continue }
+            if next == UInt8(ascii: "}") { index += 1; return .object(members) }
+            throw unexpected()
+        }
+    }
+
+    /// The room reserved for an object of more than one member: states and patch operations
+    /// mostly have a handful, and anything larger grows as usual.
+    static var objectCapacity: Int { 4 }
+
+    /// Advances past ASCII digits; returns how many there were.
+    mutating func skipDigits() -> Int {
+        let first = index
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
+            index += 1
+        }
+        return index - first
     }
 
     mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
-        func digits(_ parser: inout JSONParser) -> Int {
-            let first = parser.index
-            while parser.index < parser.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index]) {
-                parser.index += 1
-            }
-            return parser.index - first
-        }
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count else { throw error("unexpected end of text") }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
-        } else if digits(&self) == 0 {
+        } else if skipDigits() == 0 {
             throw unexpected()
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard digits(&self) > 0 else { throw unexpected() }
+            guard skipDigits() > 0 else { throw unexpected() }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits(&self) > 0 else { throw unexpected() }
+            guard skipDigits() > 0 else { throw unexpected() }
         }
+        // The literal is all ASCII: one slice, one String.
         return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
     }
 
+    /// Whether any of the eight bytes in `word` is a quote, a backslash or below 0x20. Each test is
+    /// the classic "has a zero byte" bit trick, which never misses one.
+    @inline(__always) static func mayEndRun(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let quotes = word ^ (ones &* UInt64(quote))
+        let backslashes = word ^ (ones &* UInt64(backslash))
+        let belowSpace = (word &- ones &* 0x20) & ~word & highs
+        return hasZeroByte(quotes) || hasZeroByte(backslashes) || belowSpace != 0
+    }
+
+    /// Reads a string; `index` is at its opening quote.
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
-        var scalars = String.UnicodeScalarView()
-        var runStart = index
-        func flushRun(_ parser: JSONParser, upTo end: Int, into scalars: inout String.UnicodeScalarView) throws(JSONParseError) {
-            guard end > runStart else { return }
-            let run = UnsafeBufferPointer(rebasing: parser.bytes[runStart..<end])
-            guard let string = String(validating: run, as: UTF8.self) else {
-                throw JSONParseError(reason: "invalid UTF-8 in a string", offset: runStart)
+        let start = index
+        let end = bytes.count
+        var position = start
+        var highBits: UInt8 = 0
+        // Eight bytes at a time while none of them ends the run; the byte loop below finds which one does.
+        if let base = bytes.baseAddress {
+            var wideHighBits: UInt64 = 0
+            while position + 8 <= end {
+                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                guard !Self.mayEndRun(word) else { break }
+                wideHighBits |= word
+                position += 8
             }
-            scalars.append(contentsOf: string.unicodeScalars)
+            if wideHighBits & 0x8080_8080_8080_8080 != 0 { highBits = 0x80 }
         }
+        while position < end {
+            let byte = bytes[position]
+            if byte == quote || byte == backslash || byte < 0x20 { break }
+            highBits |= byte
+            position += 1
+        }
+        index = position
+        guard position < end else { throw error("unterminated string") }
+        switch bytes[position] {
+        case quote:
+            // No escapes: the bytes are the string, once they are valid UTF-8 (ASCII always is).
+            let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
+            guard highBits < 0x80 || isWellFormedUTF8(run) else {
+                throw JSONParseError(reason: "invalid UTF-8 in a string", offset: start)
+            }
+            index = position + 1
+            return String(decoding: run, as: UTF8.self)
+        case backslash:
+            return try parseEscapedString(runStart: start)
+        default:
+            throw error("unescaped control character in a string")
+        }
+    }
+
+    /// The rest of a string whose first backslash is at `index`; the text before it starts at `runStart`.
+    mutating func parseEscapedString(runStart start: Int) throws(JSONParseError) -> String {
+        scratch.removeAll(keepingCapacity: true)
+        var runStart = start
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
-            case UInt8(ascii: "\""):
-                try flushRun(self, upTo: index, into: &scalars)
+            case quote:
+                try appendRun(from: runStart)
                 index += 1
-                return String(scalars)
-            case UInt8(ascii: "\\"):
-                try flushRun(self, upTo: index, into: &scalars)
+                // Every run was validated and every escape encoded as UTF-8: decoding repairs nothing.
+                return String(decoding: scratch, as: UTF8.self)
+            case backslash:
+                try appendRun(from: runStart)
                 index += 1
                 guard index < bytes.count else { throw error("unexpected end of text") }
                 let escape = bytes[index]
                 index += 1
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
+                case quote: scratch.append(quote)
+                case backslash: scratch.append(backslash)
+                case UInt8(ascii: "/"): scratch.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "b"): scratch.append(0x08)
+                case UInt8(ascii: "f"): scratch.append(0x0C)
+                case UInt8(ascii: "n"): scratch.append(0x0A)
+                case UInt8(ascii: "r"): scratch.append(0x0D)
+                case UInt8(ascii: "t"): scratch.append(0x09)
                 case UInt8(ascii: "u"):
-                    let unit = try parseHex4()
-                    if (0xD800..<0xDC00).contains(unit) {
-                        // A high surrogate must be followed by an escaped low surrogate.
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                            throw error("unpaired surrogate \\u\(String(unit, radix: 16))")
-                        }
-                        index += 2
-                        let low = try parseHex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate \\u\(String(unit, radix: 16))") }
-                        let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-                        scalars.append(Unicode.Scalar(value)!)
-                    } else if let scalar = Unicode.Scalar(UInt32(unit)) {
-                        scalars.append(scalar)
-                    } else {
-                        throw error("unpaired surrogate \\u\(String(unit, radix: 16))")
-                    }
+                    let scalar = try parseUnicodeEscape()
+                    UTF8.encode(scalar) { scratch.append($0) }
                 default:
                     index -= 1
                     throw error("invalid escape")
@@ -230,6 +314,37 @@ private struct JSONParser {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// Appends the unescaped bytes from `start` up to `index`, refusing invalid UTF-8 at `start`.
+    mutating func appendRun(from start: Int) throws(JSONParseError) {
+        guard index > start else { return }
+        let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        guard isWellFormedUTF8(run) else {
+            throw JSONParseError(reason: "invalid UTF-8 in a string", offset: start)
+        }
+        scratch.append(contentsOf: run)
+    }
+
+    /// Reads the hex digits of a `\u` escape (`index` just past the `u`), and a second escape when the
+    /// first is a high surrogate.
+    mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
+        let unit = try parseHex4()
+        if (0xD800..<0xDC00).contains(unit) {
+            // A high surrogate must be followed by an escaped low surrogate.
+            guard index + 1 < bytes.count, bytes[index] == backslash, bytes[index + 1] == UInt8(ascii: "u") else {
+                throw error("unpaired surrogate \\u\(String(unit, radix: 16))")
+            }
+            index += 2
+            let low = try parseHex4()
+            guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate \\u\(String(unit, radix: 16))") }
+            let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+            return Unicode.Scalar(value)!
+        }
+        guard let scalar = Unicode.Scalar(UInt32(unit)) else {
+            throw error("unpaired surrogate \\u\(String(unit, radix: 16))")
+        }
+        return scalar
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt16 {
@@ -249,4 +364,45 @@ private struct JSONParser {
         }
         return value
     }
+}
+
+/// Whether `bytes` is well-formed UTF-8 (The Unicode Standard, table 3-7): no stray continuation
+/// bytes, no overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence. The same
+/// bytes `String(validating:as:)` accepts, without its unspecialized generic path.
+private func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    let end = bytes.count
+    @inline(__always) func isContinuation(_ offset: Int) -> Bool {
+        index + offset < end && bytes[index + offset] & 0xC0 == 0x80
+    }
+    while index < end {
+        let lead = bytes[index]
+        if lead < 0x80 {
+            index += 1
+            continue
+        }
+        switch lead {
+        case 0xC2...0xDF:
+            guard isContinuation(1) else { return false }
+            index += 2
+        case 0xE0...0xEF:
+            guard isContinuation(1), isContinuation(2) else { return false }
+            let second = bytes[index + 1]
+            // E0 needs A0...BF (not overlong), ED needs 80...9F (not a surrogate).
+            if lead == 0xE0, second < 0xA0 { return false }
+            if lead == 0xED, second > 0x9F { return false }
+            index += 3
+        case 0xF0...0xF4:
+            guard isContinuation(1), isContinuation(2), isContinuation(3) else { return false }
+            let second = bytes[index + 1]
+            // F0 needs 90...BF (not overlong), F4 needs 80...8F (not above U+10FFFF).
+            if lead == 0xF0, second < 0x90 { return false }
+            if lead == 0xF4, second > 0x8F { return false }
+            index += 4
+        default:
+            // 80...C1: a continuation byte or an overlong two-byte lead; F5...FF: never in UTF-8.
+            return false
+        }
+    }
+    return true
 }

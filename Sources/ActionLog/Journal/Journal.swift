@@ -213,9 +213,58 @@ public final class Journal: Sendable {
     /// - Throws: ``JournalError`` when there is no such entry, when the entry is a gap (no state was
     ///   recorded there), or when the stored state cannot be read.
     public func state(at seq: Int, in session: Session.ID) throws(JournalError) -> JSONValue {
+        // One statement: the last keyframe at or before `seq`, and the deltas after it up to `seq`.
+        let rows = try read(session: session) { connection in
+            try connection.cachedStatement(Self.stateChainQuery)
+                .rows([.integer(session), .integer(Int64(seq))]) { RawEntry(row: $0) }
+        }
+        // No rows, or rows that stop short: something is missing. Find out what, the way it was always reported.
+        guard let last = rows.last, last.seq == seq else {
+            return try stateEntryByEntry(at: seq, in: session)
+        }
+        let file = fileName
+        // The target first, so that its own problems are reported before those of the entries leading to it.
+        let target = try last.parsed(file: file)
+        if target.kind == .gap {
+            throw gapError(target, session: session)
+        }
+        var entries = [Entry]()
+        entries.reserveCapacity(rows.count)
+        for row in rows.dropLast() {
+            entries.append(try row.parsed(file: file))
+        }
+        entries.append(target)
+        var state: JSONValue?
+        for entry in entries {
+            try entry.advance(&state, file: file)
+        }
+        guard let state else {
+            throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "a gap between the keyframe at entry \(rows[0].seq) and this entry")
+        }
+        return state
+    }
+
+    /// The rows `state(at:in:)` needs, for `?1` the session and `?2` the entry: from the last keyframe
+    /// at or before the entry up to the entry. None when the session or the keyframe is missing.
+    private static let stateChainQuery = """
+        SELECT \(RawEntry.columns) FROM entries
+        WHERE session_id = ?1
+          AND seq BETWEEN (SELECT max(seq) FROM entries WHERE session_id = ?1 AND seq <= ?2 AND kind = 'keyframe') AND ?2
+          AND EXISTS (SELECT 1 FROM sessions WHERE id = ?1)
+        ORDER BY seq
+        """
+
+    private func gapError(_ entry: Entry, session: Session.ID) -> JournalError {
+        JournalError(.entryNotFound, file: fileName, session: session, entry: entry.seq, reason: "a gap: \(entry.dropped ?? 0) actions were lost here, so no state was recorded")
+    }
+
+    /// `state(at:in:)` one question at a time: the session, the entry, its keyframe, then the entries
+    /// from there. Taken only when the single query comes back short, to name what is missing (or,
+    /// if a recorder wrote the entry in between, to read it after all).
+    private func stateEntryByEntry(at seq: Int, in session: Session.ID) throws(JournalError) -> JSONValue {
         let target = try self.entry(seq, in: session)
         if target.kind == .gap {
-            throw JournalError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "a gap: \(target.dropped ?? 0) actions were lost here, so no state was recorded")
+            throw gapError(target, session: session)
         }
         // One keyframe, then the deltas after it: the writer bounds how many there are.
         let keyframe = try read(session: session, entry: seq) { connection in
@@ -236,10 +285,12 @@ public final class Journal: Sendable {
         return state
     }
 
+    private static let rawEntriesQuery = """
+        SELECT \(RawEntry.columns) FROM entries
+        WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
+        """
+
     static func rawEntries(_ connection: Connection, session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws -> [RawEntry] {
-        try connection.prepare("""
-            SELECT \(RawEntry.columns) FROM entries
-            WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
-            """).rows([.integer(session), .integer(Int64(seq)), .integer(limit.map(Int64.init) ?? -1)]) { RawEntry(row: $0) }
+        try connection.cachedStatement(rawEntriesQuery).rows([.integer(session), .integer(Int64(seq)), .integer(limit.map(Int64.init) ?? -1)]) { RawEntry(row: $0) }
     }
 }
