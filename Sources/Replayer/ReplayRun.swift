@@ -41,7 +41,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         var recorded: JSONValue? = initial
         var rebase = false
         for entry in entries.dropFirst() {
-            let recordedPatch = try advance(&recorded, across: entry)
+            let recordedPatch = try entry.advance(&recorded, file: recording.file)
             guard let recordedState = recorded else {
                 // A gap: the actions lost here cannot be re-driven.
                 skipped.append(entry.seq)
@@ -68,23 +68,15 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
     /// Replays one entry; returns a failure that stops the replay.
     private mutating func step(_ entry: Entry, action actionJSON: JSONValue, recordedState: JSONValue, recordedPatch: JSONPatch?) -> ReplayFailure? {
-        let actions: [(label: String, action: JSONValue)]
+        let actions: [(label: String, action: Action)]
         do {
-            actions = try options.upcasters.upcast(label: entry.label, action: actionJSON)
+            actions = try recording.actions(of: entry, actionJSON, upcasters: options.upcasters)
         } catch {
-            return failure(.upcastFailed, seq: entry.seq, label: entry.label, "\(error)")
-        }
-        var decoded: [Action] = []
-        for (label, json) in actions {
-            do {
-                decoded.append(try json.decode(Action.self))
-            } catch {
-                return failure(.actionDoesNotDecode, seq: entry.seq, label: label, JSONValue.describe(error, decoding: json))
-            }
+            return error
         }
         guard var state else { return nil }
         var effect: Effect?
-        for action in decoded {
+        for (_, action) in actions {
             effect = replay.reducer(&state, action)
         }
         self.state = state
@@ -166,21 +158,6 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             }
         }
         return change.patch
-    }
-
-    /// Moves the recorded state across `entry`; returns the entry's patch when it is a delta.
-    private func advance(_ recorded: inout JSONValue?, across entry: Entry) throws(JournalError) -> JSONPatch? {
-        guard entry.kind == .delta, let patchJSON = entry.state, let current = recorded else {
-            try entry.advance(&recorded, file: recording.file)
-            return nil
-        }
-        do {
-            let patch = try JSONPatch(patchJSON)
-            recorded = try patch.apply(to: current)
-            return patch
-        } catch {
-            throw JournalError(.corrupt, file: recording.file, session: entry.session, entry: entry.seq, reason: "the delta does not apply: \(error)")
-        }
     }
 
     // MARK: - Comparing

@@ -14,16 +14,21 @@ extension Entry {
     /// - Parameters:
     ///   - state: the state after the previous entry, or `nil` when unknown; updated in place.
     ///   - file: the journal's name, for errors.
+    /// - Returns: the delta's patch, parsed, for a caller that wants to know where the state changed;
+    ///   `nil` for a keyframe or a gap.
     /// - Throws: ``JournalError`` naming the entry when a delta does not apply or has no state to apply to.
-    public func advance(_ state: inout JSONValue?, file: String) throws(JournalError) {
+    @discardableResult
+    public func advance(_ state: inout JSONValue?, file: String) throws(JournalError) -> JSONPatch? {
         switch kind {
         case .gap:
             state = nil
+            return nil
         case .keyframe:
             guard let full = self.state else {
                 throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "a keyframe without a state")
             }
             state = full
+            return nil
         case .delta:
             guard let patchJSON = self.state else {
                 throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "a delta without a patch")
@@ -32,7 +37,9 @@ extension Entry {
                 throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "a delta with no keyframe before it")
             }
             do {
-                state = try JSONPatch(patchJSON).apply(to: current)
+                let patch = try JSONPatch(patchJSON)
+                state = try patch.apply(to: current)
+                return patch
             } catch {
                 throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "the delta does not apply: \(error)")
             }

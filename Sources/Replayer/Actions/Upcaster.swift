@@ -112,3 +112,26 @@ extension [Upcaster] {
         return actions
     }
 }
+
+extension RecordedSession {
+    /// The actions to feed the reducer for `entry`: its recorded action through `upcasters`, decoded.
+    ///
+    /// - Returns: the decoded actions with their labels (one, unless an upcaster split it).
+    /// - Throws: ``ReplayFailure`` naming the entry when an upcaster throws or an action does not decode.
+    func actions<Action: Decodable>(of entry: Entry, _ json: JSONValue, upcasters: [Upcaster]) throws(ReplayFailure) -> [(label: String, action: Action)] {
+        func failure(_ code: ReplayFailure.Code, _ label: String?, _ reason: String) -> ReplayFailure {
+            ReplayFailure(code: code, file: file, session: displayName, seq: entry.seq, label: label, reason: reason)
+        }
+        let upcast: [(label: String, action: JSONValue)]
+        do { upcast = try upcasters.upcast(label: entry.label, action: json) } catch {
+            throw failure(.upcastFailed, entry.label, "\(error)")
+        }
+        var decoded: [(label: String, action: Action)] = []
+        for (label, json) in upcast {
+            do { decoded.append((label, try json.decode(Action.self))) } catch {
+                throw failure(.actionDoesNotDecode, label, JSONValue.describe(error, decoding: json))
+            }
+        }
+        return decoded
+    }
+}

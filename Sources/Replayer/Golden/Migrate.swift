@@ -11,7 +11,7 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         rewritten.isEmpty
             ? "Migrated \(golden): no action needed rewriting."
-            : "Migrated \(golden): rewrote the actions of \(GoldenCheck<Int, Int, Int>.entries(rewritten))."
+            : "Migrated \(golden): rewrote the actions of \(describeEntries(rewritten))."
     }
 }
 

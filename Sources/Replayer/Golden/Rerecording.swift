@@ -59,11 +59,7 @@ enum Rerecording {
             }
             result.actions += 1
             var effect: Effect?
-            for (label, json) in try upcast(entry, actionJSON, upcasters, failure) {
-                let action: Action
-                do { action = try json.decode(Action.self) } catch {
-                    throw failure(.actionDoesNotDecode, entry, label, JSONValue.describe(error, decoding: json))
-                }
+            for (_, action) in try recorded.actions(of: entry, actionJSON, upcasters: upcasters) as [(label: String, action: Action)] {
                 effect = reducer(&current, action)
             }
             state = current
@@ -83,15 +79,6 @@ enum Rerecording {
             session: recorded.session.rewritten(for: State.self, Action.self, Effect.self, entries: builder.entries),
             entries: builder.entries, file: recorded.file)
         return result
-    }
-
-    private static func upcast(
-        _ entry: Entry, _ action: JSONValue, _ upcasters: [Upcaster],
-        _ failure: (ReplayFailure.Code, Entry, String?, String) -> ReplayFailure
-    ) throws -> [(label: String, action: JSONValue)] {
-        do { return try upcasters.upcast(label: entry.label, action: action) } catch {
-            throw failure(.upcastFailed, entry, entry.label, "\(error)")
-        }
     }
 
     /// A new session: `initial`, then each action through `reducer`. Times are zero, so that recording

@@ -163,8 +163,8 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
         let result = try Rerecording.rerecord(recorded, upcasters: options.upcasters, reducer: reducer)
         try file.write(result.recording)
         var changes: [String] = []
-        if !result.rewroteStates.isEmpty { changes.append("the states of \(Self.entries(result.rewroteStates))") }
-        if !result.rewroteEffects.isEmpty { changes.append("the effects of \(Self.entries(result.rewroteEffects))") }
+        if !result.rewroteStates.isEmpty { changes.append("the states of \(describeEntries(result.rewroteStates))") }
+        if !result.rewroteEffects.isEmpty { changes.append("the effects of \(describeEntries(result.rewroteEffects))") }
         let rewritten = changes.isEmpty ? "nothing else changed" : "rewrote " + changes.joined(separator: " and ")
         let actions = result.actions == 1 ? "its 1 action" : "its \(result.actions) actions"
         let summary = """
@@ -192,14 +192,14 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
         }
     }
 
-    /// `entry 5`, `entries 5, 6, 7`; long lists are cut.
-    static func entries(_ seqs: [Int]) -> String {
-        guard seqs.count > 1 else { return "entry \(seqs.first ?? 0)" }
-        let shown = seqs.prefix(10).map(String.init).joined(separator: ", ")
-        return "entries \(shown)" + (seqs.count > 10 ? ", … (\(seqs.count) in all)" : "")
-    }
-
     private func report(_ mode: RecordMode, replay: ReplayReport? = nil, wrote: Bool = false, message: String? = nil) -> GoldenReport {
         GoldenReport(golden: file.displayPath, url: file.url, mode: mode, replay: replay, wroteGolden: wrote, message: message)
     }
+}
+
+/// `entry 5`, `entries 5, 6, 7`; long lists are cut.
+func describeEntries(_ seqs: [Int]) -> String {
+    guard seqs.count > 1 else { return "entry \(seqs.first ?? 0)" }
+    let shown = seqs.prefix(10).map(String.init).joined(separator: ", ")
+    return "entries \(shown)" + (seqs.count > 10 ? ", … (\(seqs.count) in all)" : "")
 }
