@@ -40,15 +40,13 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// every state is encoded in full and diffed as JSON.
     private var trustsEquality = true
     private var nextSeq = 0
-    private let keyframePolicy: KeyframePolicy
     /// The state of the last entry encoded; `nil` when the next entry must be a keyframe (at the start,
     /// after a gap, after a failed write).
     private var previousState: JSONValue? {
         didSet { if previousState == nil { changeEncoder.reset() } }
     }
-    private var keyframeBytes = 0
-    private var deltaBytes = 0
-    private var deltaRun = 0
+    /// Where the session stands against its keyframe policy.
+    private var budget: KeyframePolicy.Budget
     /// Actions lost to failed transactions, not yet written as a gap.
     private var unrecordedLoss: (count: Int, note: String, time: Date)?
 
@@ -56,7 +54,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     init(path: String, session: SessionDescription, startedAt: Date, onError: @escaping @Sendable (RecorderError) -> Void) throws(JournalError) {
         file = JournalFile.displayName(path)
         self.onError = onError
-        keyframePolicy = session.keyframes
+        budget = KeyframePolicy.Budget(session.keyframes)
         let connection = try JournalFile.open(path: path, mode: .readWrite)
         self.connection = connection
         try Journal.markInterruptedSessions(connection, path: path)
@@ -229,12 +227,9 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             json = try encoder.encode(state)
             patch = previousState.map { JSONPatch.diff(from: $0, to: json) }
         }
-        if let patch, deltaRun < keyframePolicy.maximumDeltaRun {
+        if let patch, budget.allowsDelta {
             let text = patch.jsonValue.canonicalText
-            let size = text.utf8.count
-            if size <= keyframeBytes, Double(deltaBytes + size) <= Double(keyframeBytes) * keyframePolicy.deltaBudget {
-                deltaBytes += size
-                deltaRun += 1
+            if budget.admitDelta(bytes: text.utf8.count) {
                 previousState = json
                 return (.delta, text)
             }
@@ -252,9 +247,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             }
         }
         let text = json.canonicalText
-        keyframeBytes = text.utf8.count
-        deltaBytes = 0
-        deltaRun = 0
+        budget.keyframe(bytes: text.utf8.count)
         previousState = json
         return (.keyframe, text)
     }

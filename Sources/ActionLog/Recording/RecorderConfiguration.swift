@@ -68,3 +68,57 @@ public struct KeyframePolicy: Sendable, Equatable {
     /// Every entry holds its full state.
     public static let keyframesOnly = KeyframePolicy(deltaBudget: 0, maximumDeltaRun: 0)
 }
+
+extension KeyframePolicy {
+    /// What a session has spent of its policy since the last keyframe: decides, entry by entry,
+    /// whether the next state may be stored as a delta. The recorder and anything else that writes
+    /// sessions (re-recorded goldens) share it, so both place keyframes the same way.
+    ///
+    /// ```swift
+    /// var budget = KeyframePolicy.Budget(KeyframePolicy())
+    /// budget.keyframe(bytes: keyframeText.utf8.count)
+    /// if budget.allowsDelta, budget.admitDelta(bytes: patchText.utf8.count) { store(patchText) } else { ... }
+    /// ```
+    public struct Budget: Sendable {
+        /// The policy being followed.
+        public let policy: KeyframePolicy
+        private var keyframeBytes = 0
+        private var deltaBytes = 0
+        private var deltaRun = 0
+
+        /// A budget with nothing spent; the first entry must be a keyframe.
+        ///
+        /// - Parameter policy: the policy to follow.
+        public init(_ policy: KeyframePolicy) {
+            self.policy = policy
+        }
+
+        /// Whether another delta may follow at all (the run is not at ``KeyframePolicy/maximumDeltaRun``):
+        /// check it before spending time on the patch's text.
+        public var allowsDelta: Bool { deltaRun < policy.maximumDeltaRun }
+
+        /// Counts a delta of `size` bytes and returns `true` when the policy allows it: the run is not
+        /// at its maximum, the delta is no larger than the last keyframe, and the deltas since that
+        /// keyframe stay within its size times ``KeyframePolicy/deltaBudget``. Returns `false`, counting
+        /// nothing, when the entry should be a keyframe instead.
+        ///
+        /// - Parameter size: the delta's size in bytes.
+        public mutating func admitDelta(bytes size: Int) -> Bool {
+            guard allowsDelta, size <= keyframeBytes, Double(deltaBytes + size) <= Double(keyframeBytes) * policy.deltaBudget else {
+                return false
+            }
+            deltaBytes += size
+            deltaRun += 1
+            return true
+        }
+
+        /// Starts a new interval at a keyframe of `size` bytes.
+        ///
+        /// - Parameter size: the keyframe's size in bytes.
+        public mutating func keyframe(bytes size: Int) {
+            keyframeBytes = size
+            deltaBytes = 0
+            deltaRun = 0
+        }
+    }
+}

@@ -110,15 +110,12 @@ enum Rerecording {
     }
 }
 
-/// Turns full states into keyframes and deltas the way the recorder does (``KeyframePolicy``'s
-/// defaults): a delta while the patches since the last keyframe stay smaller than it.
+/// Turns full states into keyframes and deltas the way the recorder does, with the same
+/// ``KeyframePolicy/Budget`` at the policy's defaults.
 struct SessionBuilder {
     private(set) var entries: [Entry] = []
-    private let policy = KeyframePolicy()
+    private var budget = KeyframePolicy.Budget(KeyframePolicy())
     private var previous: JSONValue?
-    private var keyframeBytes = 0
-    private var deltaBytes = 0
-    private var deltaRun = 0
 
     /// Appends `entry` with a new full `state` (`nil` for a gap) and `effect`; everything else is kept.
     mutating func append(_ entry: Entry, state: JSONValue?, effect: JSONValue?) {
@@ -129,20 +126,15 @@ struct SessionBuilder {
         }
         var kind = Entry.Kind.keyframe
         var stored = state
-        if let previous, deltaRun < policy.maximumDeltaRun {
+        if let previous, budget.allowsDelta {
             let patch = JSONPatch.diff(from: previous, to: state).jsonValue
-            let size = patch.canonicalText.utf8.count
-            if size <= keyframeBytes, Double(deltaBytes + size) <= Double(keyframeBytes) * policy.deltaBudget {
+            if budget.admitDelta(bytes: patch.canonicalText.utf8.count) {
                 kind = .delta
                 stored = patch
-                deltaBytes += size
-                deltaRun += 1
             }
         }
         if kind == .keyframe {
-            keyframeBytes = state.canonicalText.utf8.count
-            deltaBytes = 0
-            deltaRun = 0
+            budget.keyframe(bytes: state.canonicalText.utf8.count)
         }
         previous = state
         entries.append(Entry(
