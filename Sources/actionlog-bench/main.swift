@@ -233,7 +233,7 @@ do {
     }
     print(randomTable.render())
     print("ratio: state(at:)+decode ÷ (parse + decode of the session's largest keyframe, \(grouped(counterSteps.keyframeBytes)) B for the counter, \(grouped(cartSteps.keyframeBytes)) B for the cart).")
-    print("session(): Journal.session(_:), which state(at:) runs twice (via entry() and entries()); one entry: entries(in:from:limit: 1).")
+    print("session(): Journal.session(_:), which counts the entries (state(at:) does not call it); one entry: entries(in:from:limit: 1).")
     print("keyframes: \(grouped(counterSteps.keyframes)) in the counter session, \(grouped(cartSteps.keyframes)) in the cart session.")
     print("bytes per entry over the whole session (every keyframe amortized): counter \(format(counterSteps.payloadBytesPerEntry)) JSON,"
         + " \(format(counterSteps.fileBytesPerEntry)) file; cart N=1000 \(format(cartSteps.payloadBytesPerEntry)) JSON, \(format(cartSteps.fileBytesPerEntry)) file"

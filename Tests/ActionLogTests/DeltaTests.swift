@@ -113,6 +113,28 @@ struct DeltaTests {
         #expect(try Journal(path: directory.path("only.actionlog")).entries(in: only).allSatisfy { $0.kind == .keyframe })
     }
 
+    @Test("state(at:) names what breaks the chain from the keyframe: a gap, a missing entry, a damaged target")
+    func brokenChains() throws {
+        let path = directory.path("chain.actionlog")
+        let (id, states) = try record(Array(Self.actions.prefix(8)), into: path)
+        try sql(path, "UPDATE entries SET kind = 'gap', state = NULL, dropped = 1 WHERE seq = 3; DELETE FROM entries WHERE seq = 6;")
+        let journal = try Journal(path: path)
+        #expect(try journal.state(at: 2, in: id).decode(Cart.self) == states[2])
+        #expect(throws: JournalError(.entryNotFound, file: "chain.actionlog", session: id, entry: 3, reason: "a gap: 1 actions were lost here, so no state was recorded")) {
+            try journal.state(at: 3, in: id)
+        }
+        #expect(throws: JournalError(.corrupt, file: "chain.actionlog", session: id, entry: 4, reason: "a delta with no keyframe before it")) {
+            try journal.state(at: 5, in: id)
+        }
+        #expect(throws: JournalError(.entryNotFound, file: "chain.actionlog", session: id, entry: 6, reason: "no such entry")) {
+            try journal.state(at: 6, in: id)
+        }
+        // Both the target and a delta before it are damaged: the target is named.
+        try sql(path, "UPDATE entries SET state = '[' WHERE seq IN (1, 2)")
+        let error = #expect(throws: JournalError.self) { try journal.state(at: 2, in: id) }
+        #expect(error?.description == "chain.actionlog, session 1, entry 2: the state is not valid JSON: invalid JSON at byte 1: unexpected end of text")
+    }
+
     @Test("a delta that does not apply is named by verify and by state(at:)")
     func brokenDelta() throws {
         let path = directory.path("broken.actionlog")

@@ -43,7 +43,12 @@ struct ConformanceTests {
                 // Writing the patch out and reading it back gives the same operations.
                 let reread = try JSONPatch(patch.jsonValue)
                 #expect(reread == patch, "\(label): the patch does not survive its JSON form")
-                return try patch.apply(to: document)
+                let result = try patch.apply(to: document)
+                // Applying in place gives the same document.
+                var inPlace = document
+                try patch.apply(to: &inPlace)
+                #expect(inPlace == result, "\(label): in place gave \(inPlace.canonicalText)")
+                return result
             }
 
             switch (fields["expected"], fields["error"], outcome) {

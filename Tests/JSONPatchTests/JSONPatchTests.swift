@@ -81,6 +81,21 @@ struct JSONPatchTests {
         #expect(patch.operations[4] == .move(from: try pointer("/cart/total"), path: try pointer("/total")))
     }
 
+    @Test("Applied in place, a failing patch keeps the operations before the failure; applied to a copy, nothing")
+    func inPlaceFailure() throws {
+        let document = try json(#"{"items":[1,2,3],"total":6}"#)
+        let patch = try JSONPatch(json(#"""
+            [{"op":"replace","path":"/total","value":7},
+             {"op":"remove","path":"/items/5"}]
+            """#))
+        var inPlace = document
+        let error = #expect(throws: JSONPatchError.self) { try patch.apply(to: &inPlace) }
+        #expect(error?.description == "operation 1 (remove /items/5): no element at index 5 (the array has 3)")
+        #expect(inPlace == (try json(#"{"items":[1,2,3],"total":7}"#)))
+        #expect(throws: JSONPatchError.self) { _ = try patch.apply(to: document) }
+        #expect(document == (try json(#"{"items":[1,2,3],"total":6}"#)))
+    }
+
     @Test("A patch writes itself as RFC 6902 JSON")
     func jsonForm() throws {
         let patch = JSONPatch(operations: [

@@ -230,8 +230,7 @@ struct LogCommandTests {
             #expect(entries.map { int($0["seq"]) } == Array(0..<DemoJournal.checkoutEntries))
             // Small states: a delta is written only where it is smaller than the keyframe and within budget.
             var kinds = Array(repeating: "keyframe", count: DemoJournal.checkoutEntries)
-            kinds[7] = "delta"
-            kinds[13] = "delta"
+            for seq in [7, 8, 9, 13, 14] { kinds[seq] = "delta" }
             #expect(entries.map { $0["kind"] as? String } == kinds)
             let labels = entries.map { $0["label"] as? String }
             #expect(labels == [nil, "addItem", "addItem", "checkoutTapped", "cartValidated", "payTapped", "paymentDeclined",

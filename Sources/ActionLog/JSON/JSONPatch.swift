@@ -134,16 +134,38 @@ public struct JSONPatch: Hashable, Sendable, CustomStringConvertible {
     ///   document, or moving a value into one of its own children.
     public func apply(to document: JSONValue) throws(JSONPatchError) -> JSONValue {
         var result = document
+        try apply(to: &result)
+        return result
+    }
+
+    /// Applies the operations in order to `document`, changing it in place.
+    ///
+    /// Where `document` holds the only reference to its containers, an operation costs the depth of
+    /// its path, not the size of the containers on it: replacing one field of one element of a
+    /// 1,000-element array copies neither the array nor the element's siblings. Keep no other copy
+    /// of `document` alive meanwhile, or the first change copies what the copies share.
+    ///
+    /// ```swift
+    /// var state: JSONValue = ["items": [["quantity": 1], ["quantity": 2]]]
+    /// try JSONPatch(operations: [.replace(path: JSONPointer("/items/1/quantity")!, value: 5)]).apply(to: &state)
+    /// state.canonicalText  // {"items":[{"quantity":1},{"quantity":5}]}
+    /// ```
+    ///
+    /// Unlike ``apply(to:)-(JSONValue)``, this is not all or nothing: when an operation fails, the
+    /// operations before it stay applied. Use it where a failure discards the document anyway.
+    ///
+    /// - Parameter document: the document to patch, in place.
+    /// - Throws: ``JSONPatchError`` naming the first operation that failed, as ``apply(to:)-(JSONValue)`` does.
+    public func apply(to document: inout JSONValue) throws(JSONPatchError) {
         for (index, operation) in operations.enumerated() {
             do {
-                try operation.perform(on: &result)
+                try operation.perform(on: &document)
             } catch {
                 throw JSONPatchError(
                     kind: error.kind, operationIndex: index, operation: operation.name,
                     path: operation.path.description, from: operation.from?.description, reason: error.reason)
             }
         }
-        return result
     }
 }
 
@@ -380,7 +402,8 @@ extension JSONPatch.Operation {
     private static func slot(
         for token: String, in container: JSONValue, pointer: JSONPointer, depth: Int, role: Role, inserting: Bool
     ) throws(OperationFailure) -> Slot {
-        let parent = JSONPointer(tokens: Array(pointer.tokens[..<depth]))
+        // Computed only for a failure's message: resolving a valid token allocates nothing.
+        var parent: JSONPointer { JSONPointer(tokens: Array(pointer.tokens[..<depth])) }
         // Failures at the pointer's own last token need no location: the error message names the path.
         let locate = role == .from || depth < pointer.tokens.count - 1
         func notFound(_ reason: String) -> OperationFailure {
@@ -394,7 +417,7 @@ extension JSONPatch.Operation {
             throw notFound("no member \(JSONPatch.quoted(token))" + (locate ? location : ""))
 
         case .array(let elements):
-            let arrayName = parent.isRoot ? "the root array" : "the array at \(parent)"
+            var arrayName: String { parent.isRoot ? "the root array" : "the array at \(parent)" }
             if token == "-" {
                 if inserting { return .element(elements.count) }
                 throw notFound("\"-\" names the end of \(locate ? arrayName : "the array"), not an element")
@@ -408,7 +431,7 @@ extension JSONPatch.Operation {
                         + " (leading zeros are not allowed)")
             }
             let index = Int(token) ?? Int.max
-            let size = elements.isEmpty ? "is empty" : "has \(elements.count)"
+            var size: String { elements.isEmpty ? "is empty" : "has \(elements.count)" }
             if inserting {
                 guard index <= elements.count else {
                     throw notFound("cannot insert at index \(token) (the array \(size))")

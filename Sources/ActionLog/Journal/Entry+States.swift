@@ -16,7 +16,8 @@ extension Entry {
     ///   - file: the journal's name, for errors.
     /// - Returns: the delta's patch, parsed, for a caller that wants to know where the state changed;
     ///   `nil` for a keyframe or a gap.
-    /// - Throws: ``JournalError`` naming the entry when a delta does not apply or has no state to apply to.
+    /// - Throws: ``JournalError`` naming the entry when a delta does not apply or has no state to apply
+    ///   to; `state` is then `nil`.
     @discardableResult
     public func advance(_ state: inout JSONValue?, file: String) throws(JournalError) -> JSONPatch? {
         switch kind {
@@ -33,12 +34,16 @@ extension Entry {
             guard let patchJSON = self.state else {
                 throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "a delta without a patch")
             }
-            guard let current = state else {
+            guard var current = state else {
                 throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "a delta with no keyframe before it")
             }
+            // Patched in place: with `state` cleared, `current` holds the only reference, so a change
+            // deep inside a large array copies none of it. On a failure the state is unknown (nil).
+            state = nil
             do {
                 let patch = try JSONPatch(patchJSON)
-                state = try patch.apply(to: current)
+                try patch.apply(to: &current)
+                state = current
                 return patch
             } catch {
                 throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "the delta does not apply: \(error)")

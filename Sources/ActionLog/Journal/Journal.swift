@@ -213,45 +213,55 @@ public final class Journal: Sendable {
     /// - Throws: ``JournalError`` when there is no such entry, when the entry is a gap (no state was
     ///   recorded there), or when the stored state cannot be read.
     public func state(at seq: Int, in session: Session.ID) throws(JournalError) -> JSONValue {
-        // One statement: the last keyframe at or before `seq`, and the deltas after it up to `seq`.
-        let rows = try read(session: session) { connection in
-            try connection.cachedStatement(Self.stateChainQuery)
-                .rows([.integer(session), .integer(Int64(seq))]) { RawEntry(row: $0) }
+        // One statement, one descent of the entries' b-tree: walk back from `seq` to the keyframe,
+        // reading only the kind and the state. Anything irregular on the way (no such entry, a gap,
+        // a missing entry, an unknown kind) is left to the slow path, which names what is wrong.
+        let chain: [(seq: Int, kind: Entry.Kind, state: String?)]? = try read(session: session, entry: seq) { connection in
+            let statement = try connection.cachedStatement(Self.stateChainQuery)
+            try statement.bind([.integer(session), .integer(Int64(seq))])
+            defer { statement.reset() }
+            var chain: [(seq: Int, kind: Entry.Kind, state: String?)] = []
+            var expected = seq
+            while try statement.step() {
+                let row = Row(statement: statement)
+                guard Int(row.int(0)) == expected, let kind = Entry.Kind(rawValue: row.text(1) ?? ""), kind != .gap else { return nil }
+                chain.append((expected, kind, row.text(2)))
+                if kind == .keyframe { return chain }
+                expected -= 1
+            }
+            return nil
         }
-        // No rows, or rows that stop short: something is missing. Find out what, the way it was always reported.
-        guard let last = rows.last, last.seq == seq else {
-            return try stateEntryByEntry(at: seq, in: session)
-        }
+        guard let chain else { return try stateEntryByEntry(at: seq, in: session) }
         let file = fileName
-        // The target first, so that its own problems are reported before those of the entries leading to it.
-        let target = try last.parsed(file: file)
-        if target.kind == .gap {
-            throw gapError(target, session: session)
+        // Parsed newest first, so that the target's own problems are reported before those of the
+        // entries leading to it; applied oldest first.
+        var entries: [Entry] = []
+        entries.reserveCapacity(chain.count)
+        for link in chain {
+            let stored: JSONValue?
+            do {
+                stored = try link.state.map { text in try JSONValue(parsing: text) }
+            } catch {
+                throw JournalError(.corrupt, file: file, session: session, entry: link.seq, reason: "the state is not valid JSON: \(error)")
+            }
+            entries.append(Entry(
+                session: session, seq: link.seq, kind: link.kind, time: Date(timeIntervalSince1970: 0),
+                label: nil, action: nil, state: stored, effect: nil))
         }
-        var entries = [Entry]()
-        entries.reserveCapacity(rows.count)
-        for row in rows.dropLast() {
-            entries.append(try row.parsed(file: file))
-        }
-        entries.append(target)
         var state: JSONValue?
-        for entry in entries {
+        for entry in entries.reversed() {
             try entry.advance(&state, file: file)
         }
-        guard let state else {
-            throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "a gap between the keyframe at entry \(rows[0].seq) and this entry")
-        }
-        return state
+        // A keyframe starts the chain and no gap is in it, so every step leaves a state.
+        return state!
     }
 
-    /// The rows `state(at:in:)` needs, for `?1` the session and `?2` the entry: from the last keyframe
-    /// at or before the entry up to the entry. None when the session or the keyframe is missing.
+    /// The entries `state(at:in:)` needs, for `?1` the session and `?2` the entry, newest first: read
+    /// until the first keyframe. The primary key (session_id, seq) serves it without sorting.
     private static let stateChainQuery = """
-        SELECT \(RawEntry.columns) FROM entries
-        WHERE session_id = ?1
-          AND seq BETWEEN (SELECT max(seq) FROM entries WHERE session_id = ?1 AND seq <= ?2 AND kind = 'keyframe') AND ?2
-          AND EXISTS (SELECT 1 FROM sessions WHERE id = ?1)
-        ORDER BY seq
+        SELECT seq, kind, state FROM entries
+        WHERE session_id = ?1 AND seq <= ?2
+        ORDER BY seq DESC
         """
 
     private func gapError(_ entry: Entry, session: Session.ID) -> JournalError {

@@ -51,8 +51,13 @@ public struct RecorderConfiguration: Sendable {
 /// ```
 public struct KeyframePolicy: Sendable, Equatable {
     /// A new keyframe when the deltas since the last keyframe would add up to more bytes than the
-    /// keyframe itself times this factor. Default 1. A delta larger than the last keyframe is never
-    /// written either.
+    /// keyframe itself times this factor. A delta larger than the last keyframe is never written either.
+    ///
+    /// Default 2: in steady state keyframes take about a third of the bytes, and reading any state
+    /// parses one keyframe and at most twice its size in patches. Patches apply in place, so the chain
+    /// costs less than decoding the keyframe into the state type (measured with `actionlog-bench`: a
+    /// 1,000-item cart reads back at a random step in 1.7× one keyframe parse + decode, at ~180 bytes
+    /// per entry; with 1, 1.5× at ~205 bytes). Lower it for faster random access, raise it for smaller files.
     public var deltaBudget: Double
     /// At most this many deltas in a row, however small. Default 4096.
     public var maximumDeltaRun: Int
@@ -60,7 +65,7 @@ public struct KeyframePolicy: Sendable, Equatable {
     /// - Parameters:
     ///   - deltaBudget: the deltas' byte budget, as a multiple of the keyframe's size.
     ///   - maximumDeltaRun: the most deltas between two keyframes.
-    public init(deltaBudget: Double = 1, maximumDeltaRun: Int = 4096) {
+    public init(deltaBudget: Double = 2, maximumDeltaRun: Int = 4096) {
         self.deltaBudget = deltaBudget
         self.maximumDeltaRun = maximumDeltaRun
     }
