@@ -54,7 +54,7 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     ///
     /// ```swift
     /// let recording = try RecordedSession(contentsOfJSONL: url)
-    /// let report = Replay(recording: recording, reducer: Checkout.reduce).report()
+    /// let report = try Replay(recording: recording, reducer: Checkout.reduce).run()
     /// ```
     ///
     /// - Parameters:

@@ -84,17 +84,26 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         let replayedPatch: JSONPatch?
         let replayedEffect: JSONValue?
         do {
-            replayedPatch = try encode(state, checkingEquality: entry.kind == .keyframe, at: entry.seq)
+            replayedPatch = try encode(state, at: entry)
             replayedEffect = try effect.map { try encoder.encode($0) }
         } catch {
             return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the replayed state or effect does not encode: \(error)")
         }
 
-        let stateEqual: Bool
+        var stateEqual: Bool
         if inSync, let recordedPatch, let replayedPatch {
             stateEqual = Self.touchedValuesEqual(recordedPatch, replayedPatch, recordedState, replayedJSON)
         } else {
             stateEqual = recordedState == replayedJSON
+        }
+        if !stateEqual, !encodeInFull, entry.kind == .delta {
+            // Before reporting a change-encoded state, make sure it is not stale JSON that a wrong
+            // `==` kept: a divergence must be one in the state, not in its equality.
+            do {
+                if try confirmEncoding(state, at: entry.seq) { stateEqual = recordedState == replayedJSON }
+            } catch {
+                return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the replayed state does not encode: \(error)")
+            }
         }
         inSync = stateEqual
         let stateDifferences = stateEqual ? [] : recordedState.differences(to: replayedJSON).filter { !options.ignoring.matches($0.path) }
@@ -127,7 +136,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         }
         changes.reset()
         do {
-            _ = try encode(state!, checkingEquality: false, at: entry.seq)
+            replayedJSON = try encoder.encode(state!)
         } catch {
             return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the recorded state does not encode again: \(error)")
         }
@@ -137,27 +146,45 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
     /// Encodes the replayed state into ``replayedJSON``; returns the change from the previous one when
     /// the change encoder made it.
-    private mutating func encode(_ state: State, checkingEquality: Bool, at seq: Int) throws -> JSONPatch? {
+    ///
+    /// The change encoder runs from the first delta after a keyframe to the next keyframe: there it
+    /// is checked against a full encoding (`==` must agree with `encode(to:)`), then set aside, so a
+    /// run of keyframes (a small state, or one replaced wholesale) costs one full encoding per entry,
+    /// and the first delta after it is compared whole.
+    private mutating func encode(_ state: State, at entry: Entry) throws -> JSONPatch? {
         if encodeInFull {
             replayedJSON = try encoder.encode(state)
             return nil
         }
-        let change = try changes.encode(state)
-        replayedJSON = change.json
-        if checkingEquality {
-            let full = try encoder.encode(state)
-            if full != change.json {
-                encodeInFull = true
-                let field = change.json.differences(to: full).first.map { " (field \($0.path))" } ?? ""
-                warnings.append("""
-                    \(String(reflecting: State.self))'s == disagrees with its encoding at entry \(seq)\(field): \
-                    the rest of the replay compared whole states
-                    """)
-                replayedJSON = full
-                return nil
-            }
+        guard entry.kind == .keyframe else {
+            let change = try changes.encode(state)
+            replayedJSON = change.json
+            return change.patch
         }
-        return change.patch
+        defer { changes.reset() }
+        guard changes.previousJSON != nil else {
+            replayedJSON = try encoder.encode(state)
+            return nil
+        }
+        replayedJSON = try changes.encode(state).json
+        _ = try confirmEncoding(state, at: entry.seq)
+        return nil
+    }
+
+    /// Compares ``replayedJSON``, made by the change encoder, with a full encoding of `state`. When
+    /// they differ, `State`'s `==` disagrees with its encoding: warns, keeps the full encoding, and
+    /// encodes whole states from here on. Returns whether they differed.
+    private mutating func confirmEncoding(_ state: State, at seq: Int) throws -> Bool {
+        let full = try encoder.encode(state)
+        guard full != replayedJSON else { return false }
+        let field = replayedJSON.differences(to: full).first.map { " (field \($0.path))" } ?? ""
+        warnings.append("""
+            \(String(reflecting: State.self))'s == disagrees with its encoding at entry \(seq)\(field): \
+            the rest of the replay compared whole states
+            """)
+        encodeInFull = true
+        replayedJSON = full
+        return true
     }
 
     // MARK: - Comparing

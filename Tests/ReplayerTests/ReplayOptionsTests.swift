@@ -190,14 +190,29 @@ struct ReplayOptionsTests {
         #expect(shifted.divergence?.stateDifferences.prefix(2).map(\.description) == ["notes[0].stamp: 0 → 29", #"notes[0].text: "old 0" → "n29""#])
     }
 
-    @Test("a state whose == ignores an encoded field is replayed whole from the first keyframe, with a warning")
+    @Test("a state whose == ignores an encoded field is no divergence: it is replayed whole from the first change == hides, with a warning")
     func lyingEquality() throws {
-        let (journal, id) = try record(directory.path("tagged.actionlog"), initial: Tagged(), [1, 2, 3], keyframes: .keyframesOnly, reduce: Tagged.reduce)
-        let report = try Replay(journal: journal, session: id, reducer: Tagged.reduce).run()
+        // Recorded right: each delta changes the note, which Tagged's == does not see. Entry 1 is
+        // compared whole (nothing before it was change-encoded); at entry 2 the change encoder keeps
+        // the stale note, and a full encoding shows the state itself agrees.
+        let recording = try RecordedSession(jsonl: #"""
+            {"actionlog":"session","format":1,"name":"tagged","status":"closed","startedAt":0,"libraryVersion":"0.1.0","stateType":"ReplayerTests.Tagged","actionType":"Swift.Int","dropped":0,"metadata":{}}
+            {"seq":0,"kind":"keyframe","time":0,"state":{"label":{"name":"x","note":""},"total":0}}
+            {"seq":1,"kind":"delta","time":0,"action":1,"patch":[{"op":"replace","path":"/label/note","value":"added 1"},{"op":"replace","path":"/total","value":1}]}
+            {"seq":2,"kind":"delta","time":0,"action":2,"patch":[{"op":"replace","path":"/label/note","value":"added 2"},{"op":"replace","path":"/total","value":3}]}
+            {"seq":3,"kind":"keyframe","time":0,"action":3,"state":{"label":{"name":"x","note":"added 3"},"total":6}}
+            {"seq":4,"kind":"delta","time":0,"action":4,"patch":[{"op":"replace","path":"/label/note","value":"added 4"},{"op":"replace","path":"/total","value":10}]}
+            """#, file: "tagged.jsonl")
+        let report = try Replay(recording: recording, reducer: Tagged.reduce).run()
         #expect(report.isMatch)
         #expect(report.warnings == [
-            "ReplayerTests.Tagged's == disagrees with its encoding at entry 1 (field label.note): the rest of the replay compared whole states",
+            "ReplayerTests.Tagged's == disagrees with its encoding at entry 2 (field label.note): the rest of the replay compared whole states",
         ])
+        // A session of keyframes only compares whole states anyway: nothing to warn about.
+        let (journal, id) = try record(directory.path("tagged.actionlog"), initial: Tagged(), [1, 2, 3], keyframes: .keyframesOnly, reduce: Tagged.reduce)
+        let keyframesOnly = try Replay(journal: journal, session: id, reducer: Tagged.reduce).run()
+        #expect(keyframesOnly.isMatch)
+        #expect(keyframesOnly.warnings == [])
     }
 
     @Test("a session recorded by a newer ActionLog is refused")
