@@ -56,6 +56,24 @@ func runReducerOnly<State, Action>(_ workload: Workload<State, Action>, actions:
     return elapsed
 }
 
+/// The reducer over `actions` while the state before each action stays alive, as the recorder keeps it
+/// (queued for the writer, and as the writer's previous state): the reducer's in-place mutation then
+/// copies the collection it mutates (copy-on-write). The difference from ``runReducerOnly(_:actions:)``
+/// is that copy, a cost of holding the previous state that no encoding choice removes.
+func runReducerHoldingPrevious<State, Action>(_ workload: Workload<State, Action>, actions: [Action]) -> Duration {
+    var state = workload.initial
+    var held = state
+    let start = clock.now
+    for action in actions {
+        held = state
+        workload.reduce(&state, action)
+    }
+    let elapsed = start.duration(to: clock.now)
+    blackHole(held)
+    blackHole(state)
+    return elapsed
+}
+
 // MARK: - ActionLog
 
 struct ActionLogRun {
@@ -127,6 +145,8 @@ struct WorkloadResult {
     var reducerMicros: Double
     /// What recording adds on the calling thread, µs per dispatch.
     var addedMicros: Double
+    /// Of that, the copy-on-write copy the reducer makes because the previous state is held, µs per dispatch.
+    var copyOnWriteMicros: Double
     var actionLogRate: Double
     var naiveRate: Double
     var floorRate: Double
@@ -150,12 +170,14 @@ func benchmark<State, Action>(_ workload: Workload<State, Action>, runs: Int, di
     let floorActions = workload.actions(plan.floor)
     let slug = workload.name.filter { $0.isLetter || $0.isNumber }
     var reducer: [Double] = []
+    var holding: [Double] = []
     var actionLog: [ActionLogRun] = []
     var naive: [BaselineRun] = []
     var floor: [Double] = []
     var journalPath = ""
     for run in 0..<runs {
         reducer.append(runReducerOnly(workload, actions: actions).seconds)
+        holding.append(runReducerHoldingPrevious(workload, actions: actions).seconds)
 
         if !journalPath.isEmpty { removeDatabase(journalPath) }
         journalPath = "\(directory)/\(slug)-\(run).actionlog"
@@ -179,6 +201,7 @@ func benchmark<State, Action>(_ workload: Workload<State, Action>, runs: Int, di
         runs: runs,
         reducerMicros: reducerLoop / Double(plan.actionLog) * 1e6,
         addedMicros: (actionLogLoop - reducerLoop) / Double(plan.actionLog) * 1e6,
+        copyOnWriteMicros: max(0, median(holding) - reducerLoop) / Double(plan.actionLog) * 1e6,
         actionLogRate: Double(plan.actionLog) / median(actionLog.map(\.total.seconds)),
         naiveRate: Double(plan.naive) / median(naive.map(\.elapsed.seconds)),
         floorRate: Double(plan.floor) / median(floor),
