@@ -37,12 +37,13 @@ struct RandomStepResult {
     /// The largest keyframe's text: `JSONValue(parsing:)` alone, and parsing + decoding.
     var keyframeParse: Double
     var keyframeParseDecode: Double
+    /// The keyframe each sampled step starts from, read with one primary-key `SELECT` on a raw SQLite
+    /// connection, parsed and decoded: what reading a keyframe from the file costs at least.
+    var keyframeRead: Double
     var keyframeBytes: Int
     /// Deltas applied after the keyframe, median over the sampled steps.
     var medianChain: Double
     var keyframes: Int
-    /// `Journal.session(_:)`, which every `entries(in:)` call runs first (it counts the session's entries).
-    var sessionLookup: Double
     /// `Journal.entries(in:from:limit: 1)`: one entry row read and parsed.
     var oneEntry: Double
     /// The whole session's stored JSON (state + action columns) and file size per entry: every keyframe
@@ -54,6 +55,7 @@ struct RandomStepResult {
     var intervalPayloadBytesPerEntry: Double?
 
     var ratio: Double { stateAt / keyframeParseDecode }
+    var readRatio: Double { stateAt / keyframeRead }
 }
 
 func measureRandomStep<State: Decodable>(
@@ -65,7 +67,9 @@ func measureRandomStep<State: Decodable>(
     var random = SplitMix64(seed: 99)
 
     let keyframeBefore = try database.prepare("SELECT max(seq) FROM entries WHERE session_id = ?1 AND seq <= ?2 AND kind = 'keyframe'")
+    let keyframeRow = try database.prepare("SELECT state FROM entries WHERE session_id = ?1 AND seq = ?2")
     var times: [Double] = []
+    var reads: [Double] = []
     var chains: [Double] = []
     _ = try journal.state(at: entries, in: session)  // Warm the page cache.
     let start = clock.now
@@ -78,8 +82,17 @@ func measureRandomStep<State: Decodable>(
         keyframeBefore.bind(1, Int(session))
         keyframeBefore.bind(2, seq)
         _ = try keyframeBefore.step()
-        chains.append(Double(seq - keyframeBefore.int(0)))
+        let keyframeSeq = keyframeBefore.int(0)
+        chains.append(Double(seq - keyframeSeq))
         keyframeBefore.reset()
+        let readBegin = clock.now
+        keyframeRow.bind(1, Int(session))
+        keyframeRow.bind(2, keyframeSeq)
+        _ = try keyframeRow.step()
+        let text = keyframeRow.text(0) ?? "null"
+        keyframeRow.reset()
+        blackHole(try JSONValue(parsing: text).decode(State.self, decoder: decoder))
+        reads.append(readBegin.duration(to: clock.now).seconds)
     }
 
     let largest = try database.prepare("""
@@ -115,17 +128,14 @@ func measureRandomStep<State: Decodable>(
     let parseDecode = try medianTime(repeats: 21, budget: .seconds(1)) {
         blackHole(try JSONValue(parsing: keyframeText).decode(State.self, decoder: decoder))
     }
-    let lookup = try medianTime(repeats: 5, budget: .seconds(2)) {
-        blackHole(try journal.session(session))
-    }
     let oneEntry = try medianTime(repeats: 5, budget: .seconds(2)) {
         blackHole(try journal.entries(in: session, from: entries / 2, limit: 1))
     }
     return RandomStepResult(
         samples: times.count, stateAt: median(times),
-        keyframeParse: parse, keyframeParseDecode: parseDecode, keyframeBytes: keyframeText.utf8.count,
+        keyframeParse: parse, keyframeParseDecode: parseDecode, keyframeRead: median(reads), keyframeBytes: keyframeText.utf8.count,
         medianChain: median(chains), keyframes: keyframes,
-        sessionLookup: lookup, oneEntry: oneEntry, payloadBytesPerEntry: payload, fileBytesPerEntry: file,
+        oneEntry: oneEntry, payloadBytesPerEntry: payload, fileBytesPerEntry: file,
         intervalPayloadBytesPerEntry: intervalPayload
     )
 }
