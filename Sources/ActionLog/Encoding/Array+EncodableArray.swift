@@ -36,7 +36,7 @@ extension Array: EncodableArray where Element: Encodable {
         _ value: T, context: EncodingContext, typeID: ObjectIdentifier, previous: JSONValue?, previousNode: ShadowNode?,
         parent: PathNode?, component: PathComponent
     ) throws -> Encoded? {
-        let array = reinterpret(value, as: [Element].self)
+        let array = reinterpret(value, as: Self.self)
         let info = context.typeInfo(Element.self)
         guard context.tracking else {
             let path = PathNode(parent: parent, component: component)
@@ -106,7 +106,7 @@ private struct ArrayChanges<Element: Encodable> {
                 func element(_ index: Int, previous: Int?) throws -> JSONValue {
                     try context.encode(
                         new[index], info: info, previous: previous.map { oldJSON[$0] },
-                        previousNode: previous.map { CapturedShadow(value: old[$0], typeID: info.id, context: context) },
+                        previousNode: previous.map { context.capturedShadow(of: old[$0], info: info) },
                         parent: path, component: .index(index), reusable: false
                     ).json
                 }

@@ -41,7 +41,8 @@ public final class ChangeEncoder<State: Encodable> {
         public var patch: JSONPatch?
     }
 
-    private let context: EncodingContext
+    /// Internal, not private, for tests.
+    let context: EncodingContext
     private var previous: (json: JSONValue, node: ShadowNode?)?
 
     /// Makes an encoder; its first ``encode(_:)`` is a full one.

@@ -28,7 +28,31 @@ enum JSONLeaf {
     /// `value` as a JSON number.
     @inline(__always)
     static func integer<I: BinaryInteger>(_ value: I) -> JSONValue {
-        .number(String(value))
+        if let value = Int(exactly: value) { return .number(decimal(value)) }
+        return .number(String(value))
+    }
+
+    /// `String(value)`, written digit by digit into the string's own storage: the generic
+    /// conversion costs several times as much, and states and actions are full of integers.
+    static func decimal(_ value: Int) -> String {
+        var magnitude = value.magnitude
+        var digits = 1
+        var bound: UInt = 10
+        while digits < 20, magnitude >= bound {
+            digits += 1
+            bound = bound &* 10
+        }
+        let count = digits + (value < 0 ? 1 : 0)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var index = count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { buffer[0] = UInt8(ascii: "-") }
+            return count
+        }
     }
 
     /// The error `JSONEncoder` throws for a float it cannot write.

@@ -11,14 +11,20 @@ final class EncodingContext {
     /// Whether encoders build shadow nodes for what they encode now. Starts as ``tracking``; off
     /// while encoding the elements of an array whose elements' nodes are made on demand instead
     /// (see ``CapturedShadow``).
-    var keepsNodes: Bool
+    @exclusivity(unchecked) var keepsNodes: Bool
     /// What `Encoder.userInfo` returns.
     let userInfo: [CodingUserInfoKey: Any]
     /// The patch operations found by the current encode, in the order they apply.
-    var operations: [JSONPatch.Operation] = []
+    @exclusivity(unchecked) var operations: [JSONPatch.Operation] = []
 
-    private var types: [ObjectIdentifier: TypeInfo] = [:]
-    private var recentType: TypeInfo?
+    // Exclusivity is not checked at run time for these properties (see ``ContainerBuilder``): they
+    // are touched for every value encoded, one access at a time.
+    @exclusivity(unchecked) private var types: [ObjectIdentifier: TypeInfo] = [:]
+    @exclusivity(unchecked) private var recentType: TypeInfo?
+
+    /// How many captured shadows ``capturedShadow(of:info:)`` remembers per type; 0 for none (tests
+    /// compare the two).
+    var capturedShadowCapacity = 128
 
     init(tracking: Bool, userInfo: [CodingUserInfoKey: Any]) {
         self.tracking = tracking
@@ -105,6 +111,24 @@ final class EncodingContext {
         }
         let (json, children) = try encoder.finish()
         return Encoded(json: json, node: node(for: value, info: info, children: children))
+    }
+
+    /// A ``CapturedShadow`` for `value`, a previous value of the type of `info`: the one made before
+    /// for a value with the same bytes, if there is one, with its children already captured.
+    ///
+    /// A value that changed often changes back (a toggle, a quantity going up and down), and then
+    /// its capture — running its `encode(to:)` once more — is not needed: the same bytes are the
+    /// same value, holding the same objects, which the remembered node keeps alive. At most
+    /// ``capturedShadowCapacity`` are remembered per type.
+    func capturedShadow<T: Encodable>(of value: T, info: TypeInfo) -> ShadowNode {
+        guard capturedShadowCapacity > 0, let key = Bits(value) else {
+            return CapturedShadow(value: value, typeID: info.id, context: self)
+        }
+        if let node = info.capturedShadows[key] { return node }
+        let node = CapturedShadow(value: value, typeID: info.id, context: self)
+        if info.capturedShadows.count >= capturedShadowCapacity { info.capturedShadows.removeAll(keepingCapacity: true) }
+        info.capturedShadows[key] = node
+        return node
     }
 
     /// The shadow node for a value of type `T` with `children`: with the value when it may be

@@ -50,7 +50,16 @@ public struct JSONValueEncoder: Sendable {
     ///   `Decimal`, or a top-level value that encodes nothing; any error the value's own
     ///   `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        let context = EncodingContext(tracking: false, userInfo: userInfo)
-        return try context.encode(value, previous: nil, previousNode: nil, parent: nil, component: .none, isRoot: true).json
+        try EncodingContext(tracking: false, userInfo: userInfo).encodeWhole(value)
+    }
+}
+
+extension EncodingContext {
+    /// Encodes `value` from scratch, as ``JSONValueEncoder/encode(_:)`` does, in a context that is
+    /// not tracking. Such a context can encode value after value: it keeps only its per-type
+    /// decisions, so that a caller encoding many values (the recorder's writer) decides once.
+    func encodeWhole<T: Encodable>(_ value: T) throws -> JSONValue {
+        precondition(!tracking, "a tracking context encodes changes")
+        return try encode(value, previous: nil, previousNode: nil, parent: nil, component: .none, isRoot: true).json
     }
 }

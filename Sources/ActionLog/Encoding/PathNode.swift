@@ -11,14 +11,29 @@ class PathNode {
 
     /// The JSON Pointer of the place `component` below `parent` (the root when both are empty).
     static func pointer(_ parent: PathNode?, _ component: PathComponent) -> JSONPointer {
-        var tokens: [String] = []
-        if let token = component.token { tokens.append(token) }
+        var count = component.hasToken ? 1 : 0
         var node = parent
         while let current = node {
-            if let token = current.component.token { tokens.append(token) }
+            if current.component.hasToken { count += 1 }
             node = current.parent
         }
-        return JSONPointer(tokens: tokens.reversed())
+        // Filled from the end, the innermost token first: one allocation, no reversal.
+        let tokens = [String](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var index = count
+            func add(_ component: PathComponent) {
+                guard let token = component.token else { return }
+                index -= 1
+                (buffer.baseAddress! + index).initialize(to: token)
+            }
+            add(component)
+            var node = parent
+            while let current = node {
+                add(current.component)
+                node = current.parent
+            }
+            initialized = count
+        }
+        return JSONPointer(tokens: tokens)
     }
 
     /// The coding path of the place `component` below `parent`, for `Encoder.codingPath` and errors.
@@ -48,8 +63,13 @@ enum PathComponent {
         switch self {
         case .none: nil
         case .key(let key): key.stringValue
-        case .index(let index): String(index)
+        case .index(let index): JSONLeaf.decimal(index)
         }
+    }
+
+    var hasToken: Bool {
+        if case .none = self { return false }
+        return true
     }
 
     /// The coding key of the step, as `Encoder.codingPath` lists it.

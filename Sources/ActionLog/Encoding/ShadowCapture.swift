@@ -13,11 +13,12 @@ final class ShadowCapture: Encoder, SingleValueEncodingContainer {
 
     let context: EncodingContext
     private let path: PathNode?
-    private var members: [String: ShadowNode] = [:]
-    private var elements: [ShadowNode?] = []
-    private var single: ShadowNode?
-    private var isArray = false
-    private var nested: [(slot: Slot, capture: ShadowCapture)] = []
+    // Exclusivity is not checked at run time for these properties (see ``ContainerBuilder``).
+    @exclusivity(unchecked) private var members: [String: ShadowNode] = [:]
+    @exclusivity(unchecked) private var elements: [ShadowNode?] = []
+    @exclusivity(unchecked) private var single: ShadowNode?
+    @exclusivity(unchecked) private var isArray = false
+    @exclusivity(unchecked) private var nested: [(slot: Slot, capture: ShadowCapture)] = []
 
     private init(context: EncodingContext, path: PathNode?) {
         self.context = context

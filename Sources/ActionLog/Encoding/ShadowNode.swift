@@ -47,8 +47,10 @@ class ValueShadow<Value>: ShadowNode {
 /// when an element changed, its node is made from the previous element this way. Only values of
 /// `Equatable` types that hold no objects get one: their children cannot have changed since.
 final class CapturedShadow<Value: Encodable>: ValueShadow<Value> {
-    private let context: EncodingContext
-    private var captured: ShadowChildren?
+    /// Unowned: the context remembers captured shadows (``TypeInfo/capturedShadows``), and nodes
+    /// never outlive the encoder whose context made them.
+    private unowned let context: EncodingContext
+    @exclusivity(unchecked) private var captured: ShadowChildren?
 
     init(value: Value, typeID: ObjectIdentifier, context: EncodingContext) {
         self.context = context

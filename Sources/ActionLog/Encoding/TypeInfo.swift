@@ -36,7 +36,10 @@ final class TypeInfo {
     let equality: EqualityChecker?
     /// How many members the last value of this type wrote into its keyed container, to size the
     /// next one's dictionary up front.
-    var memberCount = 0
+    @exclusivity(unchecked) var memberCount = 0
+    /// The ``CapturedShadow``s made lately for previous values of this type, by the values' bytes:
+    /// see ``EncodingContext/capturedShadow(of:info:)``.
+    @exclusivity(unchecked) var capturedShadows: [Bits: ShadowNode] = [:]
 
     /// Whether the value is written as one JSON leaf without calling `encode(to:)`.
     var isLeaf: Bool {
@@ -116,10 +119,9 @@ extension Dictionary: ValueContainer {
     static var containedTypes: [Any.Type] { [Key.self, Value.self] }
 }
 
-/// `value` as `U`, when the caller knows that `T` is `U`.
+/// `value` as `U`, when the caller knows that `T` is `U`. (A bit cast: no pointer to a temporary,
+/// whose generic closure costs metadata lookups on every call.)
 @inline(__always)
 func reinterpret<T, U>(_ value: T, as type: U.Type) -> U {
-    withUnsafePointer(to: value) { pointer in
-        UnsafeRawPointer(pointer).assumingMemoryBound(to: U.self).pointee
-    }
+    unsafeBitCast(value, to: U.self)
 }

@@ -90,9 +90,13 @@ final class Connection {
     }
 
     /// Returns a prepared statement kept for the life of the connection: for statements that run often.
-    func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+    ///
+    /// - Parameters:
+    ///   - sql: the statement, which is also the key it is kept under.
+    ///   - description: the SQL that error messages name, when not `sql`; see ``Statement``.
+    func cachedStatement(_ sql: String, describedAs description: String? = nil) throws(SQLiteError) -> Statement {
         if let statement = statementCache[sql] { return statement }
-        let statement = try Statement(connection: self, sql: sql, persistent: true)
+        let statement = try Statement(connection: self, sql: sql, describedAs: description, persistent: true)
         statementCache[sql] = statement
         return statement
     }

@@ -8,19 +8,31 @@ import Foundation
 /// See <https://www.sqlite.org/c3ref/stmt.html>.
 final class Statement {
     let handle: OpaquePointer
+    /// The SQL that error messages name: the statement's own, or the shorter form it was prepared
+    /// with (see ``init(connection:sql:describedAs:persistent:)``).
     let sql: String
     private unowned let connection: Connection
 
-    init(connection: Connection, sql: String, persistent: Bool) throws(SQLiteError) {
+    /// Prepares `sql`.
+    ///
+    /// - Parameters:
+    ///   - connection: the connection the statement runs on.
+    ///   - sql: the statement.
+    ///   - description: the SQL that error messages name, when not `sql` itself: a statement that
+    ///     repeats one row many times (`INSERT ... VALUES (...), (...), ...`) is named as the one-row
+    ///     statement it repeats, so that a failure reads the same whatever the number of rows.
+    ///   - persistent: `SQLITE_PREPARE_PERSISTENT`, for a statement kept and reused.
+    init(connection: Connection, sql: String, describedAs description: String? = nil, persistent: Bool) throws(SQLiteError) {
+        let shown = description ?? sql
         var statement: OpaquePointer?
         let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let code = sqlite3_prepare_v3(connection.handle, sql, -1, flags, &statement, nil)
         guard code == SQLITE_OK, let statement else {
             sqlite3_finalize(statement)
-            throw SQLiteError(code: code, connection: connection.handle, sql: sql)
+            throw SQLiteError(code: code, connection: connection.handle, sql: shown)
         }
         self.handle = statement
-        self.sql = sql
+        self.sql = shown
         self.connection = connection
     }
 
@@ -40,21 +52,62 @@ final class Statement {
     }
 
     private func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
-        let code: Int32
         switch value {
-        case .null:
-            code = sqlite3_bind_null(handle, index)
-        case .integer(let int):
-            code = sqlite3_bind_int64(handle, index, int)
-        case .real(let double):
-            code = sqlite3_bind_double(handle, index, double)
-        case .text(let string):
-            code = sqlite3_bind_text(handle, index, string, -1, actionlog_sqlite_transient())
+        case .null: try bindNull(at: index)
+        case .integer(let int): try bind(int, at: index)
+        case .real(let double): try bind(double, at: index)
+        case .text(let string): try bind(string, at: index)
         case .blob(let bytes):
-            code = bytes.withUnsafeBytes { buffer in
-                sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), actionlog_sqlite_transient())
-            }
+            try check(
+                bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), actionlog_sqlite_transient())
+                })
         }
+    }
+
+    // MARK: - Binding one parameter
+    //
+    // For a statement run many times in a row: bind every parameter (`?1` is index 1), then ``run()``.
+    // Nothing is allocated per value, unlike an array of ``SQLiteValue``s.
+    // See <https://www.sqlite.org/c3ref/bind_blob.html>.
+
+    func bindNull(at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    func bind(_ value: Double, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    /// Binds `text`, all of its UTF-8 bytes (a NUL inside included); SQLite copies it.
+    func bind(_ text: String, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), actionlog_sqlite_transient()))
+    }
+
+    /// Binds the `count` UTF-8 bytes at `text` *without copying them* (`SQLITE_STATIC`): the bytes
+    /// must stay as they are until the statement has run and been bound again. For many texts bound
+    /// at once from one buffer the caller keeps.
+    func bind(borrowing text: UnsafePointer<CChar>, count: Int, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_text(handle, index, text, Int32(count), nil))
+    }
+
+    /// Binds `value`, or NULL when it is `nil`.
+    func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    /// Runs the statement with its current bindings to completion, and resets it (bindings are kept).
+    func run() throws(SQLiteError) {
+        defer { reset() }
+        while try step() {}
+    }
+
+    @inline(__always)
+    private func check(_ code: Int32) throws(SQLiteError) {
         guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection.handle, sql: sql) }
     }
 
