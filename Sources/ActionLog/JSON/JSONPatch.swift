@@ -116,7 +116,7 @@ public struct JSONPatch: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The patch's canonical JSON text.
-    public var description: String { jsonValue.canonicalText }
+    public var description: String { canonicalText }
 
     /// Applies the operations in order to `document` and returns the result; `document` itself is not changed.
     ///

@@ -162,8 +162,8 @@ extension JSONValue {
 // MARK: - Patches
 
 extension JSONPatch {
-    /// The canonical text of ``jsonValue`` (what ``description`` gives), written straight from the
-    /// operations without building their JSON objects.
+    /// The canonical text of ``jsonValue``, written straight from the operations without building
+    /// their JSON objects; ``description`` gives it.
     var canonicalText: String {
         var output: [UInt8] = []
         output.reserveCapacity(64 * operations.count + 2)

@@ -131,8 +131,7 @@ final class Statement {
     /// Binds `values`, runs the statement to completion and resets it.
     func execute(_ values: [SQLiteValue] = []) throws(SQLiteError) {
         try bind(values)
-        defer { reset() }
-        while try step() {}
+        try run()
     }
 
     /// Binds `values` and returns every row, decoded by `row`.
