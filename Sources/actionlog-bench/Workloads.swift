@@ -123,6 +123,42 @@ enum CounterAction: Codable, Equatable, Sendable {
     case increment
 }
 
+// MARK: - Ledger (a state that grows)
+
+/// One line of the ledger's history: what a chat, an activity feed or an undo stack appends.
+struct LedgerLine: Codable, Equatable, Sendable {
+    var id: Int
+    var memo: String
+    var amountCents: Int
+}
+
+/// A state whose `history` gains one element per action, and whose balance changes with it.
+struct Ledger: Codable, Equatable, Sendable {
+    var balanceCents = 0
+    var history: [LedgerLine] = []
+
+    static func reduce(_ state: inout Ledger, _ action: LedgerAction) {
+        switch action {
+        case .post(let memo, let amountCents):
+            state.balanceCents += amountCents
+            state.history.append(LedgerLine(id: state.history.count, memo: memo, amountCents: amountCents))
+        }
+    }
+
+    /// `count` postings with memos of about 20 characters; the amounts vary.
+    static func actions(_ count: Int) -> [LedgerAction] {
+        let memos = ["coffee", "rent", "groceries", "refund", "transfer", "salary", "books", "train"]
+        var random = SplitMix64(seed: 23)
+        return (0..<count).map { index in
+            .post(memo: "\(memos[index % memos.count]) #\(index)", amountCents: random.next(below: 20_000) - 10_000)
+        }
+    }
+}
+
+enum LedgerAction: Codable, Equatable, Sendable {
+    case post(memo: String, amountCents: Int)
+}
+
 // MARK: - Workload
 
 /// How many actions each measurement dispatches.
@@ -158,6 +194,10 @@ func cartWorkload(items: Int, plan: Plan) -> Workload<Cart, CartAction> {
 
 func searchWorkload(plan: Plan) -> Workload<CitySearch, SearchAction> {
     Workload(name: "search", initial: CitySearch(), reduce: CitySearch.reduce, actions: CitySearch.actions, plan: plan)
+}
+
+func ledgerWorkload(plan: Plan) -> Workload<Ledger, LedgerAction> {
+    Workload(name: "ledger", initial: Ledger(), reduce: Ledger.reduce, actions: Ledger.actions, plan: plan)
 }
 
 func counterWorkload(plan: Plan) -> Workload<Counter, CounterAction> {
