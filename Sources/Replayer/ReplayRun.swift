@@ -33,16 +33,26 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     mutating func run() throws(JournalError) -> ReplayReport {
         if let failure = refusal() { return report(failure) }
         let entries = recording.entries
-        guard let first = entries.first, first.seq == 0, first.kind == .keyframe, let initial = first.state else {
+        guard let first = entries.first, first.seq == 0, case .keyframe(let initial) = first.content else {
             return report(failure(.noInitialState, seq: 0, label: nil, "the session has no initial state (entry 0), so it cannot be replayed"))
         }
         if let failure = start(from: initial, at: first) { return report(failure) }
 
-        var recorded: JSONValue? = initial
+        var recorded = SessionStates(file: recording.file, session: recording.journalID)
+        do throws(JournalError) {
+            try recorded.advance(past: first)
+        } catch {
+            throw recording.locate(error)
+        }
         var rebase = false
         for entry in entries.dropFirst() {
-            let recordedPatch = try entry.advance(&recorded, file: recording.file)
-            guard let recordedState = recorded else {
+            let recordedPatch: JSONPatch?
+            do throws(JournalError) {
+                recordedPatch = try recorded.advance(past: entry)
+            } catch {
+                throw recording.locate(error)
+            }
+            guard let recordedState = recorded.state else {
                 // A gap: the actions lost here cannot be re-driven.
                 skipped.append(entry.seq)
                 rebase = true

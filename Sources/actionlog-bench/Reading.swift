@@ -174,14 +174,15 @@ func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: Str
         }
     }
     let reconstruct = try medianTime(repeats: repeats) {
-        var state: JSONValue?
-        for entry in try journal.entries(in: session) {
-            try entry.advance(&state, file: file)
+        var states = SessionStates(file: file, session: session)
+        var cursor = try journal.entryCursor(in: session)
+        while let entry = try cursor.next() {
+            try states.advance(past: entry)
             if let action = entry.action {
                 blackHole(try action.decode(Action.self, decoder: decoder))
             }
         }
-        blackHole(state)
+        blackHole(states.state)
     }
     var matched: Bool?
     var replay: Double?

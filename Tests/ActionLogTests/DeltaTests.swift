@@ -71,10 +71,10 @@ struct DeltaTests {
         #expect(deltas.count > 250)
         #expect(entries[0].kind == .keyframe)
         // A quantity change is one replace operation, not a rewrite of the state.
-        let first = try #require(entries[1].state)
+        let first = try #require(entries[1].content.storedJSON)
         #expect(first.canonicalText == #"[{"op":"replace","path":"/items/0/quantity","value":0}]"#)
         // An insertion in the middle is a few operations, not a rewrite of the tail.
-        let insertion = try #require(entries[4].state?.canonicalText)
+        let insertion = try #require(entries[4].content.storedJSON?.canonicalText)
         #expect(insertion.utf8.count < 200)
         for (seq, expected) in states.enumerated() {
             #expect(try journal.state(at: seq, in: id).decode(Cart.self) == expected, "entry \(seq)")
@@ -91,7 +91,7 @@ struct DeltaTests {
         var deltaBytes = 0
         var keyframes = 0
         for entry in entries {
-            let size = entry.state?.canonicalText.utf8.count ?? 0
+            let size = entry.content.storedJSON?.canonicalText.utf8.count ?? 0
             if entry.kind == .keyframe {
                 keyframes += 1
                 keyframeSize = size
@@ -207,8 +207,8 @@ struct ChangeRecordingTests {
         recorder.close()
         let entries = try Journal(path: path).entries(in: recorder.sessionID)
         #expect(entries.map(\.kind) == [.keyframe, .delta, .delta])
-        #expect(entries[1].state?.canonicalText == #"[{"op":"replace","path":"/items/731/quantity","value":9}]"#)
-        #expect(entries[2].state?.canonicalText == #"[{"op":"add","path":"/items/500","value":{"id":10500,"name":"new 500","quantity":1}}]"#)
+        #expect(entries[1].content.storedJSON?.canonicalText == #"[{"op":"replace","path":"/items/731/quantity","value":9}]"#)
+        #expect(entries[2].content.storedJSON?.canonicalText == #"[{"op":"add","path":"/items/500","value":{"id":10500,"name":"new 500","quantity":1}}]"#)
         #expect(try Journal(path: path).state(at: 2, in: recorder.sessionID).decode(DeltaTests.Cart.self) == cart)
     }
 }

@@ -25,9 +25,10 @@ struct EntryInserterTests {
         recorder.close()
         let entries = try Journal(path: path).entries(in: recorder.sessionID)
         #expect(entries.map(\.seq) == Array(0...count))
-        var state: JSONValue?
+        var states = SessionStates(file: "batch", session: nil)
         for (index, entry) in entries.enumerated() {
-            try entry.advance(&state, file: "batch")
+            try states.advance(past: entry)
+            let state = states.state
             guard index > 0 else { continue }
             let (action, effect) = expected[index - 1]
             #expect(try entry.action?.decode(Plain.self) == action)

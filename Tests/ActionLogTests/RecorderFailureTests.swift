@@ -30,9 +30,9 @@ struct RecorderFailureTests {
         let journal = try Journal(path: path)
         let entries = try journal.entries(in: recorder.sessionID)
         #expect(entries.map(\.kind) == [.keyframe, .keyframe, .gap, .keyframe])
-        #expect(entries[2].dropped == 2)
-        #expect(entries[2].note == "2 actions dropped: the writer fell behind")
-        #expect(try entries[3].state?.decode(Counter.self) == Counter(count: 10))
+        #expect(entries[2].content.gap?.dropped == 2)
+        #expect(entries[2].content.gap?.note == "2 actions dropped: the writer fell behind")
+        #expect(try entries[3].content.storedJSON?.decode(Counter.self) == Counter(count: 10))
         #expect(try journal.session(recorder.sessionID).droppedCount == 2)
         #expect(log.all.map(\.description) == ["drop.actionlog, session 1, entry 2: 2 actions dropped: the writer fell behind; recorded as a gap"])
         #expect(try journal.verify().isValid)
@@ -52,7 +52,7 @@ struct RecorderFailureTests {
         recorder.close()
         let entries = try Journal(path: path).entries(in: recorder.sessionID)
         #expect(entries.map(\.kind) == [.keyframe, .gap])
-        #expect(entries[1].dropped == 1)
+        #expect(entries[1].content.gap?.dropped == 1)
     }
 
     @Test("an action that does not encode becomes a gap, is reported, and recording goes on")
@@ -72,8 +72,8 @@ struct RecorderFailureTests {
         #expect(recorder.statistics == RecorderStatistics(recorded: 4, dropped: 0, committed: 3, lost: 1, pending: 0))
         let entries = try Journal(path: path).entries(in: recorder.sessionID)
         #expect(entries.map(\.kind) == [.keyframe, .keyframe, .gap, .keyframe])
-        #expect(entries[2].note == #""poison" does not encode: refused to encode"#)
-        #expect(try entries[3].state?.decode(Counter.self) == Counter(count: 2))
+        #expect(entries[2].content.gap?.note == #""poison" does not encode: refused to encode"#)
+        #expect(try entries[3].content.storedJSON?.decode(Counter.self) == Counter(count: 2))
     }
 
     @Test("a failed write loses only its batch, is reported, and becomes a gap once writes succeed again")
@@ -101,8 +101,8 @@ struct RecorderFailureTests {
         let journal = try Journal(path: path)
         let entries = try journal.entries(in: recorder.sessionID)
         #expect(entries.map(\.kind) == [.keyframe, .keyframe, .gap, .keyframe])
-        #expect(entries[2].dropped == 2)
-        #expect(try entries[3].state?.decode(Counter.self) == Counter(count: 4))
+        #expect(entries[2].content.gap?.dropped == 2)
+        #expect(try entries[3].content.storedJSON?.decode(Counter.self) == Counter(count: 4))
         #expect(try journal.session(recorder.sessionID).status == .closed)
         #expect(try journal.verify().isValid)
     }

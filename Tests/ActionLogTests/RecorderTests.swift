@@ -34,11 +34,12 @@ struct RecorderTests {
         let entries = try journal.entries(in: session.id)
         #expect(entries.map(\.seq) == Array(0...1_000))
         #expect(entries[0].action == nil && entries[0].label == nil)
-        #expect(try entries[0].state?.decode(Counter.self) == Counter())
-        var recorded: JSONValue?
-        try entries[0].advance(&recorded, file: journal.fileName)
+        #expect(try entries[0].content.storedJSON?.decode(Counter.self) == Counter())
+        var states = SessionStates(file: journal.fileName, session: recorder.sessionID)
+        try states.advance(past: entries[0])
         for (entry, (action, state, effect)) in zip(entries.dropFirst(), expected) {
-            try entry.advance(&recorded, file: journal.fileName)
+            try states.advance(past: entry)
+            let recorded = states.state
             #expect(try entry.action?.decode(CounterAction.self) == action)
             #expect(try recorded?.decode(Counter.self) == state)
             #expect(try entry.effect?.decode(CounterEffect.self) == effect)

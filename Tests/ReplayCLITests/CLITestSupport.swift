@@ -160,6 +160,14 @@ func jsonObjects(_ text: String, sourceLocation: SourceLocation = #_sourceLocati
     return try #require(parsed as? [[String: Any]], "not a JSON array of objects: \(text)", sourceLocation: sourceLocation)
 }
 
+/// Parses JSON Lines: one object per line.
+func jsonLines(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+    try text.split(separator: "\n").map { line in
+        let parsed = try JSONSerialization.jsonObject(with: Data(String(line).utf8))
+        return try #require(parsed as? [String: Any], "not a JSON object: \(line)", sourceLocation: sourceLocation)
+    }
+}
+
 /// A JSON number as an `Int`; `nil` for anything else.
 func int(_ value: Any?) -> Int? {
     (value as? NSNumber)?.intValue

@@ -226,7 +226,7 @@ struct LogCommandTests {
             let checkout = try runCLI(["log", "demo.actionlog", "--session", "checkout", "--json"], in: directory)
             #expect(checkout.status == 0)
             #expect(checkout.stderr == "")
-            let entries = try jsonObjects(checkout.stdout)
+            let entries = try jsonLines(checkout.stdout)
             #expect(entries.map { int($0["seq"]) } == Array(0..<DemoJournal.checkoutEntries))
             // Small states: a delta is written only where it is smaller than the keyframe and within budget.
             var kinds = Array(repeating: "keyframe", count: DemoJournal.checkoutEntries)

@@ -161,9 +161,7 @@ public struct JSONPatch: Hashable, Sendable, CustomStringConvertible {
             do {
                 try operation.perform(on: &document)
             } catch {
-                throw JSONPatchError(
-                    kind: error.kind, operationIndex: index, operation: operation.name,
-                    path: operation.path.description, from: operation.from?.description, reason: error.reason)
+                throw error.located(at: index, operation)
             }
         }
     }
@@ -258,13 +256,20 @@ extension JSONPatch {
 // MARK: - Applying
 
 /// Why one operation failed, before the patch adds the operation's index and pointers.
-private struct OperationFailure: Error {
+struct OperationFailure: Error {
     var kind: JSONPatchError.Kind
     var reason: String
+
+    /// The patch's error: this failure, at operation `index`.
+    func located(at index: Int, _ operation: JSONPatch.Operation) -> JSONPatchError {
+        JSONPatchError(
+            kind: kind, operationIndex: index, operation: operation.name,
+            path: operation.path.description, from: operation.from?.description, reason: reason)
+    }
 }
 
 extension JSONPatch.Operation {
-    fileprivate func perform(on document: inout JSONValue) throws(OperationFailure) {
+    func perform(on document: inout JSONValue) throws(OperationFailure) {
         switch self {
         case .add(let path, let value):
             try Self.put(value, at: path, inserting: true, in: &document)

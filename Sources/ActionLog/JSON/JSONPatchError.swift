@@ -23,6 +23,11 @@ public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertibl
         /// The operation is well formed but not allowed: removing the whole document, or moving a
         /// value into one of its own children.
         case notAllowed
+        /// Applying it would nest the document deeper than ``JSONValue/maximumDepth`` levels.
+        case tooDeep
+        /// Applying it would make the document heavier than a rebuilt state may be (see the
+        /// bounds in ``Journal/state(at:in:)``): the mark of a patch bomb.
+        case tooLarge
     }
 
     /// The broad reason for the failure.

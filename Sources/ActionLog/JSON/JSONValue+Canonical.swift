@@ -164,16 +164,21 @@ extension JSONValue {
 extension JSONPatch {
     /// The canonical text of ``jsonValue``, written straight from the operations without building
     /// their JSON objects; ``description`` gives it.
-    var canonicalText: String {
+    package var canonicalText: String {
         var output: [UInt8] = []
         output.reserveCapacity(64 * operations.count + 2)
+        writeCanonical(to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends ``canonicalText``.
+    func writeCanonical(to output: inout [UInt8]) {
         output.append(UInt8(ascii: "["))
         for (index, operation) in operations.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             operation.writeCanonical(to: &output)
         }
         output.append(UInt8(ascii: "]"))
-        return String(decoding: output, as: UTF8.self)
     }
 }
 

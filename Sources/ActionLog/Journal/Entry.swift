@@ -2,16 +2,23 @@ import Foundation
 
 /// One step of a session: the action, the state it produced, the effect it emitted.
 ///
-/// Entry 0 holds the initial state and no action. A ``Kind/gap`` entry stands for actions that were
-/// lost (the writer fell behind, or a write failed); the entry after a gap holds a full state again.
+/// Entry 0 holds the initial state and no action. What an entry stores of the state is its
+/// ``content``: the full state (a keyframe), the change from the previous entry's state (a delta),
+/// or nothing, for actions that were lost (a gap: the writer fell behind, or a write failed).
 ///
 /// ```swift
 /// let entry = try journal.entry(3, in: session.id)
-/// print(entry.label ?? "initial", entry.action?.canonicalText ?? "")
+/// switch entry.content {
+/// case .keyframe(let state): print("state", state.canonicalText)
+/// case .delta(let patch): print("changed", patch)
+/// case .gap(let dropped, _): print(dropped, "actions lost")
+/// }
 /// ```
+///
+/// To know the state after each entry, feed the entries in order to ``SessionStates``.
 public struct Entry: Sendable, Hashable {
-    /// How the entry's state is stored.
-    public enum Kind: String, Sendable, Hashable {
+    /// How an entry's state is stored: the names the journal's `kind` column and the text form use.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The full state.
         case keyframe
         /// The change from the previous entry's state, as an RFC 6902 JSON Patch.
@@ -20,66 +27,156 @@ public struct Entry: Sendable, Hashable {
         case gap
     }
 
+    /// What an entry stores of the state.
+    public enum Content: Sendable, Hashable {
+        /// The full state after the entry.
+        case keyframe(JSONValue)
+        /// The change from the previous entry's state to this one's.
+        case delta(JSONPatch)
+        /// `dropped` actions (at least one) were lost here, for the reason in `note`; the state is
+        /// unknown until the next keyframe.
+        case gap(dropped: Int, note: String?)
+
+        /// The kind of content, as the journal names it.
+        public var kind: Kind {
+            switch self {
+            case .keyframe: .keyframe
+            case .delta: .delta
+            case .gap: .gap
+            }
+        }
+    }
+
+    /// The session's id in its journal (0 outside a journal).
     public let session: Session.ID
     public let seq: Int
-    public let kind: Kind
     public let time: Date
     /// The action's case name, e.g. `addToCart`, or `input.queryChanged` for a nested enum.
     public let label: String?
     /// The action as canonical JSON; `nil` for entry 0 and gaps.
     public let action: JSONValue?
-    /// The full state for a keyframe, the patch for a delta, `nil` for a gap.
-    public let state: JSONValue?
+    /// The state after the entry: in full, as a change, or lost.
+    public let content: Content
     /// The effect the reducer returned, if any.
     public let effect: JSONValue?
     /// How long the reducer took.
     public let reducerDuration: Duration?
-    /// For a gap: how many actions were lost.
-    public let dropped: Int?
-    /// For a gap: why the actions were lost.
-    public let note: String?
+
+    /// How the state is stored: ``Content/kind`` of ``content``.
+    public var kind: Kind { content.kind }
 
     /// Makes an entry, for code that builds sessions itself (importing a text form, re-recording a golden).
     ///
     /// ```swift
-    /// let first = Entry(session: 0, seq: 0, kind: .keyframe, time: .now, label: nil, action: nil,
-    ///                   state: ["count": 0], effect: nil)
+    /// let first = Entry(session: 0, seq: 0, time: .now, label: nil, action: nil,
+    ///                   content: .keyframe(["count": 0]), effect: nil)
     /// ```
     ///
     /// - Parameters:
     ///   - session: the session's id (0 outside a journal).
     ///   - seq: the sequence number; entry 0 is the initial state.
-    ///   - kind: how ``state`` is stored.
     ///   - time: when the action was dispatched.
     ///   - label: the action's case name.
     ///   - action: the action's JSON; `nil` for entry 0 and gaps.
-    ///   - state: the full state (keyframe), the patch (delta), or `nil` (gap).
+    ///   - content: the state: a keyframe, a delta or a gap.
     ///   - effect: the effect's JSON, if any.
     ///   - reducerDuration: how long the reducer took.
-    ///   - dropped: for a gap, how many actions were lost.
-    ///   - note: for a gap, why.
     public init(
-        session: Session.ID, seq: Int, kind: Kind, time: Date, label: String?, action: JSONValue?,
-        state: JSONValue?, effect: JSONValue?, reducerDuration: Duration? = nil, dropped: Int? = nil, note: String? = nil
+        session: Session.ID, seq: Int, time: Date, label: String?, action: JSONValue?, content: Content,
+        effect: JSONValue?, reducerDuration: Duration? = nil
     ) {
         self.session = session
         self.seq = seq
-        self.kind = kind
         self.time = time
         self.label = label
         self.action = action
-        self.state = state
+        self.content = content
         self.effect = effect
         self.reducerDuration = reducerDuration
-        self.dropped = dropped
-        self.note = note
     }
+
+    /// This entry with another content (and, if given, another action and effect), everything else kept:
+    /// how re-recording and migrating rewrite an entry.
+    ///
+    /// ```swift
+    /// let rewritten = entry.replacing(content: .keyframe(replayedState))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - content: the new content.
+    ///   - action: the new action, or `nil` to keep the entry's.
+    ///   - effect: the new effect; pass `.some(nil)` to remove it, leave out to keep the entry's.
+    package func replacing(content: Content, action: JSONValue? = nil, label: String? = nil, effect: JSONValue?? = .none) -> Entry {
+        Entry(
+            session: session, seq: seq, time: time, label: label ?? self.label, action: action ?? self.action,
+            content: content, effect: effect ?? self.effect, reducerDuration: reducerDuration)
+    }
+}
+
+// MARK: - The stored form
+
+extension Entry.Content {
+    /// Makes the content from its stored parts, checking the rules of a well-formed entry; every
+    /// reader of stored entries (journal rows, the text form) comes through here, so each rule and
+    /// its message exists once.
+    ///
+    /// - Parameters:
+    ///   - kind: the stored kind's name.
+    ///   - state: the stored state (keyframe) or patch (delta), already parsed.
+    ///   - dropped: for a gap, how many actions were lost.
+    ///   - note: for a gap, why.
+    /// - Throws: the reason the parts are not an entry's content, as a sentence fragment.
+    package init(kind: String, state: JSONValue?, dropped: Int64?, note: String?) throws(EntryProblem) {
+        guard let known = Entry.Kind(rawValue: kind) else {
+            throw EntryProblem("unknown entry kind \(JSONPatch.quoted(kind)) (expected keyframe, delta or gap)")
+        }
+        switch known {
+        case .keyframe:
+            guard let state else { throw EntryProblem("a keyframe without a state") }
+            self = .keyframe(state)
+        case .delta:
+            guard let state else { throw EntryProblem("a delta without a patch") }
+            do {
+                self = .delta(try JSONPatch(state))
+            } catch {
+                throw EntryProblem("the delta is not a JSON Patch: \(error)")
+            }
+        case .gap:
+            guard state == nil else { throw EntryProblem("a gap holding a state") }
+            guard let dropped, dropped > 0, let count = Int(exactly: dropped) else {
+                throw EntryProblem("a gap that lost no actions")
+            }
+            self = .gap(dropped: count, note: note)
+        }
+    }
+
+    /// The stored state text's JSON: the keyframe's state, the delta's patch, `nil` for a gap.
+    package var storedJSON: JSONValue? {
+        switch self {
+        case .keyframe(let state): state
+        case .delta(let patch): patch.jsonValue
+        case .gap: nil
+        }
+    }
+
+    /// For a gap, how many actions were lost and why.
+    package var gap: (dropped: Int, note: String?)? {
+        if case .gap(let dropped, let note) = self { return (dropped, note) }
+        return nil
+    }
+}
+
+/// Why stored parts are not an entry: a sentence fragment that callers locate (file, session,
+/// entry, line).
+package struct EntryProblem: Error, Sendable {
+    package let reason: String
+    package init(_ reason: String) { self.reason = reason }
 }
 
 /// An entry row as stored: texts not parsed yet. Readers that must survive bad rows (verify) use it.
 struct RawEntry: Sendable {
     let session: Session.ID
-    let seq: Int
+    let seq: Int64
     let kind: String
     let time: Double
     let label: String?
@@ -92,9 +189,24 @@ struct RawEntry: Sendable {
 
     static let columns = "session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note"
 
+    /// A row of which only the columns that rebuild a state were read.
+    init(session: Session.ID, seq: Int64, kind: String, state: String?, dropped: Int64?) {
+        self.session = session
+        self.seq = seq
+        self.kind = kind
+        self.time = 0
+        self.label = nil
+        self.action = nil
+        self.state = state
+        self.effect = nil
+        self.durationNanoseconds = nil
+        self.dropped = dropped
+        self.note = nil
+    }
+
     init(row: Row) {
         session = row.int(0)
-        seq = Int(row.int(1))
+        seq = row.int(1)
         kind = row.text(2) ?? ""
         time = row.double(3)
         label = row.text(4)
@@ -107,28 +219,47 @@ struct RawEntry: Sendable {
     }
 
     /// Parses the row; the error names the file, session, entry and column.
-    func parsed(file: String) throws(JournalError) -> Entry {
-        guard let kind = Entry.Kind(rawValue: kind) else {
-            throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "unknown entry kind \"\(self.kind)\"")
+    ///
+    /// - Parameter readingStates: `false` for a reader that never looks at states (a timeline): a
+    ///   keyframe's or delta's content is then an empty placeholder of its kind, and a damaged state
+    ///   does not fail the read.
+    func parsed(file: String, readingStates: Bool = true) throws(JournalError) -> Entry {
+        func fail(_ reason: String) -> JournalError {
+            JournalError(.corrupt, file: file, session: session, entry: Int(seq), reason: reason)
+        }
+        guard let seq = Int(exactly: seq), seq >= 0 else {
+            throw fail("the sequence number \(self.seq) is negative")
         }
         func json(_ text: String?, _ column: String) throws(JournalError) -> JSONValue? {
             guard let text else { return nil }
             do {
                 return try JSONValue(parsing: text)
             } catch {
-                throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "the \(column) is not valid JSON: \(error)")
+                throw fail("the \(column) is not valid JSON: \(error)")
             }
         }
+        let content: Entry.Content
+        do {
+            switch kind {
+            case Entry.Kind.keyframe.rawValue where !readingStates: content = .keyframe(.null)
+            case Entry.Kind.delta.rawValue where !readingStates: content = .delta(JSONPatch())
+            default: content = try Entry.Content(kind: kind, state: try json(state, "state"), dropped: dropped, note: note)
+            }
+        } catch let problem as EntryProblem {
+            throw fail(problem.reason)
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw fail("\(error)")
+        }
         return Entry(
-            session: session, seq: seq, kind: kind,
+            session: session, seq: seq,
             time: Date(timeIntervalSince1970: time),
             label: label,
             action: try json(action, "action"),
-            state: try json(state, "state"),
+            content: content,
             effect: try json(effect, "effect"),
-            reducerDuration: durationNanoseconds.map { .nanoseconds($0) },
-            dropped: dropped.map { Int($0) },
-            note: note
+            reducerDuration: durationNanoseconds.map { .nanoseconds($0) }
         )
     }
 }

@@ -25,12 +25,31 @@ extension Journal {
     ///   journal when it was opened read-only or when SQLite refuses the insert (the error names the entry).
     @discardableResult
     public func insert(_ recorded: RecordedSession) throws(JournalError) -> Session.ID {
-        try recorded.checkImportable()
+        guard !recorded.entries.isEmpty else {
+            throw recorded.error(.corrupt, entry: nil, "no entries: a session needs at least entry 0, its initial state")
+        }
+        var entries = recorded.entries.makeIterator()
+        do {
+            return try insert(session: recorded.session, file: recorded.file) { entries.next() }
+        } catch {
+            throw recorded.locate(error)
+        }
+    }
+
+    /// Inserts a session whose entries come one at a time, checking each on the way
+    /// (``SessionStates``), in one transaction: memory stays bounded however long the session, and a
+    /// damaged entry rolls the whole session back.
+    ///
+    /// - Parameters:
+    ///   - session: the session's metadata.
+    ///   - source: the file the entries come from, for errors about them.
+    ///   - next: the next entry, or `nil` after the last.
+    /// - Returns: the new session's id.
+    package func insert(session: Session, file source: String, next: () throws(JournalError) -> Entry?) throws(JournalError) -> Session.ID {
         let file = fileName
-        let session = recorded.session
         let isLive = session.status == .recording
         let status = isLive ? Session.Status.interrupted : session.status
-        let endedAt = isLive ? recorded.entries.map(\.time).max() : session.endedAt
+        let sourceSession = session.id == 0 ? nil : session.id
         return try read { connection in
             guard connection.mode == .readWrite else {
                 throw JournalError(.fileSystem, file: file, reason: "opened read-only, so no session can be inserted; open it with mode: .readWrite")
@@ -42,9 +61,9 @@ extension Journal {
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                     """).execute([
                         .text(session.name), .real(session.startedAt.timeIntervalSince1970),
-                        .optional(endedAt?.timeIntervalSince1970), .text(status.rawValue), .text(session.libraryVersion),
-                        .optional(session.appVersion), .text(session.stateType), .text(session.actionType),
-                        .optional(session.effectType), .text(session.metadata.canonicalText),
+                        .optional(isLive ? nil : session.endedAt?.timeIntervalSince1970), .text(status.rawValue),
+                        .text(session.libraryVersion), .optional(session.appVersion), .text(session.stateType),
+                        .text(session.actionType), .optional(session.effectType), .text(session.metadata.canonicalText),
                         .integer(Int64(session.droppedCount)),
                     ])
                 let id = connection.lastInsertedRowID
@@ -52,19 +71,34 @@ extension Journal {
                     INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                     """)
-                for entry in recorded.entries {
+                var states = SessionStates(file: source, session: sourceSession)
+                var lastTime: Double?
+                while let entry = try next() {
+                    try states.checkAction(of: entry)
+                    try states.advance(past: entry)
+                    let gap = entry.content.gap
+                    let time = entry.time.timeIntervalSince1970
+                    lastTime = max(lastTime ?? time, time)
                     do throws(SQLiteError) {
                         try insert.execute([
                             .integer(id), .integer(Int64(entry.seq)), .text(entry.kind.rawValue),
-                            .real(entry.time.timeIntervalSince1970), .optional(entry.label),
-                            .optional(entry.action?.canonicalText), .optional(entry.state?.canonicalText),
+                            .real(time), .optional(entry.label),
+                            .optional(entry.action?.canonicalText), .optional(entry.content.storedJSON?.canonicalText),
                             .optional(entry.effect?.canonicalText), .optional(entry.durationNanoseconds),
-                            .optional(entry.dropped.map(Int64.init)), .optional(entry.note),
+                            .optional(gap.map { Int64($0.dropped) }), .optional(gap?.note),
                         ])
                     } catch {
                         // The transaction rolls back: the session's id no longer exists, the entry tells where it failed.
                         throw JournalFile.wrap(error, file: file, entry: entry.seq)
                     }
+                }
+                guard lastTime != nil else {
+                    throw JournalError(.corrupt, file: source, session: sourceSession, reason: "no entries: a session needs at least entry 0, its initial state")
+                }
+                try states.finish(droppedCount: session.droppedCount)
+                if isLive {
+                    // Stored as interrupted, ended at its last entry: how a reader reports such a session.
+                    try connection.prepare("UPDATE sessions SET ended_at = ?2 WHERE id = ?1").execute([.integer(id), .optional(lastTime)])
                 }
                 return id
             }
@@ -73,6 +107,9 @@ extension Journal {
 
     /// Reads a session's text form and inserts it into the journal at `path`, creating the journal
     /// if needed: how a golden kept as text becomes a journal to replay.
+    ///
+    /// The file is read twice, a line at a time: once to check it, before the journal is created or
+    /// changed, and once to insert it. Memory stays bounded however long the session.
     ///
     /// ```swift
     /// let id = try Journal.importJSONL(at: URL(fileURLWithPath: "fixtures/checkout.jsonl"), into: tmp + "/checkout.actionlog")
@@ -83,22 +120,31 @@ extension Journal {
     ///   - url: the `.jsonl` file.
     ///   - path: the journal; created when missing.
     /// - Returns: the id of the inserted session.
-    /// - Throws: ``JournalError`` when the text cannot be read or is damaged (see
-    ///   ``RecordedSession/init(contentsOfJSONL:)`` and ``insert(_:)``), or the journal cannot be written.
+    /// - Throws: ``JournalError`` when the text cannot be read or is damaged (naming the file, the
+    ///   entry and the line), or the journal cannot be written.
     @discardableResult
     public static func importJSONL(at url: URL, into path: String) throws(JournalError) -> Session.ID {
-        let recorded = try RecordedSession(contentsOfJSONL: url)
-        try recorded.checkImportable()  // Before the journal file is created.
-        return try Journal(path: path, mode: .readWrite).insert(recorded)
+        try importingJSONL(at: url, into: path).id
+    }
+
+    /// ``importJSONL(at:into:)``, returning the session as read and its new id.
+    package static func importingJSONL(at url: URL, into path: String) throws(JournalError) -> (session: Session, id: Session.ID) {
+        var check = try JSONLReader(url: url)
+        var count = 0
+        while try check.next(checking: true) != nil { count += 1 }
+        var reader = try JSONLReader(url: url)
+        let journal = try Journal(path: path, mode: .readWrite)
+        let id = try journal.insert(session: reader.header, file: reader.file) { () throws(JournalError) in try reader.next(checking: true) }
+        return (check.session(entryCount: count), id)
     }
 }
 
 // MARK: - States and checks
 
-// These live beside the import because import runs the same walk to refuse a damaged session.
 extension RecordedSession {
     /// The recorded state after entry `seq` (entry 0: the initial state): the last keyframe at or
-    /// before it, with the deltas after it applied. The in-memory twin of ``Journal/state(at:in:)``.
+    /// before it, with the deltas after it applied by ``SessionStates``. The in-memory twin of
+    /// ``Journal/state(at:in:)``.
     ///
     /// ```swift
     /// let recorded = try RecordedSession(contentsOfJSONL: URL(fileURLWithPath: "checkout.jsonl"))
@@ -112,27 +158,17 @@ extension RecordedSession {
     public func state(at seq: Int) throws(JournalError) -> JSONValue {
         let index = entries.indices.contains(seq) && entries[seq].seq == seq ? seq : entries.firstIndex { $0.seq == seq }
         guard let index else { throw error(.entryNotFound, entry: seq, "no such entry") }
-        let target = entries[index]
-        if target.kind == .gap {
-            throw error(.entryNotFound, entry: seq, "a gap: \(target.dropped ?? 0) actions were lost here, so no state was recorded")
+        let start = entries[...index].lastIndex { $0.kind != .delta } ?? entries.startIndex
+        do {
+            return try SessionStates.state(at: seq, chain: entries[start...index], file: file, session: journalID)
+        } catch {
+            throw locate(error)
         }
-        guard let keyframe = entries[...index].lastIndex(where: { $0.kind == .keyframe }) else {
-            throw error(.corrupt, entry: seq, "no keyframe at or before this entry")
-        }
-        var state: JSONValue?
-        for entry in entries[keyframe...index] {
-            try advance(entry, &state)
-        }
-        guard let state else {
-            throw error(.corrupt, entry: seq, "a gap between the keyframe at entry \(entries[keyframe].seq) and this entry")
-        }
-        return state
     }
 
-    /// Checks that the session reads back from a journal: entries 0, 1, 2, … in order, entry 0 a
-    /// keyframe holding the initial state and no action, every delta applying to the state before
-    /// it, and gaps that add up to the session's dropped count. ``Journal/insert(_:)`` runs it; call
-    /// it yourself to refuse a damaged file before creating anything.
+    /// Checks that the session reads back from a journal: the rules of ``SessionStates`` and
+    /// ``SessionStates/checkAction(of:)`` over every entry. ``Journal/insert(_:)`` runs them as it
+    /// inserts; call this to refuse a damaged file before creating anything.
     ///
     /// ```swift
     /// let recorded = try RecordedSession(contentsOfJSONL: url)
@@ -142,40 +178,33 @@ extension RecordedSession {
     /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the file, the entry
     ///   and, for a text file, the line.
     public func checkImportable() throws(JournalError) {
-        guard let first = entries.first else {
+        guard !entries.isEmpty else {
             throw error(.corrupt, entry: nil, "no entries: a session needs at least entry 0, its initial state")
         }
-        for (index, entry) in entries.enumerated() where entry.seq != index {
-            throw error(.corrupt, entry: index, "missing: the entries go from \(index - 1) to \(entry.seq)")
-        }
-        guard first.kind == .keyframe, first.action == nil else {
-            throw error(.corrupt, entry: 0, "entry 0 must be a keyframe holding the initial state and no action")
-        }
-        var state: JSONValue?
-        var dropped = 0
-        for entry in entries {
-            if entry.kind == .gap {
-                guard let count = entry.dropped, count > 0 else { throw error(.corrupt, entry: entry.seq, "a gap that lost no actions") }
-                dropped += count
+        var states = SessionStates(file: file, session: journalID)
+        do {
+            for entry in entries {
+                try states.checkAction(of: entry)
+                try states.advance(past: entry)
             }
-            try advance(entry, &state)
-        }
-        guard dropped == session.droppedCount else {
-            throw error(.corrupt, entry: nil, "the session counts \(session.droppedCount) dropped actions, but its gaps add up to \(dropped)")
+            try states.finish(droppedCount: session.droppedCount)
+        } catch {
+            throw locate(error)
         }
     }
 
-    /// ``Entry/advance(_:file:)``, with the error located by ``error(_:entry:_:)``.
-    private func advance(_ entry: Entry, _ state: inout JSONValue?) throws(JournalError) {
-        do {
-            try entry.advance(&state, file: file)
-        } catch {
-            throw self.error(error.code, entry: entry.seq, error.reason)
-        }
-    }
+    /// The session's id for errors: `nil` for a session without a journal.
+    package var journalID: Session.ID? { isTextForm ? nil : session.id }
 
     /// Whether the session was read from the text form: it has no journal id (journals count from 1).
     var isTextForm: Bool { session.id == 0 }
+
+    /// An error of ``SessionStates`` about this session, located the way people find it: by the
+    /// session id in a journal; by the line in a text file. Other errors pass unchanged.
+    package func locate(_ error: JournalError) -> JournalError {
+        guard error.file == file, error.sqlite == nil, error.code == .corrupt || error.code == .entryNotFound else { return error }
+        return self.error(error.code, entry: error.entry, error.reason)
+    }
 
     /// An error about this session or one of its entries, located the way people find it: by the
     /// session id in a journal; by the line in a text file (the header is line 1, entry N is line N + 2).
@@ -189,7 +218,7 @@ extension RecordedSession {
             return JournalError(code, file: file, session: session.id, entry: seq, reason: reason)
         }
         // An entry that is not in the file has no line to point at.
-        if let seq, !entries.contains(where: { $0.seq == seq }) {
+        if let seq, !(entries.indices.contains(seq) && entries[seq].seq == seq) {
             return JournalError(code, file: file, entry: seq, reason: reason)
         }
         return JournalError(code, file: file, entry: seq, reason: "line \(seq.map { $0 + 2 } ?? 1): \(reason)")

@@ -171,10 +171,13 @@ public final class Journal: Sendable {
 
     // MARK: - Entries
 
-    /// The entries of a session in order, starting at `seq`.
+    /// The entries of a session in order, starting at `seq`, read into an array.
+    ///
+    /// For a whole session, prefer ``entryCursor(in:from:)``: it reads a page at a time, so memory
+    /// stays bounded however long the session.
     ///
     /// ```swift
-    /// for entry in try journal.entries(in: 1) { print(entry.seq, entry.label ?? "initial") }
+    /// for entry in try journal.entries(in: 1, from: 40, limit: 10) { print(entry.seq, entry.label ?? "initial") }
     /// ```
     ///
     /// - Parameters:
@@ -184,13 +187,47 @@ public final class Journal: Sendable {
     /// - Throws: ``JournalError`` when the session does not exist or an entry cannot be read; the error
     ///   names the entry.
     public func entries(in session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> [Entry] {
-        try requireSession(session)
-        let file = fileName
-        return try read(session: session) { connection in
-            try Self.rawEntries(connection, session: session, from: seq, limit: limit).map { raw throws(JournalError) in
-                try raw.parsed(file: file)
-            }
+        var cursor = try entryCursor(in: session, from: seq)
+        var entries: [Entry] = []
+        while limit.map({ entries.count < $0 }) ?? true, let entry = try cursor.next() {
+            entries.append(entry)
         }
+        return entries
+    }
+
+    /// A cursor over the entries of a session, in order from `seq`: it reads a page of rows at a time
+    /// by primary key, so walking a session of a million entries holds one page in memory.
+    ///
+    /// ```swift
+    /// var cursor = try journal.entryCursor(in: id)
+    /// var states = SessionStates(file: journal.fileName, session: id)
+    /// while let entry = try cursor.next() { try states.advance(past: entry) }
+    /// ```
+    ///
+    /// Entries a recorder commits while the cursor runs are read too, when they come after the page
+    /// being read.
+    ///
+    /// - Parameters:
+    ///   - session: the session's id.
+    ///   - seq: the first entry to read.
+    /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is no such session.
+    public func entryCursor(in session: Session.ID, from seq: Int = 0) throws(JournalError) -> EntryCursor {
+        try requireSession(session)
+        return EntryCursor(journal: self, session: session, from: seq)
+    }
+
+    /// A cursor over a session's entries for a timeline: their sequence numbers, times, labels,
+    /// actions, effects, durations and gaps, without reading their states. A keyframe's or a delta's
+    /// ``Entry/content`` is an empty placeholder of its kind, so a damaged state fails only the
+    /// readers that need it.
+    ///
+    /// - Parameters:
+    ///   - session: the session's id.
+    ///   - seq: the first entry to read.
+    /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is no such session.
+    package func timelineCursor(in session: Session.ID, from seq: Int = 0) throws(JournalError) -> EntryCursor {
+        try requireSession(session)
+        return EntryCursor(journal: self, session: session, from: seq, readingStates: false)
     }
 
     /// One entry of a session.
@@ -205,95 +242,54 @@ public final class Journal: Sendable {
 
     /// The recorded state after entry `seq` (entry 0: the initial state), as JSON.
     ///
+    /// It reads the entry's keyframe and the deltas after it (the recorder bounds how many), in one
+    /// statement, and rebuilds the state with ``SessionStates``, within its bounds.
+    ///
     /// ```swift
     /// let json = try journal.state(at: 12, in: session.id)
     /// let cart = try json.decode(Cart.self)
     /// ```
     ///
-    /// - Throws: ``JournalError`` when there is no such entry, when the entry is a gap (no state was
-    ///   recorded there), or when the stored state cannot be read.
+    /// - Throws: ``JournalError``: ``JournalError/Code/entryNotFound`` when there is no such entry or
+    ///   the entry is a gap (no state was recorded there); ``JournalError/Code/corrupt`` naming the
+    ///   entry when an entry on the way cannot be read or breaks a rule of ``SessionStates``.
     public func state(at seq: Int, in session: Session.ID) throws(JournalError) -> JSONValue {
-        // One statement, one descent of the entries' b-tree: walk back from `seq` to the keyframe,
-        // reading only the kind and the state. Anything irregular on the way (no such entry, a gap,
-        // a missing entry, an unknown kind) is left to the slow path, which names what is wrong.
-        let chain: [(seq: Int, kind: Entry.Kind, state: String?)]? = try read(session: session, entry: seq) { connection in
+        // One statement, one descent of the entries' b-tree: walk back from `seq` to a keyframe (or a
+        // gap, which ends any chain), reading only the kind and the state.
+        let chain: [RawEntry] = try read(session: session, entry: seq) { connection in
             let statement = try connection.cachedStatement(Self.stateChainQuery)
             try statement.bind([.integer(session), .integer(Int64(seq))])
             defer { statement.reset() }
-            var chain: [(seq: Int, kind: Entry.Kind, state: String?)] = []
-            var expected = seq
+            var chain: [RawEntry] = []
             while try statement.step() {
                 let row = Row(statement: statement)
-                guard Int(row.int(0)) == expected, let kind = Entry.Kind(rawValue: row.text(1) ?? ""), kind != .gap else { return nil }
-                chain.append((expected, kind, row.text(2)))
-                if kind == .keyframe { return chain }
-                expected -= 1
+                let raw = RawEntry(session: session, seq: row.int(0), kind: row.text(1) ?? "", state: row.text(2), dropped: row.optionalInt(3))
+                chain.append(raw)
+                if raw.kind != Entry.Kind.delta.rawValue { break }
             }
-            return nil
+            return chain
         }
-        guard let chain else { return try stateEntryByEntry(at: seq, in: session) }
-        let file = fileName
+        guard let target = chain.first, target.seq == Int64(seq) else {
+            try requireSession(session)
+            throw JournalError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "no such entry")
+        }
         // Parsed newest first, so that the target's own problems are reported before those of the
-        // entries leading to it; applied oldest first.
+        // entries leading to it; walked oldest first.
         var entries: [Entry] = []
         entries.reserveCapacity(chain.count)
-        for link in chain {
-            let stored: JSONValue?
-            do {
-                stored = try link.state.map { text in try JSONValue(parsing: text) }
-            } catch {
-                throw JournalError(.corrupt, file: file, session: session, entry: link.seq, reason: "the state is not valid JSON: \(error)")
-            }
-            entries.append(Entry(
-                session: session, seq: link.seq, kind: link.kind, time: Date(timeIntervalSince1970: 0),
-                label: nil, action: nil, state: stored, effect: nil))
+        for raw in chain {
+            entries.append(try raw.parsed(file: fileName))
         }
-        var state: JSONValue?
-        for entry in entries.reversed() {
-            try entry.advance(&state, file: file)
-        }
-        // A keyframe starts the chain and no gap is in it, so every step leaves a state.
-        return state!
+        return try SessionStates.state(at: seq, chain: entries.reversed(), file: fileName, session: session)
     }
 
     /// The entries `state(at:in:)` needs, for `?1` the session and `?2` the entry, newest first: read
-    /// until the first keyframe. The primary key (session_id, seq) serves it without sorting.
+    /// until the first keyframe or gap. The primary key (session_id, seq) serves it without sorting.
     private static let stateChainQuery = """
-        SELECT seq, kind, state FROM entries
+        SELECT seq, kind, state, dropped FROM entries
         WHERE session_id = ?1 AND seq <= ?2
         ORDER BY seq DESC
         """
-
-    private func gapError(_ entry: Entry, session: Session.ID) -> JournalError {
-        JournalError(.entryNotFound, file: fileName, session: session, entry: entry.seq, reason: "a gap: \(entry.dropped ?? 0) actions were lost here, so no state was recorded")
-    }
-
-    /// `state(at:in:)` one question at a time: the session, the entry, its keyframe, then the entries
-    /// from there. Taken only when the single query comes back short, to name what is missing (or,
-    /// if a recorder wrote the entry in between, to read it after all).
-    private func stateEntryByEntry(at seq: Int, in session: Session.ID) throws(JournalError) -> JSONValue {
-        let target = try self.entry(seq, in: session)
-        if target.kind == .gap {
-            throw gapError(target, session: session)
-        }
-        // One keyframe, then the deltas after it: the writer bounds how many there are.
-        let keyframe = try read(session: session, entry: seq) { connection in
-            try connection.cachedStatement(
-                "SELECT max(seq) FROM entries WHERE session_id = ?1 AND seq <= ?2 AND kind = 'keyframe'"
-            ).firstRow([.integer(session), .integer(Int64(seq))]) { $0.optionalInt(0) } ?? nil
-        }
-        guard let keyframe else {
-            throw JournalError(.corrupt, file: fileName, session: session, entry: seq, reason: "no keyframe at or before this entry")
-        }
-        var state: JSONValue?
-        for entry in try entries(in: session, from: Int(keyframe), limit: seq - Int(keyframe) + 1) {
-            try entry.advance(&state, file: fileName)
-        }
-        guard let state else {
-            throw JournalError(.corrupt, file: fileName, session: session, entry: seq, reason: "a gap between the keyframe at entry \(keyframe) and this entry")
-        }
-        return state
-    }
 
     private static let rawEntriesQuery = """
         SELECT \(RawEntry.columns) FROM entries
@@ -302,5 +298,12 @@ public final class Journal: Sendable {
 
     static func rawEntries(_ connection: Connection, session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws -> [RawEntry] {
         try connection.cachedStatement(rawEntriesQuery).rows([.integer(session), .integer(Int64(seq)), .integer(limit.map(Int64.init) ?? -1)]) { RawEntry(row: $0) }
+    }
+
+    /// A page of raw rows for a cursor.
+    func rawPage(session: Session.ID, from seq: Int, limit: Int) throws(JournalError) -> [RawEntry] {
+        try read(session: session, entry: seq) { connection in
+            try Self.rawEntries(connection, session: session, from: seq, limit: limit)
+        }
     }
 }

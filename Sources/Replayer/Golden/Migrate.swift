@@ -72,9 +72,7 @@ public func migrate<Action: Decodable>(
             throw failure(.actionDoesNotDecode, new.label, JSONValue.describe(error, decoding: new.action))
         }
         if new.action != action || new.label != entry.label { rewritten.append(entry.seq) }
-        entries.append(Entry(
-            session: entry.session, seq: entry.seq, kind: entry.kind, time: entry.time, label: new.label, action: new.action,
-            state: entry.state, effect: entry.effect, reducerDuration: entry.reducerDuration, dropped: entry.dropped, note: entry.note))
+        entries.append(entry.replacing(content: entry.content, action: new.action, label: new.label))
     }
     if !rewritten.isEmpty {
         try file.write(RecordedSession(session: recorded.session, entries: entries, file: recorded.file))

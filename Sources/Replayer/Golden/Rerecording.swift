@@ -35,11 +35,15 @@ enum Rerecording {
 
         var builder = SessionBuilder()
         var result = Result(recording: recorded, actions: 0, rewroteStates: [], rewroteEffects: [])
-        var recordedState: JSONValue?
+        var recordedStates = SessionStates(file: recorded.file, session: recorded.journalID)
         var state: State?
         for entry in recorded.entries {
-            try entry.advance(&recordedState, file: recorded.file)
-            guard let recordedJSON = recordedState else {
+            do throws(JournalError) {
+                try recordedStates.advance(past: entry)
+            } catch {
+                throw recorded.locate(error)
+            }
+            guard let recordedJSON = recordedStates.state else {
                 builder.append(entry, state: nil, effect: nil)
                 state = nil
                 continue
@@ -91,7 +95,8 @@ enum Rerecording {
         var builder = SessionBuilder()
         var state = initial
         func entry(_ seq: Int, label: String?, action: JSONValue?) -> Entry {
-            Entry(session: 0, seq: seq, kind: .keyframe, time: epoch, label: label, action: action, state: nil, effect: nil)
+            // The content is a placeholder: the builder stores the state it is given.
+            Entry(session: 0, seq: seq, time: epoch, label: label, action: action, content: .keyframe(.null), effect: nil)
         }
         builder.append(entry(0, label: nil, action: nil), state: try encoder.encode(state), effect: nil)
         for (index, action) in actions.enumerated() {
@@ -124,22 +129,18 @@ struct SessionBuilder {
             previous = nil
             return
         }
-        var kind = Entry.Kind.keyframe
-        var stored = state
+        var content = Entry.Content.keyframe(state)
         if let previous, budget.allowsDelta {
-            let patch = JSONPatch.diff(from: previous, to: state).jsonValue
+            let patch = JSONPatch.diff(from: previous, to: state)
             if budget.admitDelta(bytes: patch.canonicalText.utf8.count) {
-                kind = .delta
-                stored = patch
+                content = .delta(patch)
             }
         }
-        if kind == .keyframe {
+        if case .keyframe = content {
             budget.keyframe(bytes: state.canonicalText.utf8.count)
         }
         previous = state
-        entries.append(Entry(
-            session: entry.session, seq: entry.seq, kind: kind, time: entry.time, label: entry.label, action: entry.action,
-            state: stored, effect: effect, reducerDuration: entry.reducerDuration, dropped: entry.dropped, note: entry.note))
+        entries.append(entry.replacing(content: content, effect: .some(effect)))
     }
 }
 

@@ -29,19 +29,35 @@ struct Export: ParsableCommand {
     var force = false
 
     func run() throws {
-        let text = try source.recordedSession().jsonl()
         guard let output else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try source.exportJSONL(to: FileHandle.standardOutput)
             return
         }
         if !force, FileManager.default.fileExists(atPath: output) {
             Terminal.printError("\(output): the file exists; pass --force to replace it")
             throw ExitCode(64)
         }
+        // Written beside the target and renamed over it at the end: a failed export leaves no half file.
+        let target = URL(fileURLWithPath: output)
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+            let handle = try? FileHandle(forWritingTo: temporary)
+        else {
+            Terminal.printError("\(output): cannot write the file")
+            throw ExitCode.failure
+        }
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            defer { try? handle.close() }
+            try source.exportJSONL(to: handle)
+            try handle.synchronize()
         } catch {
-            Terminal.printError("\(output): cannot write the file: \(error.localizedDescription)")
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            Terminal.printError("\(output): cannot write the file: \(reason)")
             throw ExitCode.failure
         }
     }

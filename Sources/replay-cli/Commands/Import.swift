@@ -20,11 +20,10 @@ struct Import: ParsableCommand {
     var into: String
 
     func run() throws {
-        let (recorded, id) = try reportingErrors { () throws(JournalError) in
-            let recorded = try RecordedSession(contentsOfJSONL: URL(fileURLWithPath: file))
-            try recorded.checkImportable()  // Before the journal is created.
-            return (recorded, try Journal(path: into, mode: .readWrite).insert(recorded))
+        // Read twice, a line at a time: checked whole before the journal is created, then inserted.
+        let (session, id) = try reportingErrors { () throws(JournalError) in
+            try Journal.importingJSONL(at: URL(fileURLWithPath: file), into: into)
         }
-        print("Imported session \"\(recorded.session.name)\" as session \(id) of \(into) (\(counted(recorded.entries.count, "entry", "entries"))).")
+        print("Imported session \"\(session.name)\" as session \(id) of \(into) (\(counted(session.entryCount, "entry", "entries"))).")
     }
 }

@@ -1,51 +1,86 @@
 import ActionLog
 import ArgumentParser
+import Foundation
 
-/// `replay-cli log FILE --session ID`: the timeline of a session.
+/// `replay-cli log FILE --session ID [--from SEQ] [--limit N] [--json]`: the timeline of a session.
 struct Log: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the timeline of a session: one line per entry.")
+    static let configuration = CommandConfiguration(
+        abstract: "Print the timeline of a session: one line per entry.",
+        discussion: """
+            Lines are printed as the entries are read, a page at a time, so the first ones come at once \
+            however long the session. With --json, each entry is one JSON object on its own line (JSON \
+            Lines), ready for `jq -c`. States are not read: a damaged state does not stop the timeline.
+            """
+    )
 
     @OptionGroup var journal: JournalOptions
     @OptionGroup var session: SessionOptions
 
-    @Flag(help: "Print JSON for scripts.")
+    @Option(help: "The first entry to print.")
+    var from = 0
+
+    @Option(help: "The most entries to print.")
+    var limit: Int?
+
+    @Flag(help: "Print JSON Lines for scripts: one object per entry.")
     var json = false
+
+    func validate() throws {
+        guard from >= 0 else { throw ValidationError("--from must be 0 or more, not \(from)") }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+    }
 
     func run() throws {
         let journal = try journal.open()
         let session = try session.resolve(in: journal)
-        let entries = try reportingErrors { () throws(JournalError) in try journal.entries(in: session.id) }
-        if json {
-            let values: [JSONValue] = entries.map { entry in
-                .object([
-                    "seq": .number(String(entry.seq)),
-                    "kind": .string(entry.kind.rawValue),
-                    "time": .string(Format.timestamp(entry.time)),
-                    "offsetSeconds": .number(String(entry.time.timeIntervalSince(session.startedAt))),
-                    "label": entry.label.map(JSONValue.string) ?? .null,
-                    "action": entry.action ?? .null,
-                    "effect": entry.effect ?? .null,
-                    "reducerNanoseconds": entry.reducerDuration.map { .number(String($0.components.seconds * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000)) } ?? .null,
-                    "dropped": entry.dropped.map { .number(String($0)) } ?? .null,
-                    "note": entry.note.map(JSONValue.string) ?? .null,
-                ])
+        var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from) }
+        var output = BufferedOutput()
+        var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
+        var printed = 0
+        while limit.map({ printed < $0 }) ?? true,
+            let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() })
+        {
+            printed += 1
+            if json {
+                try output.write(Self.json(entry, session: session).canonicalText)
+                continue
             }
-            print(JSONValue.array(values).prettyText)
-            return
+            table.add(Self.row(entry, session: session))
+            if table.pending >= EntryPageSize.rows { try table.flush(into: &output) }
         }
-        let rows = entries.map { entry -> [String] in
-            let offset = Format.seconds(entry.time.timeIntervalSince(session.startedAt), sign: true)
-            switch entry.kind {
-            case .gap:
-                return [String(entry.seq), offset, "(gap)", entry.note ?? "\(entry.dropped ?? 0) actions lost"]
-            case .keyframe, .delta:
-                guard let label = entry.label, let action = entry.action else {
-                    return [String(entry.seq), offset, "(initial state)", ""]
-                }
-                return [String(entry.seq), offset, label, action.canonicalText]
-            }
-        }
-        let width = Terminal.width
-        Format.table([["SEQ", "OFFSET", "ACTION", "JSON"]] + rows).forEach { print(Terminal.fit($0, width: width)) }
+        if !json { try table.flush(into: &output) }
+        try output.flush()
     }
+
+    private static func row(_ entry: Entry, session: Session) -> [String] {
+        let offset = Format.seconds(entry.time.timeIntervalSince(session.startedAt), sign: true)
+        if case .gap(let dropped, let note) = entry.content {
+            return [String(entry.seq), offset, "(gap)", note ?? "\(dropped) actions lost"]
+        }
+        guard let label = entry.label, let action = entry.action else {
+            return [String(entry.seq), offset, "(initial state)", ""]
+        }
+        return [String(entry.seq), offset, label, action.canonicalText]
+    }
+
+    private static func json(_ entry: Entry, session: Session) -> JSONValue {
+        let gap = entry.content.gap
+        return .object([
+            "seq": .number(String(entry.seq)),
+            "kind": .string(entry.kind.rawValue),
+            "time": .string(Format.timestamp(entry.time)),
+            "offsetSeconds": .number(String(entry.time.timeIntervalSince(session.startedAt))),
+            "label": entry.label.map(JSONValue.string) ?? .null,
+            "action": entry.action ?? .null,
+            "effect": entry.effect ?? .null,
+            "reducerNanoseconds": entry.reducerDuration.map { .number(String($0.components.seconds * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000)) } ?? .null,
+            "dropped": gap.map { .number(String($0.dropped)) } ?? .null,
+            "note": gap?.note.map(JSONValue.string) ?? .null,
+        ])
+    }
+}
+
+/// How many rows the CLI reads and prints at a time.
+enum EntryPageSize {
+    static let rows = 512
 }

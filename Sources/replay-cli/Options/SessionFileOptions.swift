@@ -24,6 +24,23 @@ struct SessionFileOptions: ParsableArguments {
         return try reportingErrors { () throws(JournalError) in try journal.recordedSession(session.id) }
     }
 
+    /// Writes the session's text form to `handle`, entry by entry: a journal's session through a
+    /// cursor, a text file line by line, checked on the way.
+    func exportJSONL(to handle: FileHandle) throws {
+        if isTextForm {
+            try reportingErrors { () throws(JournalError) in
+                var reader = try RecordedSession.jsonlReader(at: URL(fileURLWithPath: file))
+                try check(sessionName: reader.session.name, file: reader.file)
+                try RecordedSession.writeJSONL(session: reader.session, file: reader.file, to: handle) { () throws(JournalError) in
+                    try reader.next()
+                }
+            }
+            return
+        }
+        let (journal, session) = try journalSession()
+        try reportingErrors { () throws(JournalError) in try journal.exportJSONL(session.id, to: handle) }
+    }
+
     /// How headings name the session, and the recorded states after entries `first` and `second`.
     func states(_ first: Int, _ second: Int) throws -> (name: String, first: JSONValue, second: JSONValue) {
         if isTextForm {
@@ -41,13 +58,18 @@ struct SessionFileOptions: ParsableArguments {
     private func textSession() throws -> RecordedSession {
         try reportingErrors { () throws(JournalError) in
             let recorded = try RecordedSession(contentsOfJSONL: URL(fileURLWithPath: file))
-            if let session, session != recorded.session.name {
-                throw JournalError(
-                    .sessionNotFound, file: recorded.file,
-                    reason: "no session named \"\(session)\" (the file holds session \"\(recorded.session.name)\")"
-                )
-            }
+            try check(sessionName: recorded.session.name, file: recorded.file)
             return recorded
+        }
+    }
+
+    /// Refuses a `--session` that names another session than the text file holds.
+    private func check(sessionName: String, file: String) throws(JournalError) {
+        if let session, session != sessionName {
+            throw JournalError(
+                .sessionNotFound, file: file,
+                reason: "no session named \"\(session)\" (the file holds session \"\(sessionName)\")"
+            )
         }
     }
 

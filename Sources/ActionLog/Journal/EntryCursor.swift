@@ -1,0 +1,56 @@
+/// Reads a session's entries in order, a page of rows at a time: memory stays bounded however long
+/// the session. Get one from ``Journal/entryCursor(in:from:)``.
+///
+/// ```swift
+/// var cursor = try journal.entryCursor(in: id)
+/// while let entry = try cursor.next() {
+///     print(entry.seq, entry.label ?? "initial")
+/// }
+/// ```
+///
+/// Each page is read by primary key in its own short read, so a cursor never holds the journal
+/// locked while its caller works, and a recorder writing meanwhile is not held up.
+public struct EntryCursor: Sendable {
+    /// Rows per page: large enough that the per-read overhead vanishes, small enough to stay in cache.
+    static let pageSize = 512
+
+    private let journal: Journal
+    private let session: Session.ID
+    private var nextSeq: Int?
+    private var page: [RawEntry] = []
+    private var index = 0
+    private var exhausted = false
+    /// Whether entries carry their states; see ``Journal/timelineCursor(in:from:)``.
+    private let readingStates: Bool
+
+    init(journal: Journal, session: Session.ID, from seq: Int, readingStates: Bool = true) {
+        self.readingStates = readingStates
+        self.journal = journal
+        self.session = session
+        self.nextSeq = max(0, seq)
+    }
+
+    /// The next entry, parsed, or `nil` after the last one.
+    ///
+    /// - Throws: ``JournalError`` naming the entry when its row cannot be read.
+    public mutating func next() throws(JournalError) -> Entry? {
+        guard let raw = try nextRaw() else { return nil }
+        return try raw.parsed(file: journal.fileName, readingStates: readingStates)
+    }
+
+    /// The next row as stored, not parsed: for readers that must go on past a damaged row.
+    mutating func nextRaw() throws(JournalError) -> RawEntry? {
+        if index == page.count {
+            guard !exhausted, let from = nextSeq else { return nil }
+            page = try journal.rawPage(session: session, from: from, limit: Self.pageSize)
+            index = 0
+            exhausted = page.count < Self.pageSize
+            guard let last = page.last else { return nil }
+            // Keyed by sequence number: a row at Int64.max ends the session.
+            let (following, overflow) = Int(last.seq).addingReportingOverflow(1)
+            nextSeq = overflow ? nil : following
+        }
+        defer { index += 1 }
+        return page[index]
+    }
+}

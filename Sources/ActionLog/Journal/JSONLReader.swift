@@ -1,0 +1,378 @@
+import Foundation
+
+/// Lines of bytes, from memory or read from a file a chunk at a time, without their `\n` or `\r\n`.
+struct ByteLines {
+    private var buffer: [UInt8]
+    private var start = 0
+    private let handle: FileHandle?
+    private var atEnd: Bool
+    private let file: String
+    /// Lines returned so far: the number of the last one.
+    private(set) var lineNumber = 0
+
+    init(bytes: [UInt8]) {
+        buffer = bytes
+        handle = nil
+        atEnd = true
+        file = ""
+        skipByteOrderMark()
+    }
+
+    init(handle: FileHandle, file: String) throws(JournalError) {
+        buffer = []
+        self.handle = handle
+        atEnd = false
+        self.file = file
+        try fill()
+        skipByteOrderMark()
+    }
+
+    /// A byte-order mark some editors add.
+    private mutating func skipByteOrderMark() {
+        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    }
+
+    private mutating func fill() throws(JournalError) {
+        guard let handle, !atEnd else { return }
+        let chunk: Data?
+        do {
+            chunk = try handle.read(upToCount: 1 << 16)
+        } catch {
+            throw JournalError(.fileSystem, file: file, reason: "cannot read the file: \(error.localizedDescription)")
+        }
+        guard let chunk, !chunk.isEmpty else {
+            atEnd = true
+            return
+        }
+        if start > 0 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: chunk)
+    }
+
+    /// The next line, or `nil` at the end of the text.
+    mutating func next() throws(JournalError) -> ArraySlice<UInt8>? {
+        var searched = start
+        while true {
+            if let newline = buffer[searched...].firstIndex(of: 0x0A) {
+                var line = buffer[start..<newline]
+                if line.last == 0x0D { line = line.dropLast() }
+                start = newline + 1
+                lineNumber += 1
+                return line
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                var line = buffer[start...]
+                if line.last == 0x0D { line = line.dropLast() }
+                start = buffer.count
+                lineNumber += 1
+                return line
+            }
+            searched = buffer.count - start
+            try fill()
+            searched = start + searched
+        }
+    }
+
+    static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+}
+
+/// Reads the text form line by line. Every error names the file, the entry (when known) and the line.
+struct JSONLReader {
+    let file: String
+    private var source: ByteLines
+    /// The session from the header; its entry count and last time are known once all is read.
+    let header: Session
+    /// A blank line read ahead, and its number: an error unless only blank lines follow it.
+    private var blank: Int?
+    private var expected = 0
+    private var lastTime: Date?
+    private var states: SessionStates
+
+    /// Opens a `.jsonl` file and reads its header.
+    init(url: URL) throws(JournalError) {
+        let file = url.lastPathComponent
+        let shown = url.relativePath  // As it was given: `nope.jsonl` rather than the whole path from the working directory.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw JournalError(.fileNotFound, file: file, reason: "no such file (looked for \(shown))")
+        }
+        guard !isDirectory.boolValue else {
+            throw JournalError(.notAJournal, file: file, reason: "a directory, not an ActionLog session in text form (\(shown))")
+        }
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw JournalError(.fileSystem, file: file, reason: "cannot read \(shown): \(error.localizedDescription)")
+        }
+        try self.init(source: try ByteLines(handle: handle, file: file), file: file)
+    }
+
+    init(source: ByteLines, file: String) throws(JournalError) {
+        self.file = file
+        self.source = source
+        states = SessionStates(file: file, session: nil)
+        let empty = Self.fail(file, line: 1, entry: nil, "the file is empty, so not an ActionLog session")
+        guard let first = try self.source.next() else { throw empty }
+        if ByteLines.isBlank(first), try Self.onlyBlanksFollow(&self.source) { throw empty }
+        header = try Self.readHeader(first, file: file)
+    }
+
+    private static func onlyBlanksFollow(_ source: inout ByteLines) throws(JournalError) -> Bool {
+        while let line = try source.next() {
+            if !ByteLines.isBlank(line) { return false }
+        }
+        return true
+    }
+
+    static func fail(_ file: String, _ code: JournalError.Code = .corrupt, line: Int, entry: Int?, _ reason: String) -> JournalError {
+        JournalError(code, file: file, entry: entry, reason: "line \(line): \(reason)")
+    }
+
+    func fail(_ code: JournalError.Code = .corrupt, line: Int, entry: Int?, _ reason: String) -> JournalError {
+        Self.fail(file, code, line: line, entry: entry, reason)
+    }
+
+    /// The next entry, checked against the rules of a session (``SessionStates`` and its actions),
+    /// or `nil` after the last one, when the dropped count has been checked too.
+    ///
+    /// - Parameter checking: whether to walk the states (import, export); reading a golden into
+    ///   memory leaves that to whoever uses it.
+    mutating func next(checking: Bool) throws(JournalError) -> Entry? {
+        while let line = try source.next() {
+            if ByteLines.isBlank(line) {
+                if blank == nil { blank = source.lineNumber }
+                continue
+            }
+            if let blank {
+                throw fail(line: blank, entry: expected, "a blank line; after the header, every line holds one entry")
+            }
+            let entry = try readEntry(line, line: source.lineNumber)
+            expected += 1
+            lastTime = max(lastTime ?? entry.time, entry.time)
+            if checking {
+                do {
+                    try states.checkAction(of: entry)
+                    try states.advance(past: entry)
+                } catch {
+                    throw locate(error)
+                }
+            }
+            return entry
+        }
+        if checking {
+            guard expected > 0 else {
+                throw fail(line: 1, entry: nil, "no entries: a session needs at least entry 0, its initial state")
+            }
+            do {
+                try states.finish(droppedCount: header.droppedCount)
+            } catch {
+                throw locate(error)
+            }
+        }
+        return nil
+    }
+
+    /// A session's error, located the way people find it in a text file: by its line.
+    private func locate(_ error: JournalError) -> JournalError {
+        fail(error.code, line: error.entry.map { $0 + 2 } ?? 1, entry: error.entry, error.reason)
+    }
+
+    /// Reads every entry into memory.
+    mutating func readAll() throws(JournalError) -> RecordedSession {
+        var entries: [Entry] = []
+        while let entry = try next(checking: false) { entries.append(entry) }
+        return RecordedSession(session: session(entryCount: entries.count), entries: entries, file: file)
+    }
+
+    /// The header's session, with what reading the entries found.
+    func session(entryCount: Int) -> Session {
+        Session(
+            id: 0, name: header.name, startedAt: header.startedAt, endedAt: header.endedAt, status: header.status,
+            libraryVersion: header.libraryVersion, appVersion: header.appVersion, stateType: header.stateType,
+            actionType: header.actionType, effectType: header.effectType, metadata: header.metadata,
+            entryCount: entryCount, droppedCount: header.droppedCount, lastEntryAt: lastTime)
+    }
+
+    /// Reads line 1: a header of a format this ActionLog reads. The entry count is filled in later.
+    private static func readHeader(_ line: ArraySlice<UInt8>, file: String) throws(JournalError) -> Session {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: Array(line))
+        } catch {
+            throw fail(file, line: 1, entry: nil, "not an ActionLog session header: \(error)")
+        }
+        guard case .object(let members) = value, members["actionlog"] == .string("session") else {
+            throw fail(file, line: 1, entry: nil, #"not an ActionLog session header (it has no "actionlog":"session")"#)
+        }
+        let fields = Fields(file: file, members: members, line: 1, entry: nil, subject: "the header")
+        let format = try fields.require(fields.int("format"), "format")
+        guard format <= RecordedSession.jsonlFormatVersion else {
+            throw fail(file, .newerSchema, line: 1, entry: nil, """
+                written by a newer ActionLog (text format \(format)), but this ActionLog reads text formats up to \
+                \(RecordedSession.jsonlFormatVersion); update ActionLog to read it
+                """)
+        }
+        guard format >= 1 else { throw fail(file, line: 1, entry: nil, "unknown text format \(format)") }
+        let dropped = try fields.int("dropped") ?? 0
+        guard dropped >= 0 else { throw fields.fail("\"dropped\" must not be negative, not \(dropped)") }
+        return Session(
+            id: 0,
+            name: try fields.require(fields.string("name"), "name"),
+            startedAt: try fields.require(fields.time("startedAt"), "startedAt"),
+            endedAt: try fields.time("endedAt"),
+            status: try fields.status(),
+            libraryVersion: try fields.require(fields.string("libraryVersion"), "libraryVersion"),
+            appVersion: try fields.string("appVersion"),
+            stateType: try fields.require(fields.string("stateType"), "stateType"),
+            actionType: try fields.require(fields.string("actionType"), "actionType"),
+            effectType: try fields.string("effectType"),
+            metadata: try fields.metadata(),
+            entryCount: 0,
+            droppedCount: Int(dropped),
+            lastEntryAt: nil
+        )
+    }
+
+    /// Reads the line of entry `expected`.
+    private func readEntry(_ line: ArraySlice<UInt8>, line number: Int) throws(JournalError) -> Entry {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: Array(line))
+        } catch {
+            throw fail(line: number, entry: expected, "not JSON: \(error)")
+        }
+        guard case .object(let members) = value else {
+            throw fail(line: number, entry: expected, "an entry must be a JSON object, not \(Fields.described(value))")
+        }
+        var fields = Fields(file: file, members: members, line: number, entry: expected, subject: "the entry")
+        let seq = try fields.require(fields.int("seq"), "seq")
+        guard seq == Int64(expected) else {
+            throw fail(line: number, entry: Int(seq), "entry \(seq) where entry \(expected) was expected: entries run 0, 1, 2, … without holes")
+        }
+        fields.entry = expected
+        let kind = try fields.require(fields.string("kind"), "kind")
+        let content: Entry.Content
+        do {
+            content = try Entry.Content(
+                kind: kind, state: kind == Entry.Kind.delta.rawValue ? members["patch"] : members["state"],
+                dropped: try fields.int("dropped"), note: try fields.string("note"))
+        } catch let problem as EntryProblem {
+            throw fields.fail(problem.reason)
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw fields.fail("\(error)")
+        }
+        return Entry(
+            session: 0, seq: expected,
+            time: try fields.require(fields.time("time"), "time"),
+            label: try fields.string("label"),
+            action: members["action"],
+            content: content,
+            effect: members["effect"],
+            reducerDuration: try fields.int("durationNs").map { .nanoseconds($0) }
+        )
+    }
+}
+
+/// The members of one line, read with errors that name the key, the line and the entry.
+private struct Fields {
+    let file: String
+    let members: [String: JSONValue]
+    let line: Int
+    var entry: Int?
+    /// `the header` or `the entry`, for "has no" messages.
+    let subject: String
+
+    func fail(_ reason: String) -> JournalError {
+        JSONLReader.fail(file, line: line, entry: entry, reason)
+    }
+
+    func require<T>(_ value: T?, _ key: String) throws(JournalError) -> T {
+        guard let value else { throw fail("\(subject) has no \"\(key)\"") }
+        return value
+    }
+
+    func string(_ key: String) throws(JournalError) -> String? {
+        guard let value = members[key] else { return nil }
+        guard case .string(let string) = value else { throw fail("\"\(key)\" must be a string, not \(Self.described(value))") }
+        return string
+    }
+
+    func int(_ key: String) throws(JournalError) -> Int64? {
+        guard let value = members[key] else { return nil }
+        guard case .number(let text) = value, let int = Int64(text) else {
+            throw fail("\"\(key)\" must be an integer, not \(Self.described(value))")
+        }
+        return int
+    }
+
+    func time(_ key: String) throws(JournalError) -> Date? {
+        guard let value = members[key] else { return nil }
+        guard case .number(let text) = value, let seconds = Double(text), seconds.isFinite else {
+            throw fail("\"\(key)\" must be a number of seconds since 1970, not \(Self.described(value))")
+        }
+        return JSONLTime.date(seconds)
+    }
+
+    func status() throws(JournalError) -> Session.Status {
+        let name = try require(string("status"), "status")
+        guard let status = Session.Status(rawValue: name) else {
+            throw fail("unknown session status \"\(name)\" (expected recording, closed or interrupted)")
+        }
+        return status
+    }
+
+    func metadata() throws(JournalError) -> JSONValue {
+        guard let value = members["metadata"] else { return [:] }
+        guard case .object = value else { throw fail("\"metadata\" must be an object, not \(Self.described(value))") }
+        return value
+    }
+
+    /// How a value that has the wrong type is named: numbers by their text, anything else by its type.
+    static func described(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let text): text
+        case .null: "null"
+        case .array, .object: "an \(value.typeName)"
+        default: "a \(value.typeName)"
+        }
+    }
+}
+
+// MARK: - Reading a long text file
+
+extension RecordedSession {
+    /// Reads a `.jsonl` file an entry at a time, checking each against the rules of a session.
+    package struct JSONLStream {
+        private var reader: JSONLReader
+        private var count = 0
+
+        init(reader: JSONLReader) { self.reader = reader }
+
+        /// The header's session (its entry count is the entries read so far).
+        package var session: Session { reader.session(entryCount: count) }
+        /// The file's name.
+        package var file: String { reader.file }
+
+        /// The next entry, checked, or `nil` after the last one (when the dropped count is checked).
+        package mutating func next() throws(JournalError) -> Entry? {
+            let entry = try reader.next(checking: true)
+            if entry != nil { count += 1 }
+            return entry
+        }
+    }
+
+    /// Opens a `.jsonl` file for reading an entry at a time, reading its header.
+    ///
+    /// - Throws: ``JournalError`` as ``init(contentsOfJSONL:)`` does.
+    package static func jsonlReader(at url: URL) throws(JournalError) -> JSONLStream {
+        JSONLStream(reader: try JSONLReader(url: url))
+    }
+}

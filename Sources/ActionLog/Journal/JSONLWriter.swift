@@ -1,0 +1,140 @@
+import Foundation
+
+/// Writes the text form line by line into ``buffer``; the caller drains the buffer as it likes, so
+/// a session of any length is written at the cost of one line at a time.
+struct JSONLWriter {
+    /// What was written and not yet taken by the caller.
+    var buffer: [UInt8] = []
+    private var isFirst = true
+
+    /// The header line: the session's metadata.
+    mutating func header(_ session: Session) {
+        begin()
+        add("actionlog", "\"session\"")
+        add("format", String(RecordedSession.jsonlFormatVersion))
+        add("name", string: session.name)
+        add("status", string: session.status.rawValue)
+        add("startedAt", time: session.startedAt)
+        add("endedAt", time: session.endedAt)
+        add("libraryVersion", string: session.libraryVersion)
+        add("appVersion", string: session.appVersion)
+        add("stateType", string: session.stateType)
+        add("actionType", string: session.actionType)
+        add("effectType", string: session.effectType)
+        add("dropped", String(session.droppedCount))
+        add("metadata", json: session.metadata)
+        end()
+    }
+
+    /// One entry's line.
+    mutating func entry(_ entry: Entry) {
+        begin()
+        add("seq", String(entry.seq))
+        add("kind", string: entry.kind.rawValue)
+        add("label", string: entry.label)
+        add("time", time: entry.time)
+        add("durationNs", entry.durationNanoseconds.map { String($0) })
+        add("action", json: entry.action)
+        add("effect", json: entry.effect)
+        switch entry.content {
+        case .keyframe(let state):
+            add("state", json: state)
+        case .delta(let patch):
+            key("patch")
+            patch.writeCanonical(to: &buffer)
+        case .gap(let dropped, let note):
+            add("dropped", String(dropped))
+            add("note", string: note)
+        }
+        end()
+    }
+
+    private mutating func begin() {
+        buffer.append(UInt8(ascii: "{"))
+        isFirst = true
+    }
+
+    private mutating func end() {
+        buffer.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "\n"))
+    }
+
+    private mutating func key(_ key: String) {
+        if !isFirst { buffer.append(UInt8(ascii: ",")) }
+        isFirst = false
+        JSONValue.writeString(key, to: &buffer)
+        buffer.append(UInt8(ascii: ":"))
+    }
+
+    /// Adds `"key":text`, where `text` is already JSON; nothing when `text` is `nil`.
+    private mutating func add(_ key: String, _ text: String?) {
+        guard let text else { return }
+        self.key(key)
+        buffer.append(contentsOf: text.utf8)
+    }
+
+    private mutating func add(_ key: String, string: String?) {
+        guard let string else { return }
+        self.key(key)
+        JSONValue.writeString(string, to: &buffer)
+    }
+
+    private mutating func add(_ key: String, time: Date?) {
+        add(key, time.map(JSONLTime.text))
+    }
+
+    private mutating func add(_ key: String, json: JSONValue?) {
+        guard let json else { return }
+        self.key(key)
+        json.writeCanonical(to: &buffer)
+    }
+}
+
+extension Journal {
+    /// Writes a session's text form (see ``RecordedSession/jsonl()``) to `handle`, entry by entry:
+    /// memory stays bounded however long the session, and the first lines are written at once.
+    ///
+    /// The session is checked as it is written (``SessionStates``): a damaged entry stops the
+    /// export with an error naming it, after the lines before it were written.
+    ///
+    /// ```swift
+    /// try journal.exportJSONL(3, to: FileHandle.standardOutput)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - id: the session.
+    ///   - handle: where the text goes.
+    /// - Throws: ``JournalError``: the session's errors, or ``JournalError/Code/fileSystem`` when
+    ///   writing to `handle` fails (a full disk, a closed pipe).
+    public func exportJSONL(_ id: Session.ID, to handle: FileHandle) throws(JournalError) {
+        let session = try self.session(id)
+        var cursor = try entryCursor(in: id)
+        try RecordedSession.writeJSONL(session: session, file: fileName, to: handle) { () throws(JournalError) in try cursor.next() }
+    }
+}
+
+extension RecordedSession {
+    /// Writes a session's text form from entries read one at a time, checking them on the way.
+    package static func writeJSONL(
+        session: Session, file: String, to handle: FileHandle, next: () throws(JournalError) -> Entry?
+    ) throws(JournalError) {
+        var writer = JSONLWriter()
+        var states = SessionStates(file: file, session: session.id == 0 ? nil : session.id)
+        writer.header(session)
+        func drain(force: Bool) throws(JournalError) {
+            guard force || writer.buffer.count >= 1 << 16 else { return }
+            do {
+                try handle.write(contentsOf: writer.buffer)
+            } catch {
+                throw JournalError(.fileSystem, file: file, session: session.id == 0 ? nil : session.id, reason: "cannot write the text form: \(error.localizedDescription)")
+            }
+            writer.buffer.removeAll(keepingCapacity: true)
+        }
+        while let entry = try next() {
+            try states.advance(past: entry)
+            writer.entry(entry)
+            try drain(force: false)
+        }
+        try drain(force: true)
+    }
+}

@@ -1,0 +1,218 @@
+/// Rebuilds and checks a session's states, entry by entry: the one place that knows how a
+/// session's entries chain.
+///
+/// Feed it a session's entries in order; after each one, ``state`` is the recorded state (or `nil`
+/// where a gap left it unknown). Every reader of sessions — ``Journal/state(at:in:)``,
+/// ``RecordedSession``, ``Journal/verify()``, import, export, replay and re-recording — walks
+/// sessions through it, so a session is valid for all of them or for none, with the same message.
+///
+/// ```swift
+/// var states = SessionStates(file: journal.fileName, session: id)
+/// for entry in try journal.entries(in: id) {
+///     try states.advance(past: entry)
+///     print(entry.seq, states.state?.canonicalText ?? "(unknown: a gap)")
+/// }
+/// try states.finish(droppedCount: session.droppedCount)
+/// ```
+///
+/// The rules: entries run 0, 1, 2, … without holes; entry 0 is a keyframe holding the initial
+/// state and no action; a delta applies to the state before it, which must be known (not after a
+/// gap); rebuilding stays within ``JSONPatch/Bounds`` (no nesting deeper than
+/// ``JSONValue/maximumDepth``, no growth by `copy` past four times the bytes stored since the
+/// keyframe, or 16 MiB); gaps lose at least one action each, and add up to the session's dropped
+/// count. Sequence numbers and counts are checked before any arithmetic.
+///
+/// After an error, the walk can go on, as ``Journal/verify()`` does to report every problem: the
+/// state is unknown, and deltas are passed over without a second report until the next keyframe.
+public struct SessionStates: Sendable {
+    /// The file messages name.
+    public let file: String
+    /// The session messages name; `nil` for a session in text form.
+    public let session: Session.ID?
+    /// The recorded state after the last entry, or `nil` when it is unknown (a gap, or an error).
+    public private(set) var state: JSONValue?
+    /// The actions the gaps so far lost, in all.
+    public private(set) var droppedTotal = 0
+    /// The entry expected next; `nil` once the sequence numbers ran out of integers.
+    private var nextSeq: Int?
+    /// Whether the walk starts mid-session, at a keyframe, rather than at entry 0.
+    private var resuming: Bool
+    /// Set after an error: deltas are passed over, unreported, until the next keyframe.
+    private var lost = false
+    private var bounds = JSONPatch.Bounds()
+
+    /// Starts a walk at entry 0.
+    ///
+    /// - Parameters:
+    ///   - file: the file's name, for errors.
+    ///   - session: the session's id, for errors; `nil` for a session in text form.
+    public init(file: String, session: Session.ID?) {
+        self.file = file
+        self.session = session
+        self.nextSeq = 0
+        self.resuming = false
+    }
+
+    /// Starts a walk mid-session, at a keyframe: how a state is read without walking from entry 0.
+    ///
+    /// - Parameters:
+    ///   - file: the file's name, for errors.
+    ///   - session: the session's id, for errors.
+    ///   - seq: the entry the walk starts at, which must be a keyframe.
+    package init(file: String, session: Session.ID?, resumingAt seq: Int) {
+        self.init(file: file, session: session)
+        self.nextSeq = seq
+        self.resuming = true
+    }
+
+    /// Moves the state across `entry`: a keyframe replaces it, a delta patches it, a gap clears it.
+    ///
+    /// - Parameter entry: the next entry of the session.
+    /// - Returns: the delta's patch, for a caller that wants to know where the state changed; `nil`
+    ///   for a keyframe, a gap, or a delta passed over after an error.
+    /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the file, the session
+    ///   and the entry, when the entry breaks a rule. The walk can go on after it.
+    @discardableResult
+    public mutating func advance(past entry: Entry) throws(JournalError) -> JSONPatch? {
+        let orderProblem = checkOrder(entry.seq)
+        defer { resuming = false }
+        if orderProblem != nil {
+            state = nil
+            lost = true
+        }
+        switch entry.content {
+        case .keyframe(let full):
+            if !resuming, entry.seq == 0, entry.action != nil, orderProblem == nil {
+                state = nil
+                lost = true
+                throw error(entry.seq, "entry 0 must be a keyframe holding the initial state and no action")
+            }
+            state = full
+            lost = false
+            bounds = JSONPatch.Bounds()
+        case .delta(let patch):
+            if let orderProblem { throw orderProblem }
+            if entry.seq == 0, !resuming {
+                lost = true
+                throw error(0, "entry 0 must be a keyframe holding the initial state and no action")
+            }
+            guard var current = state else {
+                if lost { return nil }
+                lost = true
+                throw error(entry.seq, resuming ? "no keyframe at or before this entry" : "a delta with no keyframe before it")
+            }
+            // Patched in place: with `state` cleared, `current` holds the only reference, so a change
+            // deep inside a large array copies none of it.
+            state = nil
+            do {
+                try patch.apply(to: &current, within: &bounds)
+            } catch {
+                lost = true
+                throw self.error(entry.seq, "the delta does not apply: \(error)")
+            }
+            state = current
+            return patch
+        case .gap(let dropped, _):
+            state = nil
+            lost = false
+            if entry.seq == 0, !resuming, orderProblem == nil {
+                lost = true
+                throw error(0, "entry 0 must be a keyframe holding the initial state and no action")
+            }
+            let (sum, overflow) = droppedTotal.addingReportingOverflow(dropped)
+            guard !overflow else {
+                throw error(entry.seq, "the gaps lose more actions than can be counted (\(droppedTotal) before this one, then \(dropped))")
+            }
+            droppedTotal = sum
+        }
+        if let orderProblem { throw orderProblem }
+        return nil
+    }
+
+    /// Marks entry `seq` as unreadable (its row did not parse): the state is unknown from there.
+    ///
+    /// - Parameter seq: the entry.
+    package mutating func skip(_ seq: Int) {
+        _ = checkOrder(seq)
+        state = nil
+        lost = true
+    }
+
+    /// Checks what is known only at the end of the session: that its gaps add up to its dropped count.
+    ///
+    /// - Parameter droppedCount: the actions the session's metadata counts as lost.
+    /// - Throws: ``JournalError`` naming the file and the session.
+    public func finish(droppedCount: Int) throws(JournalError) {
+        guard droppedTotal == droppedCount else {
+            throw JournalError(.corrupt, file: file, session: session, reason: """
+                the session counts \(droppedCount) dropped actions, but its gaps add up to \(droppedTotal)
+                """)
+        }
+    }
+
+    /// Checks the actions' side of an entry: entry 0 has none; every later keyframe or delta has
+    /// one, with its label. Readers that only rebuild states do not need it; verify and import do.
+    ///
+    /// - Parameter entry: the entry.
+    /// - Throws: ``JournalError`` naming the entry.
+    public func checkAction(of entry: Entry) throws(JournalError) {
+        guard entry.seq > 0 else { return }
+        switch entry.content {
+        case .gap:
+            if entry.action != nil { throw error(entry.seq, "a gap holding an action") }
+        case .keyframe, .delta:
+            if entry.action == nil { throw error(entry.seq, "no action recorded") }
+            if entry.label == nil { throw error(entry.seq, "an action without its label") }
+        }
+    }
+
+    /// The rules of sequence numbers; updates ``nextSeq``.
+    private mutating func checkOrder(_ seq: Int) -> JournalError? {
+        defer {
+            let (following, overflow) = seq.addingReportingOverflow(1)
+            nextSeq = overflow ? nil : max(following, nextSeq ?? following)
+        }
+        guard let expected = nextSeq else {
+            return error(seq, "out of order: it follows the largest sequence number there is")
+        }
+        if seq == expected { return nil }
+        if seq < expected { return error(seq, "out of order: entry \(expected) was expected") }
+        if seq == expected + 1 { return error(expected, "missing: the entry is not in the file") }
+        return error(expected, "missing: entries \(expected)...\(seq - 1) are not in the file")
+    }
+
+    private func error(_ seq: Int?, _ reason: String) -> JournalError {
+        JournalError(.corrupt, file: file, session: session, entry: seq, reason: reason)
+    }
+}
+
+// MARK: - The state at one entry
+
+extension SessionStates {
+    /// The state after entry `seq`, rebuilt from `chain`: the entries from a keyframe (or whatever
+    /// precedes `seq` when there is none) up to `seq`, in order, `seq` last.
+    ///
+    /// - Throws: ``JournalError``: ``JournalError/Code/entryNotFound`` when `seq` is a gap;
+    ///   ``JournalError/Code/corrupt`` when the chain breaks a rule.
+    package static func state(
+        at seq: Int, chain: some Collection<Entry>, file: String, session: Session.ID?
+    ) throws(JournalError) -> JSONValue {
+        if let target = chain.reversed().first, case .gap(let dropped, _) = target.content {
+            throw JournalError(.entryNotFound, file: file, session: session, entry: seq, reason: """
+                a gap: \(dropped) actions were lost here, so no state was recorded
+                """)
+        }
+        guard let first = chain.first else {
+            throw JournalError(.entryNotFound, file: file, session: session, entry: seq, reason: "no such entry")
+        }
+        var states = SessionStates(file: file, session: session, resumingAt: first.seq)
+        for entry in chain {
+            try states.advance(past: entry)
+        }
+        guard let state = states.state else {
+            // Unreachable for a chain that ends at `seq` without error, but never trap on a file.
+            throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "no keyframe at or before this entry")
+        }
+        return state
+    }
+}
