@@ -254,7 +254,7 @@ struct LogCommandTests {
             #expect(entries.dropFirst().allSatisfy { int($0["reducerNanoseconds"]) != nil })
 
             let citySearch = try runCLI(["log", "demo.actionlog", "--session", "1", "--json"], in: directory)
-            let cityEntries = try jsonObjects(citySearch.stdout)
+            let cityEntries = try jsonLines(citySearch.stdout)
             #expect(cityEntries.map { $0["label"] as? String } == DemoJournal.citySearchLabels)
             #expect(cityEntries.contains { $0["effect"] is [String: Any] }, "the city search records fetch effects")
         }
