@@ -75,6 +75,44 @@ struct VerifyCommandTests {
             #expect(lines(other.stdout).count == DemoJournal.citySearchEntries + 1)
         }
     }
+
+    @Test("a damaged state fails only what needs it: log still prints the timeline, state names the entry")
+    func damagedStateFailsOnlyStates() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            try runSQLite("UPDATE entries SET state = '{bad' WHERE session_id = 2 AND seq = 2;", on: "demo.actionlog", in: directory)
+
+            let log = try runCLI(["log", "demo.actionlog", "--session", "2"], in: directory)
+            #expect(log.status == 0)
+            #expect(log.stderr == "")
+            #expect(lines(log.stdout).count == DemoJournal.checkoutEntries + 1)
+
+            let state = try runCLI(["state", "demo.actionlog", "--session", "2", "--at", "2"], in: directory)
+            #expect(state.status == 1)
+            #expect(state.stderr == "error: demo.actionlog, session 2, entry 2: the state is not valid JSON: invalid JSON at byte 1: unexpected character \"b\"\n")
+        }
+    }
+
+    @Test("log --from and --limit print a window of the timeline; --json prints one object per line")
+    func logWindow() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let window = try runCLI(["log", "demo.actionlog", "--session", "2", "--from", "3", "--limit", "2"], in: directory)
+            #expect(window.status == 0)
+            let rows = lines(window.stdout)
+            #expect(rows.count == 3)
+            #expect(rows.first?.hasPrefix("SEQ") == true)
+            #expect(rows.dropFirst().map { $0.prefix { $0 != " " } } == ["3", "4"])
+
+            let json = try runCLI(["log", "demo.actionlog", "--session", "2", "--from", "13", "--json"], in: directory)
+            #expect(json.status == 0)
+            #expect(try jsonLines(json.stdout).map { int($0["seq"]) } == [13, 14])
+
+            let bad = try runCLI(["log", "demo.actionlog", "--session", "2", "--from=-1"], in: directory)
+            #expect(bad.status == 64)
+            #expect(bad.stderr.contains("--from must be 0 or more, not -1"))
+        }
+    }
 }
 
 // MARK: - Sessions being recorded, and sessions left behind

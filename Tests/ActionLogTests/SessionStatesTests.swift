@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import ActionLog
+
+/// The one walk that rebuilds and checks a session's states: its rules and their messages.
+@Suite("SessionStates: how a session's entries chain")
+struct SessionStatesTests {
+    private static let epoch = Date(timeIntervalSince1970: 0)
+
+    private static func keyframe(_ seq: Int, _ state: JSONValue, action: JSONValue? = ["tick": [:]]) -> Entry {
+        Entry(session: 1, seq: seq, time: epoch, label: action == nil ? nil : "tick", action: action, content: .keyframe(state), effect: nil)
+    }
+
+    private static func delta(_ seq: Int, _ operations: [JSONPatch.Operation]) -> Entry {
+        Entry(session: 1, seq: seq, time: epoch, label: "tick", action: ["tick": [:]], content: .delta(JSONPatch(operations: operations)), effect: nil)
+    }
+
+    private static func gap(_ seq: Int, dropped: Int) -> Entry {
+        Entry(session: 1, seq: seq, time: epoch, label: nil, action: nil, content: .gap(dropped: dropped, note: nil), effect: nil)
+    }
+
+    private static func set(_ count: Int) -> JSONPatch.Operation {
+        .replace(path: JSONPointer(tokens: ["count"]), value: JSONValue(integerLiteral: count))
+    }
+
+    /// Walks `entries` the way verify does: every error is collected and the walk goes on.
+    private static func problems(_ entries: [Entry], dropped: Int = 0) -> [String] {
+        var states = SessionStates(file: "a.actionlog", session: 1)
+        var problems: [String] = []
+        for entry in entries {
+            do { try states.advance(past: entry) } catch { problems.append(error.description) }
+        }
+        do { try states.finish(droppedCount: dropped) } catch { problems.append(error.description) }
+        return problems
+    }
+
+    @Test("a keyframe, deltas, a gap and a keyframe again rebuild every state")
+    func rebuilds() throws {
+        var states = SessionStates(file: "a.actionlog", session: 1)
+        try states.advance(past: Self.keyframe(0, ["count": 0], action: nil))
+        let patch = try states.advance(past: Self.delta(1, [Self.set(1)]))
+        #expect(patch == JSONPatch(operations: [Self.set(1)]))
+        #expect(states.state == ["count": 1])
+        try states.advance(past: Self.gap(2, dropped: 3))
+        #expect(states.state == nil, "a gap leaves the state unknown")
+        try states.advance(past: Self.keyframe(3, ["count": 9]))
+        try states.advance(past: Self.delta(4, [Self.set(10)]))
+        #expect(states.state == ["count": 10])
+        #expect(states.droppedTotal == 3)
+        try states.finish(droppedCount: 3)
+    }
+
+    @Test("every broken rule is named by file, session and entry, and the walk goes on after it")
+    func rules() {
+        #expect(Self.problems([Self.delta(0, [])]) == [
+            "a.actionlog, session 1, entry 0: entry 0 must be a keyframe holding the initial state and no action",
+        ])
+        #expect(Self.problems([Self.keyframe(0, [:], action: nil), Self.gap(1, dropped: 1), Self.delta(2, [])], dropped: 1) == [
+            "a.actionlog, session 1, entry 2: a delta with no keyframe before it",
+        ])
+        // A hole is reported once; the deltas after it are passed over until the next keyframe.
+        #expect(Self.problems([Self.keyframe(0, ["count": 0], action: nil), Self.delta(3, [Self.set(1)]), Self.delta(4, [Self.set(2)]), Self.keyframe(5, ["count": 5]), Self.delta(6, [Self.set(6)])]) == [
+            "a.actionlog, session 1, entry 1: missing: entries 1...2 are not in the file",
+        ])
+        #expect(Self.problems([Self.keyframe(0, ["count": 0], action: nil), Self.keyframe(0, ["count": 0])]) == [
+            "a.actionlog, session 1, entry 0: out of order: entry 1 was expected",
+        ])
+        #expect(Self.problems([Self.keyframe(0, ["count": 0], action: nil), Self.delta(1, [.remove(path: JSONPointer(tokens: ["gone"]))])]) == [
+            #"a.actionlog, session 1, entry 1: the delta does not apply: operation 0 (remove /gone): no member "gone""#,
+        ])
+        #expect(Self.problems([Self.keyframe(0, [:], action: nil), Self.gap(1, dropped: 2)], dropped: 5) == [
+            "a.actionlog, session 1: the session counts 5 dropped actions, but its gaps add up to 2",
+        ])
+    }
+
+    @Test("stored numbers are checked before arithmetic: a gap of Int.max and a sequence number of Int.max")
+    func overflow() {
+        #expect(Self.problems([Self.keyframe(0, [:], action: nil), Self.gap(1, dropped: .max), Self.gap(2, dropped: 1)], dropped: 0) == [
+            "a.actionlog, session 1, entry 2: the gaps lose more actions than can be counted (9223372036854775807 before this one, then 1)",
+            "a.actionlog, session 1: the session counts 0 dropped actions, but its gaps add up to 9223372036854775807",
+        ])
+        #expect(Self.problems([Self.keyframe(0, [:], action: nil), Self.keyframe(.max, [:]), Self.keyframe(5, [:])]) == [
+            "a.actionlog, session 1, entry 1: missing: entries 1...9223372036854775806 are not in the file",
+            "a.actionlog, session 1, entry 5: out of order: it follows the largest sequence number there is",
+        ])
+    }
+
+    @Test("the actions' side: entry 0 has none, later entries have one with its label")
+    func actions() {
+        let states = SessionStates(file: "a.actionlog", session: 1)
+        let noAction = Entry(session: 1, seq: 4, time: Self.epoch, label: nil, action: nil, content: .keyframe([:]), effect: nil)
+        #expect(throws: JournalError(.corrupt, file: "a.actionlog", session: 1, entry: 4, reason: "no action recorded")) {
+            try states.checkAction(of: noAction)
+        }
+        let noLabel = Entry(session: 1, seq: 4, time: Self.epoch, label: nil, action: ["a": 1], content: .keyframe([:]), effect: nil)
+        #expect(throws: JournalError(.corrupt, file: "a.actionlog", session: 1, entry: 4, reason: "an action without its label")) {
+            try states.checkAction(of: noLabel)
+        }
+    }
+}
