@@ -41,7 +41,7 @@ extension JSONValue {
     /// - Parameters:
     ///   - error: what decoding threw.
     ///   - json: the value that was being decoded.
-    public static func describe(_ error: any Error, decoding json: JSONValue) -> String {
+    package static func describe(_ error: any Error, decoding json: JSONValue) -> String {
         if case .typeMismatch(let type, let context)? = error as? DecodingError,
             context.debugDescription.hasPrefix("Invalid number of keys found"),
             case .object(let members)? = json.value(at: JSONPointer(FieldPath(codingPath: context.codingPath))),
@@ -55,7 +55,7 @@ extension JSONValue {
 
     /// A short sentence for a decoding error, naming the key path:
     /// `key "quantity" not found at items[3]`.
-    public static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return String(describing: error) }
         func location(_ context: DecodingError.Context) -> String {
             let path = FieldPath(codingPath: context.codingPath)

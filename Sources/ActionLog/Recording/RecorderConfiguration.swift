@@ -84,9 +84,9 @@ extension KeyframePolicy {
     /// budget.keyframe(bytes: keyframeText.utf8.count)
     /// if budget.allowsDelta, budget.admitDelta(bytes: patchText.utf8.count) { store(patchText) } else { ... }
     /// ```
-    public struct Budget: Sendable {
+    package struct Budget: Sendable {
         /// The policy being followed.
-        public let policy: KeyframePolicy
+        package let policy: KeyframePolicy
         private var keyframeBytes = 0
         private var deltaBytes = 0
         private var deltaRun = 0
@@ -94,13 +94,13 @@ extension KeyframePolicy {
         /// A budget with nothing spent; the first entry must be a keyframe.
         ///
         /// - Parameter policy: the policy to follow.
-        public init(_ policy: KeyframePolicy) {
+        package init(_ policy: KeyframePolicy) {
             self.policy = policy
         }
 
         /// Whether another delta may follow at all (the run is not at ``KeyframePolicy/maximumDeltaRun``):
         /// check it before spending time on the patch's text.
-        public var allowsDelta: Bool { deltaRun < policy.maximumDeltaRun }
+        package var allowsDelta: Bool { deltaRun < policy.maximumDeltaRun }
 
         /// Counts a delta of `size` bytes and returns `true` when the policy allows it: the run is not
         /// at its maximum, the delta is no larger than the last keyframe, and the deltas since that
@@ -108,7 +108,7 @@ extension KeyframePolicy {
         /// nothing, when the entry should be a keyframe instead.
         ///
         /// - Parameter size: the delta's size in bytes.
-        public mutating func admitDelta(bytes size: Int) -> Bool {
+        package mutating func admitDelta(bytes size: Int) -> Bool {
             guard allowsDelta, size <= keyframeBytes, Double(deltaBytes + size) <= Double(keyframeBytes) * policy.deltaBudget else {
                 return false
             }
@@ -120,7 +120,7 @@ extension KeyframePolicy {
         /// Starts a new interval at a keyframe of `size` bytes.
         ///
         /// - Parameter size: the keyframe's size in bytes.
-        public mutating func keyframe(bytes size: Int) {
+        package mutating func keyframe(bytes size: Int) {
             keyframeBytes = size
             deltaBytes = 0
             deltaRun = 0

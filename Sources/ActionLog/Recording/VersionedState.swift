@@ -16,14 +16,14 @@ public protocol VersionedState {
 }
 
 /// Reading and writing the state version in session metadata.
-public enum StateVersion {
+package enum StateVersion {
     /// The session metadata key that holds the recorded state version.
-    public static let metadataKey = "actionlog.stateVersion"
+    package static let metadataKey = "actionlog.stateVersion"
 
     /// The version of `type`, if it is a ``VersionedState``.
     ///
     /// - Parameter type: a state type.
-    public static func of(_ type: Any.Type) -> Int? {
+    package static func of(_ type: Any.Type) -> Int? {
         (type as? any VersionedState.Type)?.stateVersion
     }
 
@@ -32,7 +32,7 @@ public enum StateVersion {
     /// - Parameters:
     ///   - metadata: the session metadata, a JSON object.
     ///   - type: the recorded state type.
-    public static func adding(_ type: Any.Type, to metadata: JSONValue) -> JSONValue {
+    package static func adding(_ type: Any.Type, to metadata: JSONValue) -> JSONValue {
         guard let version = of(type), case .object(var members) = metadata else { return metadata }
         members[metadataKey] = .number(String(version))
         return .object(members)
@@ -41,7 +41,7 @@ public enum StateVersion {
     /// The state version recorded in `metadata`, if any.
     ///
     /// - Parameter metadata: the session metadata.
-    public static func recorded(in metadata: JSONValue) -> Int? {
+    package static func recorded(in metadata: JSONValue) -> Int? {
         guard case .number(let text)? = metadata[metadataKey] else { return nil }
         return Int(text)
     }
