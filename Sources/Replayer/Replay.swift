@@ -76,13 +76,17 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     ///   report, not errors.
     /// - Throws: ``JournalError`` when the journal cannot be read (missing session, damaged entry).
     public func run() throws(JournalError) -> ReplayReport {
-        let recording: RecordedSession
         switch source {
-        case .journal(let journal, let id): recording = try journal.recordedSession(id)
-        case .recording(let recorded): recording = recorded
+        case .journal(let journal, let id):
+            // Entry by entry through a cursor: a session of any length costs one page of entries.
+            let header = RecordedSession(session: try journal.session(id), entries: [], file: journal.fileName)
+            var cursor = try journal.entryCursor(in: id)
+            var run = ReplayRun(replay: self, recording: header) { () throws(JournalError) in try cursor.next() }
+            return try run.run()
+        case .recording(let recorded):
+            var run = ReplayRun(replay: self, recording: recorded)
+            return try run.run()
         }
-        var run = ReplayRun(replay: self, recording: recording)
-        return try run.run()
     }
 
     /// The recorded state after entry `seq`, decoded: time travel to any step.

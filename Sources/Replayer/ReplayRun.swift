@@ -25,15 +25,29 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     private var divergences: [Divergence] = []
     private var warnings: [String] = []
 
-    init(replay: Replay<State, Action, Effect>, recording: RecordedSession) {
+    /// The session's entries, one at a time: a journal's through a cursor, so that replaying a long
+    /// session holds one page of entries, not the session.
+    private var nextEntry: () throws(JournalError) -> Entry?
+    /// Entries with an action, counted as they go by.
+    private var entriesWithActions = 0
+
+    /// - Parameters:
+    ///   - recording: the session's metadata and file; its entries, when `entries` is left out.
+    ///   - entries: the entries one at a time, for a session not held in memory.
+    init(replay: Replay<State, Action, Effect>, recording: RecordedSession, entries: (() throws(JournalError) -> Entry?)? = nil) {
         self.replay = replay
         self.recording = recording
+        if let entries {
+            nextEntry = entries
+        } else {
+            var iterator = recording.entries.makeIterator()
+            nextEntry = { iterator.next() }
+        }
     }
 
     mutating func run() throws(JournalError) -> ReplayReport {
         if let failure = refusal() { return report(failure) }
-        let entries = recording.entries
-        guard let first = entries.first, first.seq == 0, case .keyframe(let initial) = first.content else {
+        guard let first = try nextEntry(), first.seq == 0, case .keyframe(let initial) = first.content else {
             return report(failure(.noInitialState, seq: 0, label: nil, "the session has no initial state (entry 0), so it cannot be replayed"))
         }
         if let failure = start(from: initial, at: first) { return report(failure) }
@@ -45,7 +59,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             throw recording.locate(error)
         }
         var rebase = false
-        for entry in entries.dropFirst() {
+        while let entry = try nextEntry() {
+            if entry.action != nil { entriesWithActions += 1 }
             let recordedPatch: JSONPatch?
             do throws(JournalError) {
                 recordedPatch = try recorded.advance(past: entry)
@@ -69,7 +84,13 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             if let failure = step(entry, action: actionJSON, recordedState: recordedState, recordedPatch: recordedPatch) {
                 return report(failure)
             }
-            if !divergences.isEmpty, options.stopAtFirstDivergence { break }
+            if !divergences.isEmpty, options.stopAtFirstDivergence {
+                // The report counts every entry with an action, as a whole-session reader would.
+                while let rest = try nextEntry() {
+                    if rest.action != nil { entriesWithActions += 1 }
+                }
+                break
+            }
         }
         return report(nil)
     }
@@ -252,7 +273,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         ReplayReport(
             file: recording.file, session: recording.session, sessionName: recording.displayName,
             entriesReplayed: matched,
-            entriesWithActions: recording.entries.lazy.filter { $0.action != nil }.count,
+            entriesWithActions: entriesWithActions,
             skipped: skipped, divergences: divergences, failure: failure, warnings: warnings)
     }
 }
