@@ -95,22 +95,19 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     ///   ``ReplayFailure`` when the recorded state no longer decodes into `State`.
     public func state(at seq: Int) throws -> State {
         let json: JSONValue
-        let file: String
-        let name: String
+        let failure: (String) -> ReplayFailure
         switch source {
         case .journal(let journal, let id):
             json = try journal.state(at: seq, in: id)
-            file = journal.fileName
-            name = "session \(id)"
+            failure = { ReplayFailure(.stateDoesNotDecode, file: journal.fileName, session: id, sessionName: "session \(id)", entry: seq, reason: $0) }
         case .recording(let recording):
             json = try recording.state(at: seq)
-            file = recording.file
-            name = recording.displayName
+            failure = { ReplayFailure(.stateDoesNotDecode, in: recording, entry: seq, label: nil, reason: $0) }
         }
         do {
             return try json.decode(State.self)
         } catch {
-            throw ReplayFailure(code: .stateDoesNotDecode, file: file, session: name, seq: seq, label: nil, reason: JSONValue.describe(error))
+            throw failure(JSONValue.describe(error))
         }
     }
 }

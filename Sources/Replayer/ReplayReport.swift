@@ -142,17 +142,53 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
     public let code: Code
     /// The name of the file the session was read from.
     public let file: String
-    /// How the session is named: `session 3 "checkout"`.
-    public let session: String
+    /// The session's id in its journal; `nil` for a session in text form.
+    public let session: Session.ID?
+    /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` in text form.
+    public let sessionName: String
     /// The entry, or `nil` when the whole session is refused.
-    public let seq: Int?
+    public let entry: Int?
     /// The action's label, when the failure concerns an action.
     public let label: String?
     /// What went wrong, e.g. `key "quantity" not found`.
     public let reason: String
 
+    /// Makes a failure about a session or one of its entries.
+    ///
+    /// ```swift
+    /// let failure = ReplayFailure(.stateDoesNotDecode, file: "app.actionlog", session: 3,
+    ///                             sessionName: #"session 3 "checkout""#, entry: 12, reason: "…")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - code: what went wrong.
+    ///   - file: the file the session was read from.
+    ///   - session: the session's id, `nil` in text form.
+    ///   - sessionName: how messages name the session.
+    ///   - entry: the entry, or `nil` for the whole session.
+    ///   - label: the action's label, when the failure concerns an action.
+    ///   - reason: what went wrong.
+    public init(
+        _ code: Code, file: String, session: Session.ID?, sessionName: String, entry: Int?, label: String? = nil, reason: String
+    ) {
+        self.code = code
+        self.file = file
+        self.session = session
+        self.sessionName = sessionName
+        self.entry = entry
+        self.label = label
+        self.reason = reason
+    }
+
+    /// A failure about `recording` or one of its entries.
+    package init(_ code: Code, in recording: RecordedSession, entry: Int?, label: String?, reason: String) {
+        self.init(
+            code, file: recording.file, session: recording.journalID, sessionName: recording.displayName, entry: entry,
+            label: label, reason: reason)
+    }
+
     public var description: String {
-        let location = "\(file), \(session)" + (seq.map { ", entry \($0)" } ?? "")
+        let location = "\(file), \(sessionName)" + (entry.map { ", entry \($0)" } ?? "")
         switch code {
         case .actionDoesNotDecode:
             return "\(location): action \"\(label ?? "?")\" no longer decodes: \(reason)"

@@ -266,7 +266,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     }
 
     private func failure(_ code: ReplayFailure.Code, seq: Int?, label: String?, _ reason: String) -> ReplayFailure {
-        ReplayFailure(code: code, file: recording.file, session: recording.displayName, seq: seq, label: label, reason: reason)
+        ReplayFailure(code, in: recording, entry: seq, label: label, reason: reason)
     }
 
     private func report(_ failure: ReplayFailure?) -> ReplayReport {

@@ -99,7 +99,7 @@ struct ReplayTests {
         let report = try Replay(journal: Journal(path: path), session: recorder.sessionID, reducer: CartV2.reduce).run()
         let failure = try #require(report.failure)
         #expect(failure.code == .actionDoesNotDecode)
-        #expect(failure.seq == 1)
+        #expect(failure.entry == 1)
         #expect(failure.description == #"cart.actionlog, session 1 "cart", entry 1: action "addToCart" no longer decodes: key "quantity" not found at addToCart"#)
         #expect(report.entriesReplayed == 0)
     }

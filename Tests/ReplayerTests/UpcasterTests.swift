@@ -88,7 +88,7 @@ struct UpcasterTests {
         let path = directory.path("checkout-v0.jsonl")
         try FileManager.default.copyItem(atPath: GoldenTests.fixtures.appendingPathComponent("checkout-v0.jsonl").path, toPath: path)
         let splitting = Upcaster(label: "addProduct") { old in [old, old] }
-        #expect(throws: GoldenError("""
+        #expect(throws: GoldenError(.notMigratable, file: "checkout-v0.jsonl", entry: 1, """
             checkout-v0.jsonl, session "checkout", entry 1: the upcasters turn action "addProduct" into 2 actions; \
             a golden keeps one action per entry, so keep these upcasters in ReplayOptions instead of migrating
             """)) {

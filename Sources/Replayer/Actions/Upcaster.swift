@@ -120,7 +120,7 @@ extension RecordedSession {
     /// - Throws: ``ReplayFailure`` naming the entry when an upcaster throws or an action does not decode.
     func actions<Action: Decodable>(of entry: Entry, _ json: JSONValue, upcasters: [Upcaster]) throws(ReplayFailure) -> [(label: String, action: Action)] {
         func failure(_ code: ReplayFailure.Code, _ label: String?, _ reason: String) -> ReplayFailure {
-            ReplayFailure(code: code, file: file, session: displayName, seq: entry.seq, label: label, reason: reason)
+            ReplayFailure(code, in: self, entry: entry.seq, label: label, reason: reason)
         }
         let upcast: [(label: String, action: JSONValue)]
         do { upcast = try upcasters.upcast(label: entry.label, action: json) } catch {

@@ -42,7 +42,7 @@ struct GoldenFile {
         if isText {
             let recorded = try RecordedSession(contentsOfJSONL: url)
             if let name, recorded.session.name != name {
-                throw GoldenError("\(displayPath) holds session \"\(recorded.session.name)\", not \"\(name)\"")
+                throw GoldenError(.sessionNotFound, file: displayPath, "\(displayPath) holds session \"\(recorded.session.name)\", not \"\(name)\"")
             }
             return recorded
         }
@@ -53,12 +53,12 @@ struct GoldenFile {
             chosen = sessions.last { $0.name == name }
             guard let chosen else {
                 let names = sessions.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                throw GoldenError("\(displayPath) holds no session named \"\(name)\" (it holds \(names.isEmpty ? "none" : names))")
+                throw GoldenError(.sessionNotFound, file: displayPath, "\(displayPath) holds no session named \"\(name)\" (it holds \(names.isEmpty ? "none" : names))")
             }
             return try journal.recordedSession(chosen.id)
         }
         guard sessions.count == 1 else {
-            throw GoldenError("\(displayPath) holds \(sessions.count) sessions; pass session: to name the one to replay")
+            throw GoldenError(.sessionNotFound, file: displayPath, "\(displayPath) holds \(sessions.count) sessions; pass session: to name the one to replay")
         }
         return try journal.recordedSession(sessions[0].id)
     }
@@ -85,7 +85,7 @@ struct GoldenFile {
         }
         // rename(2) replaces the destination atomically.
         guard rename(staging.path, url.path) == 0 else {
-            throw GoldenError("cannot replace \(displayPath): \(String(cString: strerror(errno)))")
+            throw GoldenError(.writeFailed, file: displayPath, "cannot replace \(displayPath): \(String(cString: strerror(errno)))")
         }
     }
 }

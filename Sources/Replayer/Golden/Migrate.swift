@@ -45,7 +45,7 @@ public func migrate<Action: Decodable>(
     filePath: StaticString = #filePath
 ) throws -> MigrationReport {
     let file = GoldenFile(path: golden, testFile: "\(filePath)")
-    guard file.exists else { throw GoldenError("No golden at \(golden) to migrate.") }
+    guard file.exists else { throw GoldenError(.missingGolden, file: golden, "No golden at \(golden) to migrate.") }
     let recorded = try file.read(session: session)
     var entries: [Entry] = []
     var rewritten: [Int] = []
@@ -55,14 +55,14 @@ public func migrate<Action: Decodable>(
             continue
         }
         func failure(_ code: ReplayFailure.Code, _ label: String?, _ reason: String) -> ReplayFailure {
-            ReplayFailure(code: code, file: recorded.file, session: recorded.displayName, seq: entry.seq, label: label, reason: reason)
+            ReplayFailure(code, in: recorded, entry: entry.seq, label: label, reason: reason)
         }
         let upcast: [(label: String, action: JSONValue)]
         do { upcast = try upcasters.upcast(label: entry.label, action: action) } catch {
             throw failure(.upcastFailed, entry.label, "\(error)")
         }
         guard upcast.count == 1, let new = upcast.first else {
-            throw GoldenError("""
+            throw GoldenError(.notMigratable, file: recorded.file, session: recorded.journalID, entry: entry.seq, """
                 \(recorded.file), \(recorded.displayName), entry \(entry.seq): the upcasters turn action \
                 "\(entry.label ?? "?")" into \(upcast.count) actions; a golden keeps one action per entry, \
                 so keep these upcasters in ReplayOptions instead of migrating

@@ -1,3 +1,4 @@
+import ActionLog
 /// When a golden assertion writes its golden file instead of only checking against it.
 ///
 /// Chosen per call (`record:`) or by the environment variable `ACTIONLOG_RECORD`
@@ -54,7 +55,7 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     public static func fromEnvironment(_ environment: [String: String]) throws(GoldenError) -> RecordMode {
         if let name = environment["ACTIONLOG_RECORD"], !name.isEmpty {
             guard let mode = RecordMode(named: name) else {
-                throw GoldenError("ACTIONLOG_RECORD=\(name) is not a record mode; use never, missing, failed or all")
+                throw GoldenError(.unknownRecordMode, "ACTIONLOG_RECORD=\(name) is not a record mode; use never, missing, failed or all")
             }
             return mode
         }
@@ -73,15 +74,52 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A golden assertion that could not run: a bad `ACTIONLOG_RECORD`, a golden that cannot be read or
-/// written.
+/// A golden assertion that could not run: a bad `ACTIONLOG_RECORD`, a golden that cannot be read,
+/// chosen or written, or one that cannot be migrated. Shaped like ``JournalError``: a code to match
+/// on, the file, the session and the entry where they are known, and the whole message.
 ///
 /// ```swift
-/// throw GoldenError("fixtures/checkout.jsonl holds 2 sessions; pass session: to choose one")
+/// do { try migrate(golden: "fixtures/checkout.jsonl", upcasters: upcasters, as: Checkout.Event.self) }
+/// catch let error as GoldenError where error.code == .notMigratable { print(error) }
 /// ```
 public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for code that reacts to it.
+    public enum Code: Sendable, Equatable {
+        /// `ACTIONLOG_RECORD` names no record mode.
+        case unknownRecordMode
+        /// There is no golden at the path.
+        case missingGolden
+        /// The golden holds no session of the name asked for, or several and none was named.
+        case sessionNotFound
+        /// The golden could not be written.
+        case writeFailed
+        /// The upcasters split an action, so a golden of one action per entry cannot hold the result.
+        case notMigratable
+    }
+
+    public let code: Code
+    /// The golden, as the message names it, when the error concerns one.
+    public let file: String?
+    /// The session's id in a journal golden, when known.
+    public let session: Session.ID?
+    /// The entry concerned, if any.
+    public let entry: Int?
+    /// The whole message.
     public let description: String
 
-    /// - Parameter description: the whole message.
-    public init(_ description: String) { self.description = description }
+    /// Makes an error.
+    ///
+    /// - Parameters:
+    ///   - code: what went wrong.
+    ///   - file: the golden concerned.
+    ///   - session: the session's id, in a journal golden.
+    ///   - entry: the entry concerned.
+    ///   - description: the whole message.
+    public init(_ code: Code, file: String? = nil, session: Session.ID? = nil, entry: Int? = nil, _ description: String) {
+        self.code = code
+        self.file = file
+        self.session = session
+        self.entry = entry
+        self.description = description
+    }
 }

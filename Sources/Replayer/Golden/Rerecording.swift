@@ -25,7 +25,7 @@ enum Rerecording {
     ) throws -> Result {
         let encoder = JSONValueEncoder()
         func failure(_ code: ReplayFailure.Code, _ entry: Entry, _ label: String?, _ reason: String) -> ReplayFailure {
-            ReplayFailure(code: code, file: recorded.file, session: recorded.displayName, seq: entry.seq, label: label, reason: reason)
+            ReplayFailure(code, in: recorded, entry: entry.seq, label: label, reason: reason)
         }
         func decodeState(_ json: JSONValue, _ entry: Entry) throws -> State {
             do { return try json.decode(State.self) } catch {
