@@ -19,7 +19,7 @@ public enum ExampleScripts {
     /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
     @MainActor
     public static func recordCitySearch(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (Session.ID, CitySearch) {
-        let recorder = try CitySearchRecorder(path: path, session: "city search", initialState: CitySearch(), configuration: configuration)
+        let recorder = try CitySearchRecorder(path: path, sessionName: "city search", initialState: CitySearch(), configuration: configuration)
         let store = Store(initialState: CitySearch(), effectHandler: CitySearchEffects(), middleware: [recorder])
         for input in citySearchInputs {
             store.send(input)
@@ -49,7 +49,7 @@ public enum ExampleScripts {
     /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
     @MainActor
     public static func recordCheckout(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (Session.ID, Checkout.State) {
-        let recorder = try CheckoutRecorder(path: path, session: "checkout", initialState: .initial, configuration: configuration)
+        let recorder = try CheckoutRecorder(path: path, sessionName: "checkout", initialState: .initial, configuration: configuration)
         let viewModel = CheckoutViewModel(reduce: recorder.recording(Checkout.reduce))
         for event in checkoutUserEvents {
             viewModel.handle(event: event)

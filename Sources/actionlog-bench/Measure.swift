@@ -97,7 +97,7 @@ func runActionLog<State, Action>(_ workload: Workload<State, Action>, actions: [
     configuration.queueCapacity = actions.count + 1
     configuration.backpressure = .wait(timeout: .seconds(60))
     let recorder = try Recorder<State, Action, Never>(
-        path: path, session: workload.name, initialState: workload.initial, configuration: configuration
+        path: path, sessionName: workload.name, initialState: workload.initial, configuration: configuration
     )
     recorder.flush()  // Entry 0 written: the writer is idle when the clock starts.
     let sizeBefore = try Database(path: path, readOnly: true).logicalSize()

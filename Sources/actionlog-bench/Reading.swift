@@ -12,7 +12,7 @@ func recordLongSession<State, Action>(_ workload: Workload<State, Action>, count
     configuration.queueCapacity = 1_024  // Bounds the memory of queued states; the wait means nothing is dropped.
     configuration.backpressure = .wait(timeout: .seconds(60))
     let start = clock.now
-    let recorder = try Recorder<State, Action, Never>(path: path, session: "\(workload.name) long", initialState: workload.initial, configuration: configuration)
+    let recorder = try Recorder<State, Action, Never>(path: path, sessionName: "\(workload.name) long", initialState: workload.initial, configuration: configuration)
     var state = workload.initial
     let chunk = 65_536
     var done = 0

@@ -116,7 +116,7 @@ struct ActionLabelerTests {
     func recorded() throws {
         let directory = TemporaryDirectory()
         let path = directory.path("labels.actionlog")
-        let recorder = try Recorder<Counter, Outer, Never>(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()))
+        let recorder = try Recorder<Counter, Outer, Never>(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(ErrorLog()))
         let actions: [Outer] = (0..<50).map { index in
             [.input(.queryChanged("q\(index % 3)")), .feedback(id: index % 4, ok: true), .plain, .deep(.one(.two(.pick(id: index, false))))][index % 4]
         }

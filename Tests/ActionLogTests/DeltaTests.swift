@@ -39,7 +39,7 @@ struct DeltaTests {
     /// Records `actions` and returns the states the reducer produced, entry 0 first.
     func record(_ actions: [CartAction], into path: String, policy: KeyframePolicy = KeyframePolicy()) throws -> (Session.ID, [Cart]) {
         var state = Self.cart(200)
-        let recorder = try Recorder<Cart, CartAction, Never>(path: path, session: "cart", initialState: state, configuration: configuration(ErrorLog()) {
+        let recorder = try Recorder<Cart, CartAction, Never>(path: path, sessionName: "cart", initialState: state, configuration: configuration(ErrorLog()) {
             $0.keyframes = policy
         })
         var states = [state]
@@ -172,7 +172,7 @@ struct ChangeRecordingTests {
         let path = directory.path("careless.actionlog")
         let log = ErrorLog()
         var state = Careless(inner: .init(page: .init(title: "home", visits: 0)), count: 0)
-        let recorder = try Recorder<Careless, Int, Never>(path: path, session: "s", initialState: state, configuration: configuration(log) {
+        let recorder = try Recorder<Careless, Int, Never>(path: path, sessionName: "s", initialState: state, configuration: configuration(log) {
             $0.keyframes = KeyframePolicy(deltaBudget: 100, maximumDeltaRun: 3)
         })
         var states = [state]
@@ -200,7 +200,7 @@ struct ChangeRecordingTests {
     func proportionalDelta() throws {
         let path = directory.path("big.actionlog")
         var cart = DeltaTests.cart(1_000)
-        let recorder = try Recorder<DeltaTests.Cart, DeltaTests.CartAction, Never>(path: path, session: "s", initialState: cart, configuration: configuration(ErrorLog()))
+        let recorder = try Recorder<DeltaTests.Cart, DeltaTests.CartAction, Never>(path: path, sessionName: "s", initialState: cart, configuration: configuration(ErrorLog()))
         let reduce = recorder.recording(DeltaTests.reduce)
         reduce(&cart, .setQuantity(index: 731, quantity: 9))
         reduce(&cart, .insert(at: 500))

@@ -11,7 +11,7 @@ struct EntryInserterTests {
     @Test("batches of any size are stored entry by entry, in order", arguments: [1, 2, 3, 31, 32, 33, 63, 64, 100, 257])
     func batchSizes(count: Int) throws {
         let path = directory.path("batch-\(count).actionlog")
-        let recorder = try Recorder<Counter, Plain, Plain>(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
+        let recorder = try Recorder<Counter, Plain, Plain>(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
             $0.batchSize = 10_000
             $0.batchInterval = .seconds(3600)
         })
@@ -46,7 +46,7 @@ struct EntryInserterTests {
     @Test("a text with a NUL inside is stored whole, not cut at the NUL")
     func textsWithNUL() throws {
         let path = directory.path("nul.actionlog")
-        let recorder = try Recorder<Counter, Labeled, Never>(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()))
+        let recorder = try Recorder<Counter, Labeled, Never>(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(ErrorLog()))
         recorder.record(action: Labeled(text: "a\u{0}b"), state: Counter(count: 1, history: [1], label: "x\u{0}y"))
         recorder.close()
         let entry = try Journal(path: path).entry(1, in: recorder.sessionID)
@@ -58,7 +58,7 @@ struct EntryInserterTests {
     func constraintsHold() throws {
         let path = directory.path("verify.actionlog")
         let log = ErrorLog()
-        let recorder = try Recorder<Counter, PoisonableAction, Never>(path: path, session: "s", initialState: Counter(), configuration: configuration(log))
+        let recorder = try Recorder<Counter, PoisonableAction, Never>(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log))
         var state = Counter()
         for index in 0..<300 {
             let action = PoisonableAction(index == 150 ? .poison : .increment)
@@ -78,7 +78,7 @@ struct EntryInserterTests {
     func failureMessage() throws {
         let path = directory.path("full.actionlog")
         let log = ErrorLog()
-        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(log) {
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
             $0.batchSize = 10_000
             $0.batchInterval = .seconds(3600)
         })

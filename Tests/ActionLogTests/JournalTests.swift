@@ -22,7 +22,7 @@ struct JournalTests {
     @Test("opening an existing journal for writing again keeps it")
     func reopens() throws {
         let path = directory.path("again.actionlog")
-        let recorder = try CounterRecorder(path: path, session: "one", initialState: Counter())
+        let recorder = try CounterRecorder(path: path, sessionName: "one", initialState: Counter())
         recorder.close()
         _ = try Journal(path: path, mode: .readWrite)
         #expect(try Journal(path: path).sessions().map(\.name) == ["one"])
@@ -47,7 +47,7 @@ struct JournalTests {
             #expect(error?.code == .notADatabase)
         }
         let recorderError = #expect(throws: JournalError.self) {
-            try CounterRecorder(path: path, session: "s", initialState: Counter())
+            try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         }
         #expect(recorderError?.code == .notADatabase)
     }
@@ -89,7 +89,7 @@ struct JournalTests {
     @Test("unknown sessions and entries are named in the error")
     func unknownSessionAndEntry() throws {
         let path = directory.path("s.actionlog")
-        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter())
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         recorder.record(action: .increment, state: Counter(count: 1, history: [1]), effect: nil)
         recorder.close()
         let journal = try Journal(path: path)
@@ -104,7 +104,7 @@ struct JournalTests {
     @Test("a damaged entry is reported with file, session and entry")
     func damagedEntry() throws {
         let path = directory.path("damaged.actionlog")
-        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter())
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         recorder.record(action: .increment, state: Counter(count: 1, history: [1]), effect: nil)
         recorder.close()
         try sql(path, "UPDATE entries SET state = '{\"count\": 1,' WHERE seq = 1")
@@ -120,7 +120,7 @@ struct JournalTests {
     @Test("verify reports missing entries and gap counts that do not add up")
     func verifyFindings() throws {
         let path = directory.path("v.actionlog")
-        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter())
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         for _ in 0..<4 { recorder.record(action: .increment, state: Counter(), effect: nil) }
         recorder.close()
         #expect(try Journal(path: path).verify().isValid)

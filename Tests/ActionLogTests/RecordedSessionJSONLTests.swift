@@ -63,7 +63,7 @@ struct RecordedSessionJSONLTests {
         let path = directory.path("recorded.actionlog")
         // A queue of two, and a writer that commits only on flush: the third action sent between two
         // flushes is dropped, which records a gap.
-        let recorder = try Recorder<Shelf, ShelfAction, ShelfEffect>(path: path, session: "shelf", initialState: Shelf(), configuration: configuration(ErrorLog()) {
+        let recorder = try Recorder<Shelf, ShelfAction, ShelfEffect>(path: path, sessionName: "shelf", initialState: Shelf(), configuration: configuration(ErrorLog()) {
             $0.queueCapacity = 2
             $0.batchSize = 10_000
             $0.batchInterval = .seconds(3600)

@@ -12,7 +12,7 @@ struct RecorderFailureTests {
         let log = ErrorLog()
         // Capacity 2 and a writer that waits for a batch of 10,000 or an hour: the queue holds
         // entry 0 and one action, and everything after is dropped until a flush drains it.
-        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(log) {
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
             $0.queueCapacity = 2
             $0.batchSize = 10_000
             $0.batchInterval = .seconds(3600)
@@ -41,7 +41,7 @@ struct RecorderFailureTests {
     @Test("waiting back-pressure gives up after its timeout, so the caller is never blocked for long")
     func waitTimesOut() throws {
         let path = directory.path("wait.actionlog")
-        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
             $0.queueCapacity = 1
             $0.batchSize = 10_000
             $0.batchInterval = .seconds(3600)
@@ -59,7 +59,7 @@ struct RecorderFailureTests {
     func encodingFailure() throws {
         let path = directory.path("encode.actionlog")
         let log = ErrorLog()
-        let recorder = try Recorder<Counter, PoisonableAction, Never>(path: path, session: "s", initialState: Counter(), configuration: configuration(log))
+        let recorder = try Recorder<Counter, PoisonableAction, Never>(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log))
         recorder.record(action: PoisonableAction(.increment), state: Counter(count: 1))
         recorder.record(action: PoisonableAction(.poison), state: Counter(count: 1))
         recorder.record(action: PoisonableAction(.increment), state: Counter(count: 2))
@@ -80,7 +80,7 @@ struct RecorderFailureTests {
     func writeFailure() throws {
         let path = directory.path("full.actionlog")
         let log = ErrorLog()
-        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(log))
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log))
         recorder.record(action: .increment, state: Counter(count: 1), effect: nil)
         recorder.flush()
         // Another connection makes inserts fail, as a full disk would.
@@ -111,7 +111,7 @@ struct RecorderFailureTests {
     func unwritableLocation() throws {
         let path = directory.path("no/such/dir/x.actionlog")
         let error = #expect(throws: JournalError.self) {
-            try CounterRecorder(path: path, session: "s", initialState: Counter())
+            try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         }
         #expect(error?.description == "x.actionlog: cannot open \(path): SQLite error 14: unable to open database file")
     }

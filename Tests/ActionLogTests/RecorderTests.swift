@@ -10,7 +10,7 @@ struct RecorderTests {
     func readsBackIdentical() throws {
         let path = directory.path("n.actionlog")
         let log = ErrorLog()
-        let recorder = try CounterRecorder(path: path, session: "counter", initialState: Counter(), configuration: configuration(log) { $0.batchSize = 64 })
+        let recorder = try CounterRecorder(path: path, sessionName: "counter", initialState: Counter(), configuration: configuration(log) { $0.batchSize = 64 })
         var state = Counter()
         var expected: [(CounterAction, Counter, CounterEffect?)] = []
         let reduce = recorder.recording(reduceCounter)
@@ -55,7 +55,7 @@ struct RecorderTests {
     func flushCommits() throws {
         let path = directory.path("flush.actionlog")
         // A long batch interval and a large batch: without flush nothing would be written yet.
-        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
             $0.batchSize = 10_000
             $0.batchInterval = .seconds(3600)
         })
@@ -75,7 +75,7 @@ struct RecorderTests {
     @Test("entries are committed by time even when no batch fills up")
     func commitsByTime() async throws {
         let path = directory.path("time.actionlog")
-        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
             $0.batchSize = 10_000
             $0.batchInterval = .milliseconds(20)
         })
@@ -93,7 +93,7 @@ struct RecorderTests {
     @Test("close is idempotent, and recording after close changes nothing")
     func closeTwice() throws {
         let path = directory.path("close.actionlog")
-        let recorder = try CounterRecorder(path: path, session: "s", initialState: Counter(), configuration: configuration(ErrorLog()))
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(ErrorLog()))
         recorder.record(action: .increment, state: Counter(count: 1), effect: nil)
         recorder.close()
         recorder.close()
@@ -105,7 +105,7 @@ struct RecorderTests {
     @Test("a session whose recorder died opens as interrupted with every committed entry intact")
     func interrupted() throws {
         let path = directory.path("crash.actionlog")
-        let recorder = try CounterRecorder(path: path, session: "doomed", initialState: Counter(), configuration: configuration(ErrorLog()) {
+        let recorder = try CounterRecorder(path: path, sessionName: "doomed", initialState: Counter(), configuration: configuration(ErrorLog()) {
             $0.batchSize = 10_000
             $0.batchInterval = .seconds(3600)
         })
@@ -126,7 +126,7 @@ struct RecorderTests {
         #expect(try reader.verify().isValid)
 
         // The next writer persists the status and removes the stale lock file.
-        let next = try CounterRecorder(path: path, session: "next", initialState: Counter(), configuration: configuration(ErrorLog()))
+        let next = try CounterRecorder(path: path, sessionName: "next", initialState: Counter(), configuration: configuration(ErrorLog()))
         next.close()
         let connection = try Connection(path: path, mode: .readOnly)
         #expect(try connection.scalarText("SELECT status FROM sessions WHERE id = ?1", [.integer(session.id)]) == "interrupted")
@@ -137,8 +137,8 @@ struct RecorderTests {
     @Test("two live recorders on one journal write separate sessions")
     func twoRecorders() throws {
         let path = directory.path("two.actionlog")
-        let first = try CounterRecorder(path: path, session: "first", initialState: Counter(), configuration: configuration(ErrorLog()))
-        let second = try CounterRecorder(path: path, session: "second", initialState: Counter(count: 100), configuration: configuration(ErrorLog()))
+        let first = try CounterRecorder(path: path, sessionName: "first", initialState: Counter(), configuration: configuration(ErrorLog()))
+        let second = try CounterRecorder(path: path, sessionName: "second", initialState: Counter(count: 100), configuration: configuration(ErrorLog()))
         for count in 1...50 {
             first.record(action: .increment, state: Counter(count: count), effect: nil)
             second.record(action: .increment, state: Counter(count: 100 + count), effect: nil)

@@ -152,7 +152,7 @@ struct LiveSessionTests {
         configuration.appVersion = "tests"
         return try CounterRecorder(
             path: directory.appendingPathComponent("live.actionlog").path,
-            session: "counter",
+            sessionName: "counter",
             initialState: Counter(),
             configuration: configuration
         )

@@ -46,7 +46,7 @@ func record<State: Codable & Sendable, Action: Codable & Sendable>(
 ) throws -> (Journal, Session.ID) {
     var configuration = RecorderConfiguration()
     configuration.keyframes = keyframes
-    let recorder = try Recorder<State, Action, Never>(path: path, session: session, initialState: initial, configuration: configuration)
+    let recorder = try Recorder<State, Action, Never>(path: path, sessionName: session, initialState: initial, configuration: configuration)
     let recording = recorder.recording(reduce)
     var state = initial
     for action in actions { recording(&state, action) }

@@ -89,7 +89,7 @@ struct ReplayTests {
     @Test("an action that no longer decodes is reported with file, session, entry and label")
     func undecodableAction() throws {
         let path = directory.path("cart.actionlog")
-        let recorder = try Recorder<CartV1, CartV1.Action, Never>(path: path, session: "cart", initialState: CartV1())
+        let recorder = try Recorder<CartV1, CartV1.Action, Never>(path: path, sessionName: "cart", initialState: CartV1())
         let reduce = recorder.recording(CartV1.reduce)
         var cart = CartV1()
         reduce(&cart, .addToCart(id: "p-7"))
@@ -113,7 +113,7 @@ struct ReplayTests {
         configuration.batchInterval = .seconds(3600)
         configuration.backpressure = .drop
         configuration.onError = { _ in }
-        let recorder = try Recorder<CartV1, CartV1.Action, Never>(path: path, session: "cart", initialState: CartV1(), configuration: configuration)
+        let recorder = try Recorder<CartV1, CartV1.Action, Never>(path: path, sessionName: "cart", initialState: CartV1(), configuration: configuration)
         let reduce = recorder.recording(CartV1.reduce)
         var cart = CartV1()
         reduce(&cart, .addToCart(id: "a"))   // seq 1 (the queue now holds entry 0 and a: full)

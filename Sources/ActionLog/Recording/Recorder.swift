@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// ```swift
 /// let recorder = try Recorder<Cart, CartAction, CartEffect>(
-///     path: "cart.actionlog", session: "checkout", initialState: cart
+///     path: "cart.actionlog", sessionName: "checkout", initialState: cart
 /// )
 /// let effect = Cart.reduce(&cart, action)
 /// recorder.record(action: action, state: cart, effect: effect)
@@ -42,14 +42,14 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     ///
     /// - Parameters:
     ///   - path: the journal file; created with its schema when missing.
-    ///   - session: a name for the session, shown by `replay-cli sessions`.
+    ///   - sessionName: a name for the session, shown by `replay-cli sessions`.
     ///   - initialState: the state before the first action.
     ///   - configuration: queue, batching, back-pressure and error handling.
     /// - Throws: ``JournalError`` when the file cannot be opened for writing, is not a journal, or is newer
     ///   than this library.
     public init(
         path: String,
-        session: String,
+        sessionName: String,
         initialState: State,
         configuration: RecorderConfiguration = RecorderConfiguration()
     ) throws(JournalError) {
@@ -61,7 +61,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         }
         let description = SessionDescription(
             keyframes: configuration.keyframes,
-            name: session,
+            name: sessionName,
             stateType: String(reflecting: State.self),
             actionType: String(reflecting: Action.self),
             effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),

@@ -7,7 +7,7 @@
 /// configuration.appVersion = "2.4.1 (311)"
 /// configuration.backpressure = .drop
 /// configuration.onError = { error in logger.warning("\(error)") }
-/// let recorder = try Recorder(path: url.path, session: "checkout", initialState: state, configuration: configuration)
+/// let recorder = try Recorder(path: url.path, sessionName: "checkout", initialState: state, configuration: configuration)
 /// ```
 public struct RecorderConfiguration: Sendable {
     /// What `record` does when the hand-off queue is full because the writer fell behind.

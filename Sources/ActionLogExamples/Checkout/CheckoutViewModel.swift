@@ -7,7 +7,7 @@ import Observation
 /// Recording wraps the transition function, so the ViewModel records without knowing about the journal:
 ///
 /// ```swift
-/// let recorder = try Recorder<Checkout.State, Checkout.Event, Never>(path: path, session: "checkout", initialState: .initial)
+/// let recorder = try Recorder<Checkout.State, Checkout.Event, Never>(path: path, sessionName: "checkout", initialState: .initial)
 /// let viewModel = CheckoutViewModel(reduce: recorder.recording(Checkout.reduce))
 /// viewModel.handle(event: .addItem(item))
 /// ```

@@ -4,7 +4,7 @@ import ActionLog
 ///
 /// ```swift
 /// let recorder = try Recorder<CitySearch, Message<CitySearch.Input, CitySearch.Feedback>, CitySearch.Effect>(
-///     path: "app.actionlog", session: "city search", initialState: CitySearch()
+///     path: "app.actionlog", sessionName: "city search", initialState: CitySearch()
 /// )
 /// let store = Store(initialState: CitySearch(), effectHandler: CitySearchEffects(), middleware: [recorder])
 /// ```

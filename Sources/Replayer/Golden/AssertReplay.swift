@@ -28,7 +28,7 @@ import IssueReporting
 ///
 /// - Parameters:
 ///   - golden: the golden file (`.jsonl` or `.actionlog`), relative to the test file's folder or above.
-///   - session: for a journal golden holding several sessions, the one to replay.
+///   - sessionName: for a journal golden holding several sessions, the one to replay.
 ///   - options: fields to ignore, stop at the first divergence or collect all, upcasters.
 ///   - record: the record mode; `nil` to take it from `ACTIONLOG_RECORD` and `CI`.
 ///   - ifMissing: where a missing golden comes from when the record mode allows recording it.
@@ -40,7 +40,7 @@ import IssueReporting
 ///   - reducer: today's reducer.
 public func assertReplay<State: Codable, Action: Codable, Effect: Encodable>(
     golden: String,
-    session: String? = nil,
+    sessionName: String? = nil,
     options: ReplayOptions = ReplayOptions(),
     record: RecordMode? = nil,
     ifMissing: GoldenSource<State, Action>? = nil,
@@ -52,7 +52,7 @@ public func assertReplay<State: Codable, Action: Codable, Effect: Encodable>(
     reducer: @escaping (inout State, Action) -> Effect?
 ) {
     let result = verifyReplay(
-        golden: golden, session: session, options: options, record: record, ifMissing: ifMissing,
+        golden: golden, sessionName: sessionName, options: options, record: record, ifMissing: ifMissing,
         environment: environment, filePath: filePath, reducer: reducer)
     if let message = result.message {
         reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -67,7 +67,7 @@ public func assertReplay<State: Codable, Action: Codable, Effect: Encodable>(
 /// ```
 public func assertReplay<State: Codable, Action: Codable>(
     golden: String,
-    session: String? = nil,
+    sessionName: String? = nil,
     options: ReplayOptions = ReplayOptions(),
     record: RecordMode? = nil,
     ifMissing: GoldenSource<State, Action>? = nil,
@@ -79,7 +79,7 @@ public func assertReplay<State: Codable, Action: Codable>(
     reducer: @escaping (inout State, Action) -> Void
 ) {
     let result = verifyReplay(
-        golden: golden, session: session, options: options, record: record, ifMissing: ifMissing,
+        golden: golden, sessionName: sessionName, options: options, record: record, ifMissing: ifMissing,
         environment: environment, filePath: filePath, reducer: reducer)
     if let message = result.message {
         reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)

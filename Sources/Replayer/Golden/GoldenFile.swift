@@ -38,7 +38,7 @@ struct GoldenFile {
     }
 
     /// Reads the golden's session: the only one, or the newest named `session`.
-    func read(session name: String?) throws -> RecordedSession {
+    func read(sessionName name: String?) throws -> RecordedSession {
         if isText {
             let recorded = try RecordedSession(contentsOfJSONL: url)
             if let name, recorded.session.name != name {
@@ -58,7 +58,7 @@ struct GoldenFile {
             return try journal.recordedSession(chosen.id)
         }
         guard sessions.count == 1 else {
-            throw GoldenError(.sessionNotFound, file: displayPath, "\(displayPath) holds \(sessions.count) sessions; pass session: to name the one to replay")
+            throw GoldenError(.sessionNotFound, file: displayPath, "\(displayPath) holds \(sessions.count) sessions; pass sessionName: to name the one to replay")
         }
         return try journal.recordedSession(sessions[0].id)
     }

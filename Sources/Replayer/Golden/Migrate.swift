@@ -32,7 +32,7 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
 ///
 /// - Parameters:
 ///   - golden: the golden file, found as ``verifyReplay(golden:session:options:record:ifMissing:environment:filePath:reducer:)`` finds it.
-///   - session: for a journal golden holding several sessions, the one to migrate.
+///   - sessionName: for a journal golden holding several sessions, the one to migrate.
 ///   - upcasters: the rewrites, applied in order.
 ///   - actionType: today's action type; every rewritten action must decode as it.
 ///   - filePath: the calling file, for finding a relative golden.
@@ -41,12 +41,12 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
 ///   ``ReplayFailure`` for an action that does not decode even after upcasting, ``JournalError`` for
 ///   a damaged golden.
 public func migrate<Action: Decodable>(
-    golden: String, session: String? = nil, upcasters: [Upcaster], as actionType: Action.Type,
+    golden: String, sessionName: String? = nil, upcasters: [Upcaster], as actionType: Action.Type,
     filePath: StaticString = #filePath
 ) throws -> MigrationReport {
     let file = GoldenFile(path: golden, testFile: "\(filePath)")
     guard file.exists else { throw GoldenError(.missingGolden, file: golden, "No golden at \(golden) to migrate.") }
-    let recorded = try file.read(session: session)
+    let recorded = try file.read(sessionName: sessionName)
     var entries: [Entry] = []
     var rewritten: [Int] = []
     for entry in recorded.entries {

@@ -112,7 +112,7 @@ public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// - Parameters:
     ///   - code: what went wrong.
     ///   - file: the golden concerned.
-    ///   - session: the session's id, in a journal golden.
+    ///   - sessionName: the session's id, in a journal golden.
     ///   - entry: the entry concerned.
     ///   - description: the whole message.
     public init(_ code: Code, file: String? = nil, session: Session.ID? = nil, entry: Int? = nil, _ description: String) {

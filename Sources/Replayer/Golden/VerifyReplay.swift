@@ -40,7 +40,7 @@ public struct GoldenReport: Sendable {
 /// - Parameters:
 ///   - golden: the golden file: `.jsonl` (text) or `.actionlog` (journal). A relative path is found
 ///     from the test file's directory upwards (see ``GoldenReport/url``); an absolute one is used as is.
-///   - session: for a journal golden holding several sessions, the name of the one to replay.
+///   - sessionName: for a journal golden holding several sessions, the name of the one to replay.
 ///   - options: fields to ignore, stop at the first divergence or collect all, upcasters.
 ///   - record: the record mode; `nil` to take it from the environment.
 ///   - ifMissing: where a missing golden comes from when the record mode allows recording it.
@@ -50,7 +50,7 @@ public struct GoldenReport: Sendable {
 /// - Returns: the report; its ``GoldenReport/message`` is the failure to show, if any.
 public func verifyReplay<State: Codable, Action: Codable, Effect: Encodable>(
     golden: String,
-    session: String? = nil,
+    sessionName: String? = nil,
     options: ReplayOptions = ReplayOptions(),
     record: RecordMode? = nil,
     ifMissing: GoldenSource<State, Action>? = nil,
@@ -59,7 +59,7 @@ public func verifyReplay<State: Codable, Action: Codable, Effect: Encodable>(
     reducer: @escaping (inout State, Action) -> Effect?
 ) -> GoldenReport {
     GoldenCheck(
-        file: GoldenFile(path: golden, testFile: "\(filePath)"), session: session, options: options, record: record,
+        file: GoldenFile(path: golden, testFile: "\(filePath)"), sessionName: sessionName, options: options, record: record,
         environment: environment, reducer: reducer
     ).run(ifMissing: ifMissing)
 }
@@ -72,7 +72,7 @@ public func verifyReplay<State: Codable, Action: Codable, Effect: Encodable>(
 /// ```
 public func verifyReplay<State: Codable, Action: Codable>(
     golden: String,
-    session: String? = nil,
+    sessionName: String? = nil,
     options: ReplayOptions = ReplayOptions(),
     record: RecordMode? = nil,
     ifMissing: GoldenSource<State, Action>? = nil,
@@ -81,7 +81,7 @@ public func verifyReplay<State: Codable, Action: Codable>(
     reducer: @escaping (inout State, Action) -> Void
 ) -> GoldenReport {
     verifyReplay(
-        golden: golden, session: session, options: options, record: record, ifMissing: ifMissing,
+        golden: golden, sessionName: sessionName, options: options, record: record, ifMissing: ifMissing,
         environment: environment, filePath: filePath
     ) { (state: inout State, action: Action) -> Never? in
         reducer(&state, action)
@@ -93,7 +93,7 @@ public func verifyReplay<State: Codable, Action: Codable>(
 /// re-record, and words the outcome.
 struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
     let file: GoldenFile
-    let session: String?
+    let sessionName: String?
     let options: ReplayOptions
     let record: RecordMode?
     let environment: [String: String]
@@ -113,7 +113,7 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
         let why = RecordMode.explanation(mode, explicit: record != nil, environment: environment)
         do {
             guard file.exists else { return try recordMissing(mode: mode, why: why, source: ifMissing) }
-            let recorded = try file.read(session: session)
+            let recorded = try file.read(sessionName: sessionName)
             if mode == .all {
                 return try rerecord(recorded, mode: mode, why: why, replay: nil)
             }
