@@ -8,6 +8,7 @@
 /// swift run -c release actionlog-bench --runs 5   # more repetitions per figure (default 3)
 /// swift run -c release actionlog-bench --long     # long sessions at full size (1,000,000 counter and
 ///                                                 # 100,000 cart entries), however long recording takes
+/// swift run -c release actionlog-bench --caller-cost   # only the caller's cost at a UI's pace (CallerCost.swift)
 /// ```
 ///
 /// Progress goes to standard error, the report to standard output. Journals are written to a fresh
@@ -43,11 +44,13 @@ import Foundation
 var quick = false
 var longSessions = false
 var runs = 3
+var callerCostOnly = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--quick": quick = true
     case "--long": longSessions = true
+    case "--caller-cost": callerCostOnly = true
     case "--runs":
         guard let value = arguments.next().flatMap(Int.init), value > 0 else {
             print("--runs takes a positive number")
@@ -55,10 +58,10 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--runs N]")
         exit(64)
     }
 }
@@ -99,6 +102,21 @@ let search = searchWorkload(plan: Plan(actionLog: 5_000, naive: 2_000, floor: 50
 
 func progress(_ text: String) {
     FileHandle.standardError.write(Data("… \(text) (\(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s)\n".utf8))
+}
+
+// MARK: - Caller's cost at a UI's pace
+
+print("## Caller's added µs per dispatch at a UI's pace, and the writer's throughput")
+print()
+do {
+    print(try callerCostReport(runs: runs, quick: quick, directory: directory, progress: progress))
+} catch {
+    print("caller-cost measurement failed: \(error)")
+}
+print()
+if callerCostOnly {
+    try? FileManager.default.removeItem(atPath: directory)
+    exit(0)
 }
 
 var results: [WorkloadResult] = []

@@ -61,11 +61,12 @@ struct RecordedSessionJSONLTests {
     @Test("a recorded session with keyframes, deltas, a gap and effects: export, import, export is byte-identical")
     func recordedSessionRoundTrip() throws {
         let path = directory.path("recorded.actionlog")
-        // A queue of two, and a writer that commits only on flush: the third action sent between two
+        // A queue of two, and a writer that takes only on flush: the third action sent between two
         // flushes is dropped, which records a gap.
         let recorder = try Recorder<Shelf, ShelfAction, ShelfEffect>(path: path, sessionName: "shelf", initialState: Shelf(), configuration: configuration(ErrorLog()) {
             $0.queueCapacity = 2
             $0.batchSize = 10_000
+            $0.writerWaitsForFlush = true
             $0.batchInterval = .seconds(3600)
             $0.backpressure = .drop
             $0.appVersion = "1.0 (7)"

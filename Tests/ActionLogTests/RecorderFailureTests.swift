@@ -10,11 +10,12 @@ struct RecorderFailureTests {
     func dropsUnderBackpressure() throws {
         let path = directory.path("drop.actionlog")
         let log = ErrorLog()
-        // Capacity 2 and a writer that waits for a batch of 10,000 or an hour: the queue holds
-        // entry 0 and one action, and everything after is dropped until a flush drains it.
+        // Capacity 2 and a writer that takes only when a flush asks: the queue holds entry 0 and
+        // one action, and everything after is dropped until a flush drains it.
         let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
             $0.queueCapacity = 2
             $0.batchSize = 10_000
+            $0.writerWaitsForFlush = true
             $0.batchInterval = .seconds(3600)
             $0.backpressure = .drop
         })
@@ -44,6 +45,7 @@ struct RecorderFailureTests {
         let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(ErrorLog()) {
             $0.queueCapacity = 1
             $0.batchSize = 10_000
+            $0.writerWaitsForFlush = true
             $0.batchInterval = .seconds(3600)
             $0.backpressure = .wait(timeout: .milliseconds(5))
         })

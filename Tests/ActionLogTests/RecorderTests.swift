@@ -153,3 +153,47 @@ struct RecorderTests {
         #expect(sessions.map(\.status) == [.closed, .closed])
     }
 }
+
+@Suite("Recorder: the caller's state buffers are the caller's alone once the writer took the step")
+struct RecorderSharingTests {
+    let directory = TemporaryDirectory()
+
+    struct Ledger: Codable, Equatable, Sendable {
+        var lines: [Int] = Array(0..<200)
+        var total = 0
+    }
+
+    enum Post: Codable, Equatable, Sendable { case post(Int) }
+
+    static func reduce(_ state: inout Ledger, _ action: Post) {
+        switch action {
+        case .post(let amount):
+            state.lines.append(amount)
+            state.total += amount
+            state.lines[amount % state.lines.count] += 1
+        }
+    }
+
+    @Test("after record and a drained writer, the app mutates its history in place (no copy), and every state reads back")
+    func noCopyAfterDrain() throws {
+        let path = directory.path("ledger.actionlog")
+        var state = Ledger()
+        state.lines.reserveCapacity(1_000)
+        let recorder = try Recorder<Ledger, Post, Never>(path: path, sessionName: "ledger", initialState: state, configuration: configuration(ErrorLog()))
+        // The states as JSON: keeping the values would share their buffers.
+        var expected = [try JSONValueEncoder().encode(state)]
+        for amount in 1...100 {
+            recorder.flush()  // The writer took (and encoded) everything handed over.
+            let before = state.lines.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            Self.reduce(&state, .post(amount))
+            #expect(state.lines.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } == before, "dispatch \(amount) copied the history")
+            recorder.record(action: .post(amount), state: state)
+            expected.append(try JSONValueEncoder().encode(state))
+        }
+        recorder.close()
+        let journal = try Journal(path: path)
+        for (seq, state) in expected.enumerated() {
+            #expect(try journal.state(at: seq, in: recorder.sessionID) == state)
+        }
+    }
+}

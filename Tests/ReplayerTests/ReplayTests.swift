@@ -111,6 +111,7 @@ struct ReplayTests {
         configuration.queueCapacity = 2
         configuration.batchSize = 10_000
         configuration.batchInterval = .seconds(3600)
+        configuration.writerWaitsForFlush = true
         configuration.backpressure = .drop
         configuration.onError = { _ in }
         let recorder = try Recorder<CartV1, CartV1.Action, Never>(path: path, sessionName: "cart", initialState: CartV1(), configuration: configuration)

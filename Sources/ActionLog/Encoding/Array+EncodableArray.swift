@@ -42,26 +42,45 @@ extension Array: EncodableArray where Element: Encodable {
             let path = PathNode(parent: parent, component: component)
             return Encoded(json: .array(try encodeAll(array, info: info, context: context, path: path)), node: nil)
         }
-        guard let equality = info.equality else { return nil }
+        guard let equality = info.equality, !info.holdsLarge else { return nil }
+        let large = array.count > EncodingContext.largeCount
+        if large { context.largeContainers += 1 }
         // The elements' nodes are not kept: the array keeps its value, and an element's node is
         // made from the previous element when the element changes.
         let keepsNodes = context.keepsNodes
         context.keepsNodes = false
         defer { context.keepsNodes = keepsNodes }
-        func node() -> ShadowNode? { keepsNodes ? ValueShadow(value: array, typeID: typeID, children: .none) : nil }
+        /// The node of the new array: the caller's buffer when it is small, a copy of the
+        /// encoder's own when it is large — taken over from `owned` and edited in place, once the
+        /// whole encode has succeeded, when the previous array was one too.
+        func node(owned: OwnedArrayShadow<Element>?, edits: [ArrayEdit]) -> ShadowNode? {
+            // Elements that turned out to hold large collections cannot be kept typed.
+            guard keepsNodes, !info.holdsLarge else { return nil }
+            guard large else { return ValueShadow(value: array, typeID: typeID, children: .none) }
+            guard let owned else { return OwnedArrayShadow(copying: array, typeID: typeID) }
+            let node = OwnedArrayShadow<Element>(typeID: typeID)
+            context.afterSuccess.append { node.takeOver(owned, applying: edits, from: array) }
+            return node
+        }
         guard let previous else {
             let path = PathNode(parent: parent, component: component)
-            return Encoded(json: .array(try encodeAll(array, info: info, context: context, path: path)), node: node())
+            let json = try encodeAll(array, info: info, context: context, path: path)
+            return Encoded(json: .array(json), node: node(owned: nil, edits: []))
         }
         guard let previousNode, previousNode.typeID == typeID, case .array(let oldJSON) = previous else { return nil }
-        let old = unsafeDowncast(previousNode, to: ValueShadow<[Element]>.self).value
-        guard oldJSON.count == old.count else { return nil }
-        let changes = ArrayChanges<Element>(
-            context: context, info: info, equality: equality, parent: parent, component: component, oldJSON: oldJSON)
-        guard let json = try changes.encode(array, old: old) else {
-            return Encoded(json: previous, node: previousNode)
+        let owned = previousNode as? OwnedArrayShadow<Element>
+        var edits: [ArrayEdit] = []
+        let json: [JSONValue]?
+        do {
+            // `old` ends with this block: the owned buffer is referenced by its node alone again.
+            let old = owned?.elements ?? unsafeDowncast(previousNode, to: ValueShadow<[Element]>.self).value
+            guard oldJSON.count == old.count else { return nil }
+            let changes = ArrayChanges<Element>(
+                context: context, info: info, equality: equality, parent: parent, component: component, oldJSON: oldJSON)
+            json = try changes.encode(array, old: old, edits: &edits)
         }
-        return Encoded(json: .array(json), node: node())
+        guard let json else { return Encoded(json: previous, node: previousNode) }
+        return Encoded(json: .array(json), node: node(owned: owned, edits: edits))
     }
 
     private static func encodeAll(_ array: [Element], info: TypeInfo, context: EncodingContext, path: PathNode) throws -> [JSONValue] {
@@ -72,6 +91,58 @@ extension Array: EncodableArray where Element: Encodable {
                 try context.encode(array[index], info: info, previous: nil, previousNode: nil, parent: path, component: .index(index)).json)
         }
         return json
+    }
+}
+
+/// One replacement in an array: the elements at `old` give way to the new array's elements at `new`.
+struct ArrayEdit {
+    var old: Range<Int>
+    var new: Range<Int>
+}
+
+/// The shadow node of a large array (see ``EncodingContext/largeCount``): a copy of its elements
+/// that the encoder owns, so that the caller's array buffer is referenced by the caller alone and
+/// its next in-place mutation does not copy it.
+///
+/// Made by copying the caller's elements once (a new buffer); after that, each encode that finds
+/// changes takes the buffer over from the previous node and replaces the changed elements in place
+/// (``takeOver(_:applying:from:)``), so keeping the copy costs the writer what changed, not the
+/// array's size. Comparing the arrays still reads both whole (one `memcmp` per 64 elements):
+/// proportional to the size, but no copy and no reference counting.
+final class OwnedArrayShadow<Element>: ShadowNode {
+    /// The elements, in a buffer no caller holds. Replaced only by ``takeOver(_:applying:from:)``.
+    @exclusivity(unchecked) private(set) var elements: [Element]
+
+    /// A node whose elements come later, from ``takeOver(_:applying:from:)``.
+    init(typeID: ObjectIdentifier) {
+        elements = []
+        super.init(typeID: typeID, children: .none)
+    }
+
+    /// A node holding a copy of `array` in a buffer of its own.
+    init(copying array: [Element], typeID: ObjectIdentifier) {
+        elements = array.withUnsafeBufferPointer { source in
+            [Element](unsafeUninitializedCapacity: source.count) { buffer, count in
+                _ = buffer.initialize(fromContentsOf: source)
+                count = source.count
+            }
+        }
+        super.init(typeID: typeID, children: .none)
+    }
+
+    /// Takes `previous`'s buffer (leaving it empty) and applies `edits` to it with the elements of
+    /// `array`, in place: the buffer is referenced by this node alone.
+    func takeOver(_ previous: OwnedArrayShadow<Element>, applying edits: [ArrayEdit], from array: [Element]) {
+        swap(&elements, &previous.elements)
+        for edit in edits {
+            if edit.old.count == 1, edit.new.count == 1 {
+                elements[edit.old.lowerBound] = array[edit.new.lowerBound]
+            } else if edit.old.isEmpty, edit.old.lowerBound == elements.count {
+                elements.append(contentsOf: array[edit.new])
+            } else {
+                elements.replaceSubrange(edit.old, with: array[edit.new])
+            }
+        }
     }
 }
 
@@ -89,7 +160,9 @@ private struct ArrayChanges<Element: Encodable> {
     private static var block: Int { 64 }
 
     /// The new elements' JSON, or `nil` when every element is equal to the previous one.
-    func encode(_ array: [Element], old: [Element]) throws -> [JSONValue]? {
+    ///
+    /// `edits` receives the replacements that turn `old` into `array`, in the order they apply.
+    func encode(_ array: [Element], old: [Element], edits: inout [ArrayEdit]) throws -> [JSONValue]? {
         let (newCount, oldCount) = (array.count, old.count)
         return try array.withUnsafeBufferPointer { new in
             try old.withUnsafeBufferPointer { old in
@@ -117,6 +190,7 @@ private struct ArrayChanges<Element: Encodable> {
                     var index = scan.firstDifference(from: prefix, to: newCount - suffix)
                     while index < newCount - suffix {
                         json[index] = try element(index, previous: index)
+                        edits.append(ArrayEdit(old: index..<(index + 1), new: index..<(index + 1)))
                         changed += 1
                         index = scan.firstDifference(from: index + 1, to: newCount - suffix)
                     }
@@ -125,6 +199,7 @@ private struct ArrayChanges<Element: Encodable> {
                     if newCount > oldCount {
                         // Elements inserted at `prefix`, everything else equal.
                         let range = prefix..<(prefix + newCount - oldCount)
+                        edits.append(ArrayEdit(old: prefix..<prefix, new: range))
                         let inserted = try range.map { try element($0, previous: nil) }
                         json.insert(contentsOf: inserted, at: prefix)
                         if range.count >= 2, range.count * 2 > newCount {
@@ -137,6 +212,7 @@ private struct ArrayChanges<Element: Encodable> {
                     } else {
                         // Elements removed at `prefix`, everything else equal.
                         let range = prefix..<(prefix + oldCount - newCount)
+                        edits.append(ArrayEdit(old: range, new: prefix..<prefix))
                         json.removeSubrange(range)
                         if range.count >= 2, range.count * 2 > oldCount {
                             replaceWhole(json, at: path, from: start)
@@ -157,6 +233,7 @@ private struct ArrayChanges<Element: Encodable> {
                         }
                     }
                     json.replaceSubrange(prefix..<oldEnd, with: middle)
+                    edits.append(ArrayEdit(old: prefix..<oldEnd, new: prefix..<(newCount - suffix)))
                     context.operations.removeSubrange(start...)
                     let base = PathNode.pointer(path, .none)
                     for operation in JSONPatch.diff(from: .array(oldJSON), to: .array(json)).operations {

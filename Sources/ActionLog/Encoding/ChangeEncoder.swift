@@ -69,9 +69,12 @@ public final class ChangeEncoder<State: Encodable> {
     /// - Throws: what ``JSONValueEncoder/encode(_:)`` throws for the state.
     public func encode(_ state: State) throws -> Change {
         context.operations.removeAll(keepingCapacity: true)
+        context.afterSuccess.removeAll()
         let encoded = try context.encode(
             state, previous: previous?.json, previousNode: previous?.node, parent: nil, component: .none,
             reusable: false, isRoot: true)
+        for work in context.afterSuccess { work() }
+        context.afterSuccess.removeAll()
         let patch = previous == nil ? nil : JSONPatch(operations: context.operations)
         previous = (encoded.json, encoded.node)
         return Change(json: encoded.json, patch: patch)

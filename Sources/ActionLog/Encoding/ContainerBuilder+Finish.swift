@@ -14,6 +14,9 @@ extension ContainerBuilder {
             case .array: .array(elements)
             case .value: single
             }
+        if context.tracking, shape == .array, elements.count > EncodingContext.largeCount {
+            context.largeContainers += 1  // A large array or set: see `EncodingContext.largeCount`.
+        }
         if let previous {
             if recording {
                 if shape == .object { finishObjectOperations() } else { finishArrayOperations() }

@@ -40,6 +40,20 @@ final class TypeInfo {
     /// The ``CapturedShadow``s made lately for previous values of this type, by the values' bytes:
     /// see ``EncodingContext/capturedShadow(of:info:)``.
     @exclusivity(unchecked) var capturedShadows: [Bits: ShadowNode] = [:]
+    /// Set once a value of this type was seen holding a large container (see
+    /// ``EncodingContext/largeCount``): arrays of it are no longer kept typed, nor its values captured.
+    @exclusivity(unchecked) private(set) var holdsLarge = false
+
+    /// Records that a value of this type holds a large container, and forgets the captured values.
+    func holdsLargeContainers() {
+        guard !holdsLarge else { return }
+        holdsLarge = true
+        capturedShadows.removeAll()
+    }
+
+    /// Whether the type is a `Dictionary` or a `Set`: a copy-on-write collection that its
+    /// `encode(to:)` writes member by member (or element by element).
+    let isHashedCollection: Bool
 
     /// Whether the value is written as one JSON leaf without calling `encode(to:)`.
     var isLeaf: Bool {
@@ -53,6 +67,7 @@ final class TypeInfo {
         id = ObjectIdentifier(type)
         size = MemoryLayout<T>.size
         kind = Self.kind(of: type)
+        isHashedCollection = type is any HashedCollection.Type
         if tracking, !Self.holdsObjects(type), let equatable = type as? any Equatable.Type {
             equality = EqualityChecker.make(for: equatable)
         } else {
@@ -93,6 +108,12 @@ final class TypeInfo {
         }
     }
 }
+
+/// `Dictionary` and `Set`, recognised by type.
+protocol HashedCollection {}
+
+extension Dictionary: HashedCollection {}
+extension Set: HashedCollection {}
 
 /// A standard container, whose element types decide whether it holds objects.
 protocol ValueContainer {

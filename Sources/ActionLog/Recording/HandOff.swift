@@ -3,13 +3,24 @@ import Foundation
 /// The bounded queue between the threads that dispatch and the recorder's writer thread.
 ///
 /// A monitor: every field is read and written with `condition` locked. The dispatching side does O(1)
-/// work under the lock (append, maybe signal); the writer takes whole batches at once.
+/// work under the lock (append, maybe signal). The writer takes what is queued as soon as it is
+/// there, not when a batch is full: a queued step holds the caller's state, so that the caller's
+/// next in-place mutation would copy what the step shares with it. The writer encodes what it
+/// took at once, letting the states go, and commits the encoded entries by batches
+/// (``take(held:heldSince:)`` says when).
 final class HandOff<Item: Sendable>: @unchecked Sendable {
     // @unchecked: all mutable state below is guarded by `condition`.
 
-    struct Batch {
+    /// What the writer takes from the queue: everything queued, and whether to commit now.
+    struct Take {
+        /// The items queued, oldest first; the queue no longer holds them.
         var items: [Pending]
-        /// Set when the recorder is closing and this batch empties the queue: the writer's last batch.
+        /// When the first of ``items`` was handed over.
+        var enqueuedAt: ContinuousClock.Instant?
+        /// Whether the writer should commit what it holds once it has encoded ``items``: a flush
+        /// waits, the batch is full, its interval has passed, or the recorder is closing.
+        var commitDue: Bool
+        /// Set when the recorder is closing and this take empties the queue: the writer's last.
         var isLast: Bool
         /// Dropped with nothing recorded after them (only at close).
         var trailingDrops: Int
@@ -36,6 +47,15 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
     private var finished = false
     private var flushWaiters = 0
     private var abandoned = false
+    /// Whether the writer waits for a signal (it has been idle for `sleepAfter`) rather than polling.
+    private var writerSleeps = false
+    /// When the writer last took something.
+    private var lastTaken = ContinuousClock.now
+    /// How often a writer that took something lately looks for more: well under the time between two
+    /// dispatches of a busy UI (4 ms at 250 a second), so a step is let go before the next dispatch.
+    private static var pollInterval: Duration { .milliseconds(1) }
+    /// How long the writer polls after it last took something, before it sleeps until signalled.
+    private static var sleepAfter: Duration { .seconds(1) }
 
     private var accepted = 0
     private var dropped = 0
@@ -43,7 +63,11 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
     private var committed = 0
     private var lost = 0
 
-    init(capacity: Int, batchSize: Int, batchInterval: Duration) {
+    /// Whether the writer takes only when a flush or close asks (``RecorderConfiguration/writerWaitsForFlush``).
+    private let waitsForFlush: Bool
+
+    init(capacity: Int, batchSize: Int, batchInterval: Duration, waitsForFlush: Bool = false) {
+        self.waitsForFlush = waitsForFlush
         self.capacity = max(1, capacity)
         self.batchSize = max(1, batchSize)
         self.batchInterval = batchInterval
@@ -74,8 +98,10 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         queue.append(Pending(item: item, droppedBefore: pendingDrops))
         pendingDrops = 0
         accepted += 1
-        // Wake the writer when it must start its batch timer, or when a batch is full.
-        if count == 1 || count == batchSize { condition.broadcast() }
+        // Wake the writer only when it sleeps: while dispatches come, it looks for them every
+        // `pollInterval` instead, so that this call makes no system call and does not hand its
+        // core to the writer (a woken thread may preempt the one that woke it).
+        if count == 1, writerSleeps { condition.broadcast() }
         return .accepted
     }
 
@@ -107,31 +133,49 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
 
     // MARK: - Writer side
 
-    /// Waits for the next batch: a full batch, an old enough entry, a flush, or closing.
-    func nextBatch() -> Batch {
+    /// Waits until something is queued, and takes it all; or, while the writer holds `held` handed-over
+    /// items not yet committed (the oldest handed over at `heldSince`), until they are due for a
+    /// commit: a flush waits, or the batch interval has passed since `heldSince`.
+    func take(held: Int, heldSince: ContinuousClock.Instant?) -> Take {
         condition.lock()
         defer { condition.unlock() }
-        while true {
-            if closing || count >= batchSize || (flushWaiters > 0 && count > 0) { break }
-            if count > 0, let oldest = oldestEnqueuedAt {
-                let due = oldest.advanced(by: batchInterval)
-                let remaining = ContinuousClock.now.duration(to: due)
-                if remaining <= .zero { break }
-                _ = condition.wait(until: Date().addingTimeInterval(remaining.timeInterval))
-            } else {
-                condition.wait()
+        while !(closing || (count > 0 && (!waitsForFlush || flushWaiters > 0))) {
+            if held == 0 || waitsForFlush {
+                let idle = lastTaken.duration(to: .now)
+                if idle >= Self.sleepAfter || waitsForFlush {
+                    writerSleeps = true
+                    condition.wait()
+                    writerSleeps = false
+                } else {
+                    _ = condition.wait(until: Date().addingTimeInterval(Self.pollInterval.timeInterval))
+                }
+                continue
             }
+            if flushWaiters > 0 || held >= batchSize { break }
+            let remaining = ContinuousClock.now.duration(to: (heldSince ?? .now).advanced(by: batchInterval))
+            if remaining <= .zero { break }
+            _ = condition.wait(until: Date().addingTimeInterval(remaining.timeInterval))
         }
-        if abandoned { return Batch(items: [], isLast: true, trailingDrops: 0, isAbandoned: true) }
+        if abandoned {
+            return Take(items: [], enqueuedAt: nil, commitDue: false, isLast: true, trailingDrops: 0, isAbandoned: true)
+        }
         let items = Array(queue[head...])
         queue.removeAll(keepingCapacity: true)
         head = 0
+        let enqueuedAt = oldestEnqueuedAt
         oldestEnqueuedAt = nil
         let isLast = closing
         let trailing = isLast ? pendingDrops : 0
         if isLast { pendingDrops = 0 }
-        condition.broadcast()  // Room for dispatchers waiting under back-pressure.
-        return Batch(items: items, isLast: isLast, trailingDrops: trailing, isAbandoned: false)
+        var commitDue = isLast || flushWaiters > 0 || held + items.count >= batchSize
+        if !commitDue, let oldest = heldSince ?? enqueuedAt {
+            commitDue = ContinuousClock.now >= oldest.advanced(by: batchInterval)
+        }
+        if !items.isEmpty {
+            lastTaken = .now
+            condition.broadcast()  // Room for dispatchers waiting under back-pressure.
+        }
+        return Take(items: items, enqueuedAt: enqueuedAt, commitDue: commitDue, isLast: isLast, trailingDrops: trailing, isAbandoned: false)
     }
 
     /// Stops the writer without closing the session, discarding what waits, as a crash would.
@@ -145,6 +189,7 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
     }
 
     /// Marks items processed (`committed` written, `lost` counted as a gap or failed) and wakes flushers.
+    /// The writer calls it when it commits, so a flush returns once what it waited for is on disk.
     func didProcess(items: Int, committed: Int, lost: Int) {
         condition.lock()
         processed += items

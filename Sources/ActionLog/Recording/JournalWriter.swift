@@ -99,18 +99,30 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         }
     }
 
-    /// Processes batches until the recorder closes (or is abandoned).
+    /// Takes steps as they are handed over and encodes them at once, commits the entries by batches,
+    /// until the recorder closes (or is abandoned).
+    ///
+    /// A step is encoded as soon as the writer can take it, not when its batch is due, and then
+    /// released: a step still held would keep the caller's state buffers shared, and the caller's next
+    /// in-place mutation would copy them on its own thread. The change encoder keeps no buffer of the
+    /// caller's large collections either (see ``EncodingContext/largeCount``). What waits for the
+    /// commit is the encoded rows, at most a batch of them.
     func run(_ handOff: HandOff<Item>) {
         while true {
-            let batch = handOff.nextBatch()
-            if batch.isAbandoned {
+            var take = handOff.take(held: held.items, heldSince: held.since)
+            if take.isAbandoned {
                 lock.abandon()
                 handOff.finish()
                 return
             }
-            let (committed, lost) = write(batch)
-            handOff.didProcess(items: batch.items.count, committed: committed, lost: lost)
-            if batch.isLast {
+            if held.since == nil { held.since = take.enqueuedAt }
+            encode(&take)
+            if take.commitDue {
+                let (committed, lost) = commit()
+                handOff.didProcess(items: held.items, committed: committed, lost: lost)
+                held = Held()
+            }
+            if take.isLast {
                 finishSession()
                 handOff.finish()
                 return
@@ -122,45 +134,66 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
 
     private typealias Row = EntryInserter.Row
 
-    /// Encodes and commits one batch. Returns how many handed-over steps were committed and lost.
-    private func write(_ batch: HandOff<Item>.Batch) -> (committed: Int, lost: Int) {
+    /// The entries encoded and not yet committed.
+    private struct Held {
         var rows: [Row] = []
-        rows.reserveCapacity(batch.items.count + 1)
+        /// The handed-over steps they hold (gap rows count what they stand for).
+        var items = 0
+        /// The steps of ``items`` that did not encode, each now a gap.
         var lostToEncoding = 0
-        func gap(_ count: Int, note: String, time: Date) {
-            previousState = nil
-            if let last = rows.last, last.kind == .gap {
-                rows[rows.count - 1].dropped = (last.dropped ?? 0) + count
-                rows[rows.count - 1].note = (last.note ?? "") + "; " + note
-            } else {
-                rows.append(Row(kind: .gap, time: time, dropped: count, note: note))
-            }
+        /// When the oldest of ``items`` was handed over.
+        var since: ContinuousClock.Instant?
+    }
+
+    private var held = Held()
+
+    /// Adds a gap of `count` entries to the held rows, or extends the last row when it is a gap.
+    private func gap(_ count: Int, note: String, time: Date) {
+        previousState = nil
+        if let last = held.rows.last, last.kind == .gap {
+            held.rows[held.rows.count - 1].dropped = (last.dropped ?? 0) + count
+            held.rows[held.rows.count - 1].note = (last.note ?? "") + "; " + note
+        } else {
+            held.rows.append(Row(kind: .gap, time: time, dropped: count, note: note))
         }
-        if let loss = unrecordedLoss {
+    }
+
+    /// Encodes the steps of `take` into held rows, releasing each step once encoded (`take` keeps none).
+    private func encode(_ take: inout HandOff<Item>.Take) {
+        if held.rows.isEmpty, let loss = unrecordedLoss {
             gap(loss.count, note: loss.note, time: loss.time)
         }
-        for pending in batch.items {
+        var items = take.items
+        take.items = []
+        items.reverse()
+        held.items += items.count
+        while let pending = items.popLast() {
             let step = pending.item
             if pending.droppedBefore > 0 {
                 let note = "\(pending.droppedBefore) actions dropped: the writer fell behind"
                 gap(pending.droppedBefore, note: note, time: step.time)
-                report(.dropped, entry: nextSeq + rows.count - 1, "\(note); recorded as a gap")
+                report(.dropped, entry: nextSeq + held.rows.count - 1, "\(note); recorded as a gap")
             }
             do {
-                rows.append(try encode(step))
+                held.rows.append(try encode(step))
             } catch {
                 let label = step.action.map { labeler.label(of: $0) } ?? "initial state"
                 let reason = "\"\(label)\" does not encode: \(error)"
-                lostToEncoding += 1
+                held.lostToEncoding += 1
                 gap(1, note: reason, time: step.time)
-                report(.encodingFailed, entry: nextSeq + rows.count - 1, "\(reason); recorded as a gap")
+                report(.encodingFailed, entry: nextSeq + held.rows.count - 1, "\(reason); recorded as a gap")
             }
         }
-        if batch.trailingDrops > 0 {
-            let note = "\(batch.trailingDrops) actions dropped: the writer fell behind"
-            gap(batch.trailingDrops, note: note, time: Date())
-            report(.dropped, entry: nextSeq + rows.count - 1, "\(note); recorded as a gap")
+        if take.trailingDrops > 0 {
+            let note = "\(take.trailingDrops) actions dropped: the writer fell behind"
+            gap(take.trailingDrops, note: note, time: Date())
+            report(.dropped, entry: nextSeq + held.rows.count - 1, "\(note); recorded as a gap")
         }
+    }
+
+    /// Commits the held rows in one transaction. Returns how many handed-over steps were committed and lost.
+    private func commit() -> (committed: Int, lost: Int) {
+        let rows = held.rows
         guard !rows.isEmpty else { return (0, 0) }
         let firstSeq = nextSeq
         do {
@@ -174,7 +207,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             }
             nextSeq = firstSeq + rows.count
             unrecordedLoss = nil
-            return (batch.items.count - lostToEncoding, lostToEncoding)
+            return (held.items - held.lostToEncoding, held.lostToEncoding)
         } catch {
             // The transaction rolled back: everything in it is lost, and becomes a gap once writes succeed again.
             let count = rows.reduce(0) { $0 + ($1.kind == .gap ? ($1.dropped ?? 0) : 1) }
@@ -182,7 +215,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             unrecordedLoss = (count, note, rows.first?.time ?? Date())
             previousState = nil
             report(.writeFailed, entry: firstSeq, "entries \(firstSeq)...\(firstSeq + rows.count - 1) were not written: \(error)")
-            return (0, batch.items.count)
+            return (0, held.items)
         }
     }
 

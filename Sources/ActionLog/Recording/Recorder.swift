@@ -54,7 +54,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         configuration: RecorderConfiguration = RecorderConfiguration()
     ) throws(JournalError) {
         self.path = path
-        self.handOff = HandOff(capacity: configuration.queueCapacity, batchSize: configuration.batchSize, batchInterval: configuration.batchInterval)
+        self.handOff = HandOff(capacity: configuration.queueCapacity, batchSize: configuration.batchSize, batchInterval: configuration.batchInterval,
+            waitsForFlush: configuration.writerWaitsForFlush)
         switch configuration.backpressure {
         case .drop: waitTimeout = .zero
         case .wait(let timeout): waitTimeout = max(.zero, timeout)

@@ -36,6 +36,10 @@ public struct RecorderConfiguration: Sendable {
     /// Called on the writer's thread for every failure: an entry that does not encode, a write that
     /// fails, entries dropped under back-pressure. The default prints to standard error.
     public var onError: @Sendable (RecorderError) -> Void = RecorderError.printToStandardError
+    /// For tests: the writer takes nothing from the queue until a flush or close asks for it, as a
+    /// writer that fell behind would, so that a test can fill the queue and see what is dropped.
+    /// (Otherwise the writer takes each entry as soon as it is handed over.)
+    package var writerWaitsForFlush = false
 
     public init() {}
 }

@@ -1,0 +1,143 @@
+import ActionLog
+import Foundation
+
+// What recording costs the dispatching thread at a UI's pace, whatever the state's size: a cart of
+// 10/100/1000 items and a ledger whose history already holds 10,000 or 100,000 lines and grows by one
+// per action. Beside it, the writer's throughput on the same workload, measured in the same run.
+
+/// A ledger whose history already holds `lines` lines: the state of an app that ran for a while.
+func prefilledLedgerWorkload(lines: Int, plan: Plan) -> Workload<Ledger, LedgerAction> {
+    var initial = Ledger()
+    for action in Ledger.actions(lines) { Ledger.reduce(&initial, action) }
+    let name = lines >= 1_000 && lines % 1_000 == 0 ? "ledger \(lines / 1_000)k" : "ledger \(lines)"
+    return Workload(name: name, initial: initial, reduce: Ledger.reduce, actions: Ledger.actions, plan: plan)
+}
+
+struct CallerCostResult {
+    var name: String
+    /// Dispatches per paced loop, and the pace.
+    var dispatches: Int
+    var interval: Duration
+    /// Reduce alone, µs per dispatch, at the pace.
+    var reduceMicros: Double
+    /// What `record` and the copy-on-write it provokes add per dispatch, at the pace (mean).
+    var addedMicros: Double
+    /// The same, for the slowest tenth of the dispatches (the 90th percentile of the added time).
+    var addedP90Micros: Double
+    /// Back to back (no pause between dispatches): what recording adds per dispatch.
+    var backToBackMicros: Double
+    /// Writer throughput, actions per second from the first `record` until `flush()` returns, back to back.
+    var writerRate: Double
+    var actions: Int
+    var droppedOrLost: Int
+}
+
+/// Times each dispatch (reduce, and `record` when `recorder` is given) of `actions`, one every
+/// `interval`; the per-dispatch times in seconds.
+private func pacedLoop<State, Action>(
+    _ workload: Workload<State, Action>, actions: [Action], interval: Duration, recorder: Recorder<State, Action, Never>?
+) -> [Double] {
+    var state = workload.initial
+    var times: [Double] = []
+    times.reserveCapacity(actions.count)
+    var next = clock.now
+    for action in actions {
+        next = next.advanced(by: interval)
+        let start = clock.now
+        workload.reduce(&state, action)
+        recorder?.record(action: action, state: state)
+        times.append(start.duration(to: clock.now).seconds)
+        let now = clock.now
+        if now < next { Thread.sleep(forTimeInterval: now.duration(to: next).seconds) } else { next = now }
+    }
+    blackHole(state)
+    return times
+}
+
+/// The paced loop without recording and with it, interleaved `runs` times, and a back-to-back run
+/// of `throughputActions` for the writer's throughput.
+func measureCallerCost<State, Action>(
+    _ workload: Workload<State, Action>, dispatches: Int, interval: Duration, throughputActions: Int, runs: Int, directory: String
+) throws -> CallerCostResult {
+    let paced = workload.actions(dispatches)
+    let backToBack = workload.actions(throughputActions)
+    let slug = workload.name.filter { $0.isLetter || $0.isNumber }
+    var reduceMeans: [Double] = []
+    var addedMeans: [Double] = []
+    var addedP90s: [Double] = []
+    var rates: [Double] = []
+    var backToBackAdded: [Double] = []
+    var lost = 0
+    for run in 0..<runs {
+        let baseline = pacedLoop(workload, actions: paced, interval: interval, recorder: nil)
+
+        let path = "\(directory)/caller-\(slug)-\(run).actionlog"
+        var configuration = RecorderConfiguration()
+        configuration.queueCapacity = max(throughputActions, dispatches) + 1
+        configuration.backpressure = .wait(timeout: .seconds(60))
+        let recorder = try Recorder<State, Action, Never>(
+            path: path, sessionName: workload.name, initialState: workload.initial, configuration: configuration)
+        recorder.flush()  // Entry 0 (the whole initial state) written: the writer is idle when dispatching starts.
+        let recorded = pacedLoop(workload, actions: paced, interval: interval, recorder: recorder)
+        recorder.close()
+        lost += recorder.statistics.dropped + recorder.statistics.lost
+        removeDatabase(path)
+
+        let mean = { (values: [Double]) in values.reduce(0, +) / Double(max(1, values.count)) }
+        reduceMeans.append(mean(baseline))
+        addedMeans.append(mean(recorded) - mean(baseline))
+        // The added time of the slowest dispatches: sorted recorded times against sorted baseline times.
+        let (sortedRecorded, sortedBaseline) = (recorded.sorted(), baseline.sorted())
+        let p90 = min(sortedRecorded.count - 1, sortedRecorded.count * 9 / 10)
+        addedP90s.append(sortedRecorded[p90] - sortedBaseline[p90])
+
+        let reducerOnly = runReducerOnly(workload, actions: backToBack).seconds
+        let throughputPath = "\(directory)/caller-\(slug)-throughput-\(run).actionlog"
+        let run = try runActionLog(workload, actions: backToBack, path: throughputPath)
+        removeDatabase(throughputPath)
+        rates.append(Double(backToBack.count) / run.total.seconds)
+        backToBackAdded.append((run.loop.seconds - reducerOnly) / Double(backToBack.count))
+        lost += run.droppedOrLost
+    }
+    return CallerCostResult(
+        name: workload.name, dispatches: dispatches, interval: interval,
+        reduceMicros: median(reduceMeans) * 1e6, addedMicros: median(addedMeans) * 1e6, addedP90Micros: median(addedP90s) * 1e6,
+        backToBackMicros: median(backToBackAdded) * 1e6, writerRate: median(rates), actions: throughputActions, droppedOrLost: lost)
+}
+
+/// The caller-cost section of the report: carts of 10/100/1000 items, ledgers of 10k and 100k lines.
+func callerCostReport(runs: Int, quick: Bool, directory: String, progress: (String) -> Void) throws -> String {
+    let interval = Duration.milliseconds(4)  // 250 dispatches a second: a busy UI.
+    let dispatches = quick ? 40 : 250
+    func scaled(_ count: Int) -> Int { quick ? max(20, count / 20) : count }
+    var results: [CallerCostResult] = []
+    let plan = Plan(actionLog: 0, naive: 0, floor: 0)
+    for (items, actions) in [(10, 10_000), (100, 5_000), (1000, 2_000)] {
+        let workload = cartWorkload(items: items, plan: plan)
+        progress("caller cost: \(workload.name)")
+        results.append(try measureCallerCost(workload, dispatches: dispatches, interval: interval, throughputActions: scaled(actions), runs: runs, directory: directory))
+    }
+    for (lines, actions) in [(10_000, 2_000), (100_000, 500)] {
+        let workload = prefilledLedgerWorkload(lines: lines, plan: plan)
+        progress("caller cost: \(workload.name)")
+        results.append(try measureCallerCost(workload, dispatches: dispatches, interval: interval, throughputActions: scaled(actions), runs: runs, directory: directory))
+    }
+    var table = Table(["workload", "reduce µs", "caller's added µs per dispatch", "p90 added µs", "back to back +µs", "writer actions/s (K)"])
+    for result in results {
+        table.add([
+            result.name, format(result.reduceMicros, digits: 3), format(result.addedMicros, digits: 2), format(result.addedP90Micros, digits: 2),
+            format(result.backToBackMicros, digits: 2), rate(result.writerRate) + " (\(grouped(result.actions)))",
+        ])
+    }
+    var lines = [table.render()]
+    lines.append("caller's added µs: one dispatch every \(fixed(interval.seconds * 1e3, decimals: 0)) ms (\(fixed(1 / interval.seconds, decimals: 0)) a second), \(dispatches) dispatches;")
+    lines.append("each dispatch (reduce + record) timed alone, mean minus the mean of the same paced loop without recording. It includes")
+    lines.append("the copy-on-write a mutation makes when the writer still shares the collection it mutates. p90: the 90th percentile")
+    lines.append("of the recorded dispatches minus that of the unrecorded ones. back to back: dispatching without pause, faster than")
+    lines.append("the writer, so queued steps hold the state and each in-place mutation copies what they share. writer actions/s: K")
+    lines.append("actions back to back, first record to flush(). Ledgers start with 10,000 / 100,000 lines and gain one per action.")
+    for result in results where result.droppedOrLost > 0 {
+        lines.append("WARNING: \(result.name): \(result.droppedOrLost) entries dropped or lost.")
+    }
+    return lines.joined(separator: "\n")
+}
