@@ -63,15 +63,6 @@ extension RecordedSession {
     /// - Throws: ``JournalError`` with code ``JournalError/Code/fileNotFound`` when there is no such file,
     ///   ``JournalError/Code/fileSystem`` when it cannot be read, or what ``init(jsonl:file:)`` throws.
     public init(contentsOfJSONL url: URL) throws(JournalError) {
-        let file = url.lastPathComponent
-        let shown = url.relativePath  // As it was given: `nope.jsonl` rather than the whole path from the working directory.
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw JournalError(.fileNotFound, file: file, reason: "no such file (looked for \(shown))")
-        }
-        guard !isDirectory.boolValue else {
-            throw JournalError(.notAJournal, file: file, reason: "a directory, not an ActionLog session in text form (\(shown))")
-        }
         var reader = try JSONLReader(url: url)
         self = try reader.readAll()
     }
