@@ -42,7 +42,7 @@ public struct EntryCursor: Sendable {
     mutating func nextRaw() throws(JournalError) -> RawEntry? {
         if index == page.count {
             guard !exhausted, let from = nextSeq else { return nil }
-            page = try journal.rawPage(session: session, from: from, limit: Self.pageSize)
+            page = try journal.rawPage(session: session, from: from, limit: Self.pageSize, readingStates: readingStates)
             index = 0
             exhausted = page.count < Self.pageSize
             guard let last = page.last else { return nil }

@@ -94,8 +94,9 @@ extension Journal {
     /// Writes a session's text form (see ``RecordedSession/jsonl()``) to `handle`, entry by entry:
     /// memory stays bounded however long the session, and the first lines are written at once.
     ///
-    /// The session is checked as it is written (``SessionStates``): a damaged entry stops the
-    /// export with an error naming it, after the lines before it were written.
+    /// The session is checked as it is written, as an import checks it (``SessionStates`` and
+    /// ``SessionStates/checkAction(of:)``): a damaged entry stops the export with an error naming
+    /// it, after the lines before it were written. What exports imports again.
     ///
     /// ```swift
     /// try journal.exportJSONL(3, to: FileHandle.standardOutput)
@@ -131,6 +132,7 @@ extension RecordedSession {
             writer.buffer.removeAll(keepingCapacity: true)
         }
         while let entry = try next() {
+            try states.checkAction(of: entry)
             try states.advance(past: entry)
             writer.entry(entry)
             try drain(force: false)

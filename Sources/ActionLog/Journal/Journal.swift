@@ -296,14 +296,17 @@ public final class Journal: Sendable {
         WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
         """
 
-    static func rawEntries(_ connection: Connection, session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws -> [RawEntry] {
-        try connection.cachedStatement(rawEntriesQuery).rows([.integer(session), .integer(Int64(seq)), .integer(limit.map(Int64.init) ?? -1)]) { RawEntry(row: $0) }
-    }
+    /// ``rawEntriesQuery`` without the states, which a timeline never reads.
+    private static let timelineQuery = """
+        SELECT \(RawEntry.columns.replacingOccurrences(of: " state,", with: " NULL,")) FROM entries
+        WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
+        """
 
-    /// A page of raw rows for a cursor.
-    func rawPage(session: Session.ID, from seq: Int, limit: Int) throws(JournalError) -> [RawEntry] {
+    /// A page of raw rows for a cursor; without their states unless `readingStates`.
+    func rawPage(session: Session.ID, from seq: Int, limit: Int, readingStates: Bool = true) throws(JournalError) -> [RawEntry] {
         try read(session: session, entry: seq) { connection in
-            try Self.rawEntries(connection, session: session, from: seq, limit: limit)
+            try connection.cachedStatement(readingStates ? Self.rawEntriesQuery : Self.timelineQuery)
+                .rows([.integer(session), .integer(Int64(seq)), .integer(Int64(limit))]) { RawEntry(row: $0) }
         }
     }
 }
