@@ -117,6 +117,8 @@ struct MutantMaker {
         "0.5", "null", "true", #""""#, #""\u0000\u001b[31m""#, #""\ud800""#, "[]", "{}", #"[{"op":"nope","path":""}]"#,
         #"[{"op":"remove","path":"/items/999"}]"#, #"{"op":"add","path":"/a","value":1}"#, #"[{"op":"add","path":"/a"}]"#,
         #""keyframe""#, #""delta""#, #""gap""#, #""snapshot""#, #""closed""#, #""paused""#,
+        #"[{"op":"add","path":"/items/99999999999999999999","value":1}]"#, #"[{"op":"move","from":"","path":"/x"}]"#,
+        #"[{"op":"test","path":"/note","value":1e99999999999999999999}]"#, #"[{"op":"remove","path":""}]"#,
         String(repeating: "[", count: 511) + String(repeating: "]", count: 511),
     ]
     static let entryKeys = ["seq", "kind", "label", "time", "durationNs", "action", "effect", "state", "patch", "dropped", "note"]
@@ -257,6 +259,21 @@ struct MutantMaker {
         .text(String(repeating: "[", count: 512) + String(repeating: "]", count: 512)),
         .text(String(repeating: "[", count: 513) + String(repeating: "]", count: 513)),
         .text("1e999"), .text(#"{"items":[],"note":"\ud800"}"#),
+    ] + hostilePatches.map { .text($0) }
+
+    /// Patches that are well-formed JSON Patch text, aimed at the edges of pointers, indices and numbers.
+    static let hostilePatches: [String] = [
+        #"[{"op":"add","path":"/items/99999999999999999999","value":1}]"#,
+        #"[{"op":"add","path":"/items/9223372036854775807","value":1}]"#,
+        #"[{"op":"remove","path":"/items/-1"}]"#, #"[{"op":"remove","path":"/items/01"}]"#,
+        #"[{"op":"replace","path":"/items/-","value":1}]"#, #"[{"op":"add","path":"items","value":1}]"#,
+        #"[{"op":"add","path":"/~2","value":1}]"#, #"[{"op":"move","from":"/items","path":"/items/0"}]"#,
+        #"[{"op":"move","from":"","path":"/x"}]"#, #"[{"op":"copy","from":"/items","path":"/items/-"}]"#,
+        #"[{"op":"test","path":"/note","value":1e99999999999999999999}]"#,
+        #"[{"op":"test","path":"","value":{"items":[],"note":""}}]"#,
+        #"[{"op":"test","path":"/items/0/quantity","value":1e-9223372036854775808}]"#,
+        #"[{"op":"remove","path":""}]"#, #"[{"op":"replace","path":"","value":null}]"#,
+        #"[{"op":"add","path":"/items/0/name/x","value":1}]"#, #"[{"op":"copy","from":"/nope","path":"/x"}]"#,
     ]
 
     /// Applies `edits` to a copy of the fixture's journal, returning its bytes.

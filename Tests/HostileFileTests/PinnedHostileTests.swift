@@ -166,6 +166,20 @@ struct PinnedHostileTests {
         #expect(checkError(url) == "deep.jsonl, entry 6: line 8: \(refusal)")
     }
 
+    @Test("a stored state nested past 512 levels is refused by the parser, in a journal and in a line of the text form")
+    func storedTooDeep() throws {
+        let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        let path = try journal("stored.actionlog", [SQLEdit("UPDATE entries SET state = ?1 WHERE session_id = 1 AND seq = 0", [.text(tooDeep)])])
+        let refusal = "the state is not valid JSON: invalid JSON at byte 512: nesting deeper than 512 levels"
+        #expect(Self.message { try Journal(path: path).state(at: 0, in: 1) } == "stored.actionlog, session 1, entry 0: \(refusal)")
+        #expect(try findings(path) == ["session 1, entry 0: \(refusal)"])
+        // A line wraps the state in one object more: it may nest 513 levels, its state 512.
+        let url = try text("stored.jsonl", [1: ["state": try JSONValue(parsing: String(tooDeep.dropFirst().dropLast()))]])
+        #expect(checkError(url) == nil)
+        let deeper = try text("deeper.jsonl", [1: ["state": .array([try JSONValue(parsing: String(tooDeep.dropFirst().dropLast()))])]])
+        #expect(importError(deeper) == "deeper.jsonl, entry 0: line 2: not JSON: invalid JSON at byte 547: nesting deeper than 513 levels")
+    }
+
     // MARK: - Text that is not UTF-8
 
     @Test("bytes that are not UTF-8: refused in a JSON column, read as U+FFFD in a label")
