@@ -67,6 +67,8 @@ let package = Package(
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
+        // Every file is untrusted: seeded mutants of journals and text forms through every reader.
+        .testTarget(name: "HostileFileTests", dependencies: ["ActionLog", "Replayer", "CSQLite"]),
         // Runs the built `replay-cli` binary; depending on it makes `swift test` build it first.
         .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "replay-cli"]),
     ],

@@ -39,8 +39,20 @@ extension JSONValue {
         self = try result.get()
     }
 
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: buffer)
+    /// Parses JSON from UTF-8 bytes that may nest up to `maximumDepth` levels: for a text that wraps
+    /// values in a container of its own (a line of the text form wraps an entry's state in an object),
+    /// so that the values inside may nest as deep as ``maximumDepth`` allows elsewhere.
+    ///
+    /// - Throws: ``JSONParseError`` naming the byte offset of the first problem.
+    package init(parsing bytes: [UInt8], maximumDepth: Int) throws(JSONParseError) {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) in try Self.parse(buffer, maximumDepth: maximumDepth) }
+        }
+        self = try result.get()
+    }
+
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONValue.maximumDepth) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer, maximumDepth: maximumDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -61,6 +73,8 @@ private var backslash: UInt8 { UInt8(ascii: "\\") }
 /// once they are known to hold more than one element.
 private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Levels of nesting accepted: ``JSONValue/maximumDepth`` unless the caller says otherwise.
+    let maximumDepth: Int
     var index = 0
     /// The decoded UTF-8 of a string with escapes, reused from one such string to the next.
     var scratch: [UInt8] = []
@@ -99,7 +113,7 @@ private struct JSONParser {
     }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth < JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth) levels") }
+        guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
         guard index < bytes.count else { throw error("unexpected end of text") }
         switch bytes[index] {
         case quote: return .string(try parseString())

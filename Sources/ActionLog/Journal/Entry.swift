@@ -180,17 +180,22 @@ struct RawEntry: Sendable {
     let kind: String
     let time: Double
     let label: String?
-    let action: String?
-    let state: String?
-    let effect: String?
+    /// The JSON columns as stored bytes: parsed as they are, so that bytes that are not UTF-8 are
+    /// refused by the parser, as in the text form, rather than read as U+FFFD.
+    let action: [UInt8]?
+    let state: [UInt8]?
+    let effect: [UInt8]?
     let durationNanoseconds: Int64?
     let dropped: Int64?
     let note: String?
+    /// An integer column (sequence number, duration, dropped count) that holds something else, and
+    /// what: SQLite would read `1.5` as entry 1, so such a row is refused rather than rounded.
+    let misstored: (column: String, type: String)?
 
     static let columns = "session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note"
 
     /// A row of which only the columns that rebuild a state were read.
-    init(session: Session.ID, seq: Int64, kind: String, state: String?, dropped: Int64?) {
+    init(session: Session.ID, seq: Int64, kind: String, state: [UInt8]?, dropped: Int64?, misstored: (column: String, type: String)?) {
         self.session = session
         self.seq = seq
         self.kind = kind
@@ -202,6 +207,7 @@ struct RawEntry: Sendable {
         self.durationNanoseconds = nil
         self.dropped = dropped
         self.note = nil
+        self.misstored = misstored
     }
 
     init(row: Row) {
@@ -210,12 +216,21 @@ struct RawEntry: Sendable {
         kind = row.text(2) ?? ""
         time = row.double(3)
         label = row.text(4)
-        action = row.text(5)
-        state = row.text(6)
-        effect = row.text(7)
+        action = row.bytes(5)
+        state = row.bytes(6)
+        effect = row.bytes(7)
         durationNanoseconds = row.optionalInt(8)
         dropped = row.optionalInt(9)
         note = row.text(10)
+        misstored = Self.misstored(row, seq: 1, duration: 8, dropped: 9)
+    }
+
+    /// The first of the row's integer columns that holds something else; `duration` and `dropped` may be NULL.
+    static func misstored(_ row: Row, seq: Int32, duration: Int32?, dropped: Int32) -> (column: String, type: String)? {
+        if let type = row.nonIntegerType(seq) { return ("sequence number", type) }
+        if let duration, !row.isNull(duration), let type = row.nonIntegerType(duration) { return ("duration", type) }
+        if !row.isNull(dropped), let type = row.nonIntegerType(dropped) { return ("dropped count", type) }
+        return nil
     }
 
     /// Parses the row; the error names the file, session, entry and column.
@@ -227,13 +242,16 @@ struct RawEntry: Sendable {
         func fail(_ reason: String) -> JournalError {
             JournalError(.corrupt, file: file, session: session, entry: Int(seq), reason: reason)
         }
+        if let misstored {
+            throw fail("the \(misstored.column) is stored as \(misstored.type), not as an integer")
+        }
         guard let seq = Int(exactly: seq), seq >= 0 else {
             throw fail("the sequence number \(self.seq) is negative")
         }
-        func json(_ text: String?, _ column: String) throws(JournalError) -> JSONValue? {
-            guard let text else { return nil }
+        func json(_ bytes: [UInt8]?, _ column: String) throws(JournalError) -> JSONValue? {
+            guard let bytes else { return nil }
             do {
-                return try JSONValue(parsing: text)
+                return try JSONValue(parsing: bytes)
             } catch {
                 throw fail("the \(column) is not valid JSON: \(error)")
             }

@@ -199,11 +199,16 @@ struct JSONLReader {
             entryCount: entryCount, droppedCount: header.droppedCount, lastEntryAt: lastTime)
     }
 
+    /// How deep a line may nest: one level for the line's own object, so that the state, patch,
+    /// action, effect or metadata in it may nest as deep as a journal's columns may
+    /// (``JSONValue/maximumDepth``), and every session a journal holds has a text form that reads back.
+    static let lineDepth = JSONValue.maximumDepth + 1
+
     /// Reads line 1: a header of a format this ActionLog reads. The entry count is filled in later.
     private static func readHeader(_ line: ArraySlice<UInt8>, file: String) throws(JournalError) -> Session {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: Array(line))
+            value = try JSONValue(parsing: Array(line), maximumDepth: Self.lineDepth)
         } catch {
             throw fail(file, line: 1, entry: nil, "not an ActionLog session header: \(error)")
         }
@@ -243,7 +248,7 @@ struct JSONLReader {
     private func readEntry(_ line: ArraySlice<UInt8>, line number: Int) throws(JournalError) -> Entry {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: Array(line))
+            value = try JSONValue(parsing: Array(line), maximumDepth: Self.lineDepth)
         } catch {
             throw fail(line: number, entry: expected, "not JSON: \(error)")
         }

@@ -263,7 +263,9 @@ public final class Journal: Sendable {
             var chain: [RawEntry] = []
             while try statement.step() {
                 let row = Row(statement: statement)
-                let raw = RawEntry(session: session, seq: row.int(0), kind: row.text(1) ?? "", state: row.text(2), dropped: row.optionalInt(3))
+                let raw = RawEntry(
+                    session: session, seq: row.int(0), kind: row.text(1) ?? "", state: row.bytes(2), dropped: row.optionalInt(3),
+                    misstored: RawEntry.misstored(row, seq: 0, duration: nil, dropped: 3))
                 chain.append(raw)
                 if raw.kind != Entry.Kind.delta.rawValue { break }
             }

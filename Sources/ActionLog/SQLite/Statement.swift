@@ -175,6 +175,19 @@ struct Row {
         sqlite3_column_type(statement.handle, column) == SQLITE_NULL
     }
 
+    /// What the column holds, when it is not an integer: `"a real number"`, `"text"`, `"a blob"`,
+    /// `"NULL"`; `nil` for an integer. SQLite converts anything to an integer when asked, so a reader
+    /// that must not take `1.5` for `1` asks this first.
+    func nonIntegerType(_ column: Int32) -> String? {
+        switch sqlite3_column_type(statement.handle, column) {
+        case SQLITE_INTEGER: nil
+        case SQLITE_FLOAT: "a real number"
+        case SQLITE_TEXT: "text"
+        case SQLITE_BLOB: "a blob"
+        default: "NULL"
+        }
+    }
+
     func int(_ column: Int32) -> Int64 {
         sqlite3_column_int64(statement.handle, column)
     }

@@ -1,0 +1,207 @@
+import ActionLog
+import Foundation
+import Replayer
+import Synchronization
+import Testing
+
+/// The named hostile cases, each through the readers that meet it, with whole messages pinned.
+@Suite("Hostile files: pinned cases")
+struct PinnedHostileTests {
+    let directory: TemporaryDirectory
+    let fixture: HostileFixture
+    let maker: MutantMaker
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        fixture = try HostileFixture(in: directory)
+        maker = MutantMaker(fixture: fixture, directory: directory)
+    }
+
+    /// The fixture's journal after `edits`, as `name`.
+    func journal(_ name: String, _ edits: [SQLEdit]) throws -> String {
+        let path = directory.path(name)
+        try Data(try maker.apply(edits)).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The fixture's text form with some lines' members changed (`nil` removes one), as `name`.
+    func text(_ name: String, _ changes: [Int: [String: JSONValue?]]) throws -> URL {
+        var lines = fixture.jsonl.split(separator: 0x0A).map(Array.init)
+        for (index, members) in changes {
+            guard case .object(var object) = try JSONValue(parsing: lines[index]) else { throw SQLEdit.Failure(description: "line \(index + 1)") }
+            for (key, value) in members { object[key] = value }
+            lines[index] = JSONValue.object(object).canonicalBytes
+        }
+        let url = directory.url.appendingPathComponent(name)
+        try Data(lines.joined(separator: [0x0A]) + [0x0A]).write(to: url)
+        return url
+    }
+
+    func findings(_ path: String) throws -> [String] {
+        try Journal(path: path).verify().findings.map(\.description)
+    }
+
+    func importError(_ url: URL) -> String? {
+        do {
+            try Journal.importJSONL(at: url, into: directory.path("imported-\(UUID().uuidString).actionlog"))
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    func checkError(_ url: URL) -> String? {
+        do {
+            try RecordedSession(contentsOfJSONL: url).checkImportable()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    static func message(_ body: () throws -> some Any) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    // MARK: - Gaps and sequence numbers at the edges of Int64
+
+    @Test("a gap that lost Int64.max actions: findings and named errors, no trap")
+    func gapOfInt64Max() throws {
+        let max = SQLValue.integer(.max)
+        let path = try journal("gaps.actionlog", [
+            SQLEdit("UPDATE entries SET dropped = ?1 WHERE session_id = 2 AND seq = 6", [max]),
+            SQLEdit("UPDATE entries SET kind = 'gap', state = NULL, action = NULL, label = NULL, dropped = ?1 WHERE session_id = 2 AND seq = 9", [max]),
+        ])
+        #expect(try findings(path) == [
+            "session 2, entry 9: the gaps lose more actions than can be counted (9223372036854775807 before this one, then 9223372036854775807)",
+            "session 2, entry 10: a delta with no keyframe before it",
+            "session 2: the session counts 2 dropped actions, but its gaps add up to 9223372036854775807",
+        ])
+        #expect(Self.message { try Journal(path: path).state(at: 6, in: 2) } == "gaps.actionlog, session 2, entry 6: a gap: 9223372036854775807 actions were lost here, so no state was recorded")
+        let url = try text("gaps.jsonl", [
+            7: ["dropped": .number("9223372036854775807")],
+            10: ["kind": "gap", "patch": nil, "action": nil, "label": nil, "dropped": .number("9223372036854775807")],
+        ])
+        let overflow = "gaps.jsonl, entry 9: line 11: the gaps lose more actions than can be counted (9223372036854775807 before this one, then 9223372036854775807)"
+        #expect(importError(url) == overflow)
+        #expect(checkError(url) == overflow)
+        let beyond = try text("beyond.jsonl", [7: ["dropped": .number("9223372036854775808")]])
+        #expect(importError(beyond) == #"beyond.jsonl, entry 6: line 8: "dropped" must be an integer, not 9223372036854775808"#)
+    }
+
+    @Test("an entry at seq Int64.max: findings and named errors, no trap")
+    func sequenceNumberInt64Max() throws {
+        let path = try journal("seq.actionlog", [SQLEdit("UPDATE entries SET seq = ?1 WHERE session_id = 1 AND seq = 12", [.integer(.max)])])
+        #expect(try findings(path) == ["session 1, entry 12: missing: entries 12...9223372036854775806 are not in the file"])
+        let journal = try Journal(path: path)
+        // A keyframe stands alone: its state reads without the entries before it, which verify checks.
+        #expect(try journal.entry(.max, in: 1).kind == .keyframe)
+        #expect(try journal.state(at: .max, in: 1).decode(Basket.self) == fixture.states[12])
+        #expect(Self.message { try journal.recordedSession(1).checkImportable() } == "seq.actionlog, session 1, entry 12: missing: entries 12...9223372036854775806 are not in the file")
+        #expect(try journal.entries(in: 1).map(\.seq).suffix(2) == [11, .max])
+        let url = try text("seq.jsonl", [13: ["seq": .number("9223372036854775807")]])
+        #expect(importError(url) == "seq.jsonl, entry 9223372036854775807: line 14: entry 9223372036854775807 where entry 12 was expected: entries run 0, 1, 2, … without holes")
+    }
+
+    @Test("a sequence number stored as a real number is refused, not read as the integer below it")
+    func misstoredSequenceNumber() throws {
+        let path = try journal("real.actionlog", [SQLEdit("UPDATE entries SET seq = ?1 WHERE session_id = 1 AND seq = 4", [.real(4.5)])])
+        // Entries 3 to 6 are deltas after the keyframe at 2: entry 4 is on the way to 5.
+        let misstored = "real.actionlog, session 1, entry 4: the sequence number is stored as a real number, not as an integer"
+        #expect(try findings(path) == ["session 1, entry 4: the sequence number is stored as a real number, not as an integer"])
+        let journal = try Journal(path: path)
+        #expect(Self.message { try journal.state(at: 4, in: 1) } == "real.actionlog, session 1, entry 4: no such entry")
+        #expect(Self.message { try journal.state(at: 5, in: 1) } == misstored)
+        #expect(Self.message { try journal.entries(in: 1) } == misstored)
+    }
+
+    // MARK: - Patches that would build what no journal may hold
+
+    @Test("a patch bomb is refused by state(at:), reported by verify, refused by import")
+    func patchBomb() throws {
+        let path = try journal("bomb.actionlog", [
+            SQLEdit("UPDATE entries SET kind = 'delta', state = ?1 WHERE session_id = 1 AND seq = 3", [.text(MutantMaker.patchBomb)])
+        ])
+        let journal = try Journal(path: path)
+        let refusal = """
+            the delta does not apply: operation 18 (copy "" to /b18): the patches would grow the state past 16777216 bytes, \
+            4 times what is stored for the state since its keyframe (at least 16777216)
+            """
+        #expect(Self.message { try journal.state(at: 3, in: 1) } == "bomb.actionlog, session 1, entry 3: \(refusal)")
+        #expect(try findings(path) == ["session 1, entry 3: \(refusal)"])
+        let url = try text("bomb.jsonl", [4: ["kind": "delta", "state": nil, "patch": try JSONValue(parsing: MutantMaker.patchBomb)]])
+        #expect(importError(url) == "bomb.jsonl, entry 3: line 5: \(refusal)")
+        #expect(checkError(url) == "bomb.jsonl, entry 3: line 5: \(refusal)")
+    }
+
+    @Test("nesting built through a chain of patches, each within the parser's limit, stops at 512 levels")
+    func deepChain() throws {
+        let path = try journal("deep.actionlog", (0..<8).map { index in
+            SQLEdit("UPDATE entries SET kind = 'delta', state = ?2 WHERE session_id = 1 AND seq = ?1", [.integer(Int64(index + 1)), .text(MutantMaker.deepeningPatch(index))])
+        })
+        let journal = try Journal(path: path)
+        // Five patches nest the state 501 levels deep: allowed, and every reader copes.
+        let deepest = try journal.state(at: 5, in: 1)
+        #expect(deepest.measure().depth == 501)
+        let path600 = "/deep" + String(repeating: "/d", count: 500)
+        let refusal = "the delta does not apply: operation 0 (add \(path600)): the state would nest 601 levels deep, deeper than the 512 levels a journal may hold"
+        #expect(Self.message { try journal.state(at: 6, in: 1) } == "deep.actionlog, session 1, entry 6: \(refusal)")
+        #expect(Self.message { try journal.state(at: 8, in: 1) } == "deep.actionlog, session 1, entry 6: \(refusal)")
+        #expect(try findings(path) == ["session 1, entry 6: \(refusal)"])
+        var changes: [Int: [String: JSONValue?]] = [:]
+        for index in 0..<8 {
+            changes[index + 2] = ["kind": "delta", "state": nil, "patch": try JSONValue(parsing: MutantMaker.deepeningPatch(index))]
+        }
+        // Entry 6 of the text form is a gap: it becomes an entry with an action, so the chain runs on.
+        changes[7]?["action"] = ["note": ["_0": "deeper"]]
+        changes[7]?["label"] = "note"
+        changes[0] = ["dropped": 0]
+        let url = try text("deep.jsonl", changes)
+        #expect(importError(url) == "deep.jsonl, entry 6: line 8: \(refusal)")
+        #expect(checkError(url) == "deep.jsonl, entry 6: line 8: \(refusal)")
+    }
+
+    @Test("a stored state nested past 512 levels is refused by the parser, in a journal and in a line of the text form")
+    func storedTooDeep() throws {
+        let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        let path = try journal("stored.actionlog", [SQLEdit("UPDATE entries SET state = ?1 WHERE session_id = 1 AND seq = 0", [.text(tooDeep)])])
+        let refusal = "the state is not valid JSON: invalid JSON at byte 512: nesting deeper than 512 levels"
+        #expect(Self.message { try Journal(path: path).state(at: 0, in: 1) } == "stored.actionlog, session 1, entry 0: \(refusal)")
+        #expect(try findings(path) == ["session 1, entry 0: \(refusal)"])
+        // A line wraps the state in one object more: it may nest 513 levels, its state 512.
+        let url = try text("stored.jsonl", [1: ["state": try JSONValue(parsing: String(tooDeep.dropFirst().dropLast()))]])
+        #expect(checkError(url) == nil)
+        let deeper = try text("deeper.jsonl", [1: ["state": .array([try JSONValue(parsing: String(tooDeep.dropFirst().dropLast()))])]])
+        #expect(importError(deeper) == "deeper.jsonl, entry 0: line 2: not JSON: invalid JSON at byte 547: nesting deeper than 513 levels")
+    }
+
+    // MARK: - Text that is not UTF-8
+
+    @Test("bytes that are not UTF-8: refused in a JSON column, read as U+FFFD in a label")
+    func invalidUTF8() throws {
+        let state = Array(#"{"items":[],"note":""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
+        let path = try journal("utf8.actionlog", [
+            SQLEdit("UPDATE entries SET state = CAST(?1 AS TEXT) WHERE session_id = 1 AND seq = 0", [.blob(state)]),
+            SQLEdit("UPDATE entries SET label = CAST(?1 AS TEXT) WHERE session_id = 1 AND seq = 1", [.blob([0x61, 0xFF, 0x64])]),
+        ])
+        let journal = try Journal(path: path)
+        #expect(Self.message { try journal.state(at: 0, in: 1) } == "utf8.actionlog, session 1, entry 0: the state is not valid JSON: invalid JSON at byte 20: invalid UTF-8 in a string")
+        #expect(try findings(path) == ["session 1, entry 0: the state is not valid JSON: invalid JSON at byte 20: invalid UTF-8 in a string"])
+        #expect(try journal.entry(1, in: 1).label == "a\u{FFFD}d")
+        // In the text form, a label that is not UTF-8 makes its line not JSON.
+        var bytes = fixture.jsonl
+        let label = Array(#""label":"add""#.utf8)
+        let at = try #require(bytes.firstRange(of: label))
+        bytes.replaceSubrange(at, with: Array(#""label":"a"#.utf8) + [0xFF] + Array(#"d""#.utf8))
+        let url = directory.url.appendingPathComponent("utf8.jsonl")
+        try Data(bytes).write(to: url)
+        let refused = "utf8.jsonl, entry 1: line 3: not JSON: invalid JSON at byte 36: invalid UTF-8 in a string"
+        #expect(Self.message { try RecordedSession(contentsOfJSONL: url) } == refused)
+        #expect(importError(url) == refused)
+    }
+}
