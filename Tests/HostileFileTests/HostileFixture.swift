@@ -109,7 +109,7 @@ struct HostileFixture: Sendable {
         var configuration = RecorderConfiguration()
         configuration.keyframes = KeyframePolicy(deltaBudget: 100, maximumDeltaRun: 4)
         configuration.onError = { error in print("recording the fixture:", error) }
-        let recorder = try Recorder<Basket, BasketAction, Never>(path: path, session: "basket", initialState: basket, configuration: configuration)
+        let recorder = try Recorder<Basket, BasketAction, Never>(path: path, sessionName: "basket", initialState: basket, configuration: configuration)
         var states = [basket]
         let reduce = recorder.recording(reduceBasket)
         for action in Self.actions {
