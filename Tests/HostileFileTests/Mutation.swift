@@ -29,7 +29,7 @@ struct MutantMaker {
     func mutant(seed: UInt64) throws -> Mutant {
         var random = SeededGenerator(seed: seed)
         // Out of 48. Patch bombs are rarer still (1 in 192): each costs every reader that meets it the
-        // measuring of 16 MiB (the allowance) before it is refused, 2–3 s a mutant in a debug build;
+        // measuring of 1 MiB (the allowance) before it is refused, 2–3 s a mutant in a debug build;
         // `PinnedHostileTests` pins one through every reader.
         switch random.next() % 48 {
         case 0..<6: return bytes(.journal, seed: seed, &random)

@@ -129,8 +129,8 @@ struct PinnedHostileTests {
         ])
         let journal = try Journal(path: path)
         let refusal = """
-            the delta does not apply: operation 18 (copy "" to /b18): the patches would grow the state past 16777216 bytes, \
-            4 times what is stored for the state since its keyframe (at least 16777216)
+            the delta does not apply: operation 14 (copy "" to /b14): the patches would grow the state past 1048576 bytes, \
+            the bound of a state rebuilt from 61 bytes stored since its keyframe (4 times those, or 1048576, whichever is larger)
             """
         #expect(Self.message { try journal.state(at: 3, in: 1) } == "bomb.actionlog, session 1, entry 3: \(refusal)")
         #expect(try findings(path) == ["session 1, entry 3: \(refusal)"])

@@ -13,8 +13,9 @@ extension JSONPatch {
     package struct Bounds: Sendable {
         /// How many times its stored bytes a state may weigh.
         package static let growthFactor = 4
-        /// The allowance however small the stored bytes: 16 MiB.
-        package static let minimumAllowance = 16 << 20
+        /// The allowance however small the stored bytes: 1 MiB. It is also about the most work a
+        /// refused patch bomb costs a reader before it is refused.
+        package static let minimumAllowance = 1 << 20
 
         /// The stored weight: the document when first measured, plus every value added since.
         private var stored = 0
@@ -35,7 +36,7 @@ extension JSONPatch {
         mutating func measureDocument(_ document: JSONValue) {
             guard !measuredDocument else { return }
             measuredDocument = true
-            let measure = document.measure(weightLimit: Self.minimumAllowance)
+            let measure = document.measure()
             stored = stored.addingClamped(measure.weight)
             used = used.addingClamped(measure.weight)
         }
@@ -56,6 +57,8 @@ extension JSONPatch {
         }
 
         var remaining: Int { max(0, allowance - used) }
+        /// About the bytes stored for the state: its keyframe, and what the patches added.
+        var storedWeight: Int { stored }
         var remainingMoves: Int { max(0, allowance - moved) }
     }
 
@@ -87,8 +90,9 @@ extension JSONPatch.Operation {
         }
         func tooLarge(_ what: String) -> OperationFailure {
             OperationFailure(kind: .tooLarge, reason: """
-                the patches would \(what) past \(bounds.allowance) bytes, \(JSONPatch.Bounds.growthFactor) times what is stored \
-                for the state since its keyframe (at least \(JSONPatch.Bounds.minimumAllowance))
+                the patches would \(what) past \(bounds.allowance) bytes, the bound of a state rebuilt from \
+                \(bounds.storedWeight) bytes stored since its keyframe (\(JSONPatch.Bounds.growthFactor) times those, \
+                or \(JSONPatch.Bounds.minimumAllowance), whichever is larger)
                 """)
         }
         switch self {

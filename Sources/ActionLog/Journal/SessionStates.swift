@@ -19,7 +19,7 @@
 /// state and no action; a delta applies to the state before it, which must be known (not after a
 /// gap); rebuilding stays within ``JSONPatch/Bounds`` (no nesting deeper than
 /// ``JSONValue/maximumDepth``, no growth by `copy` past four times the bytes stored since the
-/// keyframe, or 16 MiB); gaps lose at least one action each, and add up to the session's dropped
+/// keyframe, or 1 MiB); gaps lose at least one action each, and add up to the session's dropped
 /// count. Sequence numbers and counts are checked before any arithmetic.
 ///
 /// After an error, the walk can go on, as ``Journal/verify()`` does to report every problem: the
