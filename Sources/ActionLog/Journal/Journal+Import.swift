@@ -25,9 +25,6 @@ extension Journal {
     ///   journal when it was opened read-only or when SQLite refuses the insert (the error names the entry).
     @discardableResult
     public func insert(_ recorded: RecordedSession) throws(JournalError) -> Session.ID {
-        guard !recorded.entries.isEmpty else {
-            throw recorded.error(.corrupt, entry: nil, "no entries: a session needs at least entry 0, its initial state")
-        }
         var entries = recorded.entries.makeIterator()
         do {
             return try insert(session: recorded.session, file: recorded.file) { entries.next() }
@@ -91,9 +88,6 @@ extension Journal {
                         // The transaction rolls back: the session's id no longer exists, the entry tells where it failed.
                         throw JournalFile.wrap(error, file: file, entry: entry.seq)
                     }
-                }
-                guard lastTime != nil else {
-                    throw JournalError(.corrupt, file: source, session: sourceSession, reason: "no entries: a session needs at least entry 0, its initial state")
                 }
                 try states.finish(droppedCount: session.droppedCount)
                 if isLive {
@@ -178,9 +172,6 @@ extension RecordedSession {
     /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the file, the entry
     ///   and, for a text file, the line.
     public func checkImportable() throws(JournalError) {
-        guard !entries.isEmpty else {
-            throw error(.corrupt, entry: nil, "no entries: a session needs at least entry 0, its initial state")
-        }
         var states = SessionStates(file: file, session: journalID)
         do {
             for entry in entries {

@@ -93,13 +93,13 @@ extension Journal {
                 finding(error)
             }
         }
-        if count == 0, session.status == .closed {
-            finding(nil, "closed with no entries: the initial state is missing")
-        }
-        do {
-            try states.finish(droppedCount: session.droppedCount)
-        } catch {
-            finding(error)
+        // A session whose recorder is live, or died before entry 0 was committed, may have none yet.
+        if count > 0 || session.status == .closed {
+            do {
+                try states.finish(droppedCount: session.droppedCount)
+            } catch {
+                finding(error)
+            }
         }
         return (count, findings)
     }

@@ -40,6 +40,8 @@ public struct SessionStates: Sendable {
     /// Set after an error: deltas are passed over, unreported, until the next keyframe.
     private var lost = false
     private var bounds = JSONPatch.Bounds()
+    /// Entries walked (or skipped) so far.
+    public private(set) var entryCount = 0
 
     /// Starts a walk at entry 0.
     ///
@@ -75,6 +77,7 @@ public struct SessionStates: Sendable {
     @discardableResult
     public mutating func advance(past entry: Entry) throws(JournalError) -> JSONPatch? {
         let orderProblem = checkOrder(entry.seq)
+        entryCount += 1
         defer { resuming = false }
         if orderProblem != nil {
             state = nil
@@ -134,15 +137,20 @@ public struct SessionStates: Sendable {
     /// - Parameter seq: the entry.
     package mutating func skip(_ seq: Int) {
         _ = checkOrder(seq)
+        entryCount += 1
         state = nil
         lost = true
     }
 
-    /// Checks what is known only at the end of the session: that its gaps add up to its dropped count.
+    /// Checks what is known only at the end of the session: that it has entries (at least entry 0,
+    /// its initial state), and that its gaps add up to its dropped count.
     ///
     /// - Parameter droppedCount: the actions the session's metadata counts as lost.
     /// - Throws: ``JournalError`` naming the file and the session.
     public func finish(droppedCount: Int) throws(JournalError) {
+        guard entryCount > 0 else {
+            throw JournalError(.corrupt, file: file, session: session, reason: "no entries: a session needs at least entry 0, its initial state")
+        }
         guard droppedTotal == droppedCount else {
             throw JournalError(.corrupt, file: file, session: session, reason: """
                 the session counts \(droppedCount) dropped actions, but its gaps add up to \(droppedTotal)
