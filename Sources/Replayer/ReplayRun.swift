@@ -74,7 +74,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         } catch {
             return error
         }
-        guard var state else { return nil }
+        // Taken out, not copied: a second reference would make the reducer copy every collection it
+        // changes in place (copy-on-write), costing the state's size instead of the change.
+        guard var state = self.state.take() else { return nil }
         var effect: Effect?
         for (_, action) in actions {
             effect = replay.reducer(&state, action)
@@ -92,7 +94,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
         var stateEqual: Bool
         if inSync, let recordedPatch, let replayedPatch {
-            stateEqual = Self.touchedValuesEqual(recordedPatch, replayedPatch, recordedState, replayedJSON)
+            stateEqual = TouchedPlaces(recordedPatch, replayedPatch).valuesEqual(recordedState, replayedJSON)
         } else {
             stateEqual = recordedState == replayedJSON
         }
@@ -188,20 +190,6 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     }
 
     // MARK: - Comparing
-
-    /// Whether two states that were equal before two patches are equal after them: only the places
-    /// either patch touched can differ. A change at an array position can shift its siblings, so it
-    /// is compared at the array.
-    static func touchedValuesEqual(_ first: JSONPatch, _ second: JSONPatch, _ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
-        var places = Set<JSONPointer>()
-        for operation in first.operations + second.operations {
-            if case .test = operation { continue }
-            for pointer in [operation.path] + (operation.from.map { [$0] } ?? []) {
-                places.insert(pointer.endsInArrayPosition ? pointer.parent : pointer)
-            }
-        }
-        return places.allSatisfy { lhs.value(at: $0) == rhs.value(at: $0) }
-    }
 
     private static func differences(_ recorded: JSONValue?, _ replayed: JSONValue?) -> [FieldDifference] {
         switch (recorded, replayed) {
