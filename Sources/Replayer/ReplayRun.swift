@@ -40,7 +40,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
         var recorded: JSONValue? = initial
         var rebase = false
-        for entry in entries.dropFirst() {
+        for index in entries.indices.dropFirst() {
+            let entry = entries[index]
             let recordedPatch = try entry.advance(&recorded, file: recording.file)
             guard let recordedState = recorded else {
                 // A gap: the actions lost here cannot be re-driven.
@@ -56,7 +57,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
                 continue
             }
             guard let actionJSON = entry.action else { continue }
-            if let failure = step(entry, action: actionJSON, recordedState: recordedState, recordedPatch: recordedPatch) {
+            let nextIsDelta = index + 1 < entries.endIndex && entries[index + 1].kind == .delta
+            if let failure = step(entry, action: actionJSON, recordedState: recordedState, recordedPatch: recordedPatch, nextIsDelta: nextIsDelta) {
                 return report(failure)
             }
             if !divergences.isEmpty, options.stopAtFirstDivergence { break }
@@ -67,7 +69,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     // MARK: - Steps
 
     /// Replays one entry; returns a failure that stops the replay.
-    private mutating func step(_ entry: Entry, action actionJSON: JSONValue, recordedState: JSONValue, recordedPatch: JSONPatch?) -> ReplayFailure? {
+    private mutating func step(
+        _ entry: Entry, action actionJSON: JSONValue, recordedState: JSONValue, recordedPatch: JSONPatch?, nextIsDelta: Bool
+    ) -> ReplayFailure? {
         let actions: [(label: String, action: Action)]
         do {
             actions = try recording.actions(of: entry, actionJSON, upcasters: options.upcasters)
@@ -86,7 +90,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         let replayedPatch: JSONPatch?
         let replayedEffect: JSONValue?
         do {
-            replayedPatch = try encode(state, at: entry)
+            replayedPatch = try encode(state, at: entry, nextIsDelta: nextIsDelta)
             replayedEffect = try effect.map { try encoder.encode($0) }
         } catch {
             return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the replayed state or effect does not encode: \(error)")
@@ -94,7 +98,10 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
         var stateEqual: Bool
         if inSync, let recordedPatch, let replayedPatch {
-            stateEqual = TouchedPlaces(recordedPatch, replayedPatch).valuesEqual(recordedState, replayedJSON)
+            // The same patch applied to equal states gives equal states; otherwise compare where
+            // either patch touched.
+            stateEqual = recordedPatch == replayedPatch
+                || TouchedPlaces(recordedPatch, replayedPatch).valuesEqual(recordedState, replayedJSON)
         } else {
             stateEqual = recordedState == replayedJSON
         }
@@ -149,11 +156,11 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// Encodes the replayed state into ``replayedJSON``; returns the change from the previous one when
     /// the change encoder made it.
     ///
-    /// The change encoder runs from the first delta after a keyframe to the next keyframe: there it
-    /// is checked against a full encoding (`==` must agree with `encode(to:)`), then set aside, so a
-    /// run of keyframes (a small state, or one replaced wholesale) costs one full encoding per entry,
-    /// and the first delta after it is compared whole.
-    private mutating func encode(_ state: State, at entry: Entry) throws -> JSONPatch? {
+    /// The change encoder runs through deltas. At a keyframe it is checked against a full encoding
+    /// (`==` must agree with `encode(to:)`) and goes on when a delta follows, so a large state costs
+    /// one full encoding per keyframe; before another keyframe it is set aside, so a run of keyframes
+    /// (a small state, or one replaced wholesale) costs one full encoding per entry.
+    private mutating func encode(_ state: State, at entry: Entry, nextIsDelta: Bool) throws -> JSONPatch? {
         if encodeInFull {
             replayedJSON = try encoder.encode(state)
             return nil
@@ -163,13 +170,16 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             replayedJSON = change.json
             return change.patch
         }
-        defer { changes.reset() }
-        guard changes.previousJSON != nil else {
+        if changes.previousJSON != nil {
+            replayedJSON = try changes.encode(state).json
+            _ = try confirmEncoding(state, at: entry.seq)
+            if !nextIsDelta || encodeInFull { changes.reset() }
+        } else if nextIsDelta {
+            // Starts the change encoder: its first encoding is a full one.
+            replayedJSON = try changes.encode(state).json
+        } else {
             replayedJSON = try encoder.encode(state)
-            return nil
         }
-        replayedJSON = try changes.encode(state).json
-        _ = try confirmEncoding(state, at: entry.seq)
         return nil
     }
 
