@@ -28,6 +28,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     init(replay: Replay<State, Action, Effect>, recording: RecordedSession) {
         self.replay = replay
         self.recording = recording
+        // The previous JSON is patched in place: an append to a long array costs the append.
+        changes.patchesPreviousJSON = true
     }
 
     mutating func run() throws(JournalError) -> ReplayReport {
@@ -165,6 +167,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             replayedJSON = try encoder.encode(state)
             return nil
         }
+        // Held only by the change encoder while it encodes, so that it can patch it in place.
+        replayedJSON = .null
         guard entry.kind == .keyframe else {
             let change = try changes.encode(state)
             replayedJSON = change.json
