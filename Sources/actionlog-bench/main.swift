@@ -14,7 +14,9 @@
 /// directory under the temporary directory and removed at the end.
 ///
 /// Workloads: a cart of N = 10, 100, 1000 items where each action sets one item's quantity; a city
-/// search whose every action replaces the 20 results wholesale; a counter. For each:
+/// search whose every action replaces the 20 results wholesale; a counter; and, for replay only, a
+/// ledger whose history grows by one line per action (100,000 entries with `--long`, else what
+/// records in ~45 s). For each:
 ///
 /// - **reduce µs**: the reducer alone, no journaling, per dispatch.
 /// - **+µs/dispatch**: what `recorder.record` adds on the calling thread (the dispatch loop with
