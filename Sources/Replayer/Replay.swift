@@ -17,10 +17,15 @@ import Foundation
 ///
 /// Replay compares *changes* where it can: while the replayed state equals the recorded one, an
 /// entry stored as a delta is checked only where its patch, or the replayed change, touched the
-/// state (see ``ChangeEncoder``), so replaying a large state costs in proportion to what each
-/// action changed. At every recorded keyframe the replayed state is also encoded in full; if that
-/// disagrees with the change encoder (a type whose `==` ignores something it encodes), the rest of
-/// the session is compared whole, and ``ReplayReport/warnings`` says so.
+/// state (see ``ChangeEncoder``): a replaced field or element where it is, an append by the array's
+/// count and the new element, an insertion or removal in the middle from there to the end — and the
+/// replayed JSON is the replayed patch applied in place. So comparing costs what each action
+/// changed. (The change encoder still holds the previous state's values, so a reducer that changes
+/// a collection in place copies it, and the copy is released after: a collection the action
+/// changed still costs its size.) At every recorded keyframe
+/// the replayed state is also encoded in full; if that disagrees with the change encoder (a type
+/// whose `==` ignores something it encodes), the rest of the session is compared whole, and
+/// ``ReplayReport/warnings`` says so.
 public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unchecked Sendable {
     // @unchecked: the reducer closure is called only from `run`, on the caller's thread.
 

@@ -43,6 +43,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             var iterator = recording.entries.makeIterator()
             nextEntry = { iterator.next() }
         }
+        // The previous JSON is patched in place: an append to a long array costs the append.
+        changes.patchesPreviousJSON = true
     }
 
     mutating func run() throws(JournalError) -> ReplayReport {
@@ -59,7 +61,10 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             throw recording.locate(error)
         }
         var rebase = false
-        while let entry = try nextEntry() {
+        // One entry read ahead: whether the next one is a delta decides how this one is encoded.
+        var upcoming = try nextEntry()
+        while let entry = upcoming {
+            upcoming = try nextEntry()
             if entry.action != nil { entriesWithActions += 1 }
             let recordedPatch: JSONPatch?
             do throws(JournalError) {
@@ -81,11 +86,13 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
                 continue
             }
             guard let actionJSON = entry.action else { continue }
-            if let failure = step(entry, action: actionJSON, recordedState: recordedState, recordedPatch: recordedPatch) {
+            let nextIsDelta = upcoming?.kind == .delta
+            if let failure = step(entry, action: actionJSON, recordedState: recordedState, recordedPatch: recordedPatch, nextIsDelta: nextIsDelta) {
                 return report(failure)
             }
             if !divergences.isEmpty, options.stopAtFirstDivergence {
                 // The report counts every entry with an action, as a whole-session reader would.
+                if upcoming?.action != nil { entriesWithActions += 1 }
                 while let rest = try nextEntry() {
                     if rest.action != nil { entriesWithActions += 1 }
                 }
@@ -98,14 +105,18 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     // MARK: - Steps
 
     /// Replays one entry; returns a failure that stops the replay.
-    private mutating func step(_ entry: Entry, action actionJSON: JSONValue, recordedState: JSONValue, recordedPatch: JSONPatch?) -> ReplayFailure? {
+    private mutating func step(
+        _ entry: Entry, action actionJSON: JSONValue, recordedState: JSONValue, recordedPatch: JSONPatch?, nextIsDelta: Bool
+    ) -> ReplayFailure? {
         let actions: [(label: String, action: Action)]
         do {
             actions = try recording.actions(of: entry, actionJSON, upcasters: options.upcasters)
         } catch {
             return error
         }
-        guard var state else { return nil }
+        // Taken out, not copied: a second reference would make the reducer copy every collection it
+        // changes in place (copy-on-write), costing the state's size instead of the change.
+        guard var state = self.state.take() else { return nil }
         var effect: Effect?
         for (_, action) in actions {
             effect = replay.reducer(&state, action)
@@ -115,7 +126,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         let replayedPatch: JSONPatch?
         let replayedEffect: JSONValue?
         do {
-            replayedPatch = try encode(state, at: entry)
+            replayedPatch = try encode(state, at: entry, nextIsDelta: nextIsDelta)
             replayedEffect = try effect.map { try encoder.encode($0) }
         } catch {
             return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the replayed state or effect does not encode: \(error)")
@@ -123,7 +134,10 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
         var stateEqual: Bool
         if inSync, let recordedPatch, let replayedPatch {
-            stateEqual = Self.touchedValuesEqual(recordedPatch, replayedPatch, recordedState, replayedJSON)
+            // The same patch applied to equal states gives equal states; otherwise compare where
+            // either patch touched.
+            stateEqual = recordedPatch == replayedPatch
+                || TouchedPlaces(recordedPatch, replayedPatch).valuesEqual(recordedState, replayedJSON)
         } else {
             stateEqual = recordedState == replayedJSON
         }
@@ -178,27 +192,32 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// Encodes the replayed state into ``replayedJSON``; returns the change from the previous one when
     /// the change encoder made it.
     ///
-    /// The change encoder runs from the first delta after a keyframe to the next keyframe: there it
-    /// is checked against a full encoding (`==` must agree with `encode(to:)`), then set aside, so a
-    /// run of keyframes (a small state, or one replaced wholesale) costs one full encoding per entry,
-    /// and the first delta after it is compared whole.
-    private mutating func encode(_ state: State, at entry: Entry) throws -> JSONPatch? {
+    /// The change encoder runs through deltas. At a keyframe it is checked against a full encoding
+    /// (`==` must agree with `encode(to:)`) and goes on when a delta follows, so a large state costs
+    /// one full encoding per keyframe; before another keyframe it is set aside, so a run of keyframes
+    /// (a small state, or one replaced wholesale) costs one full encoding per entry.
+    private mutating func encode(_ state: State, at entry: Entry, nextIsDelta: Bool) throws -> JSONPatch? {
         if encodeInFull {
             replayedJSON = try encoder.encode(state)
             return nil
         }
+        // Held only by the change encoder while it encodes, so that it can patch it in place.
+        replayedJSON = .null
         guard entry.kind == .keyframe else {
             let change = try changes.encode(state)
             replayedJSON = change.json
             return change.patch
         }
-        defer { changes.reset() }
-        guard changes.previousJSON != nil else {
+        if changes.previousJSON != nil {
+            replayedJSON = try changes.encode(state).json
+            _ = try confirmEncoding(state, at: entry.seq)
+            if !nextIsDelta || encodeInFull { changes.reset() }
+        } else if nextIsDelta {
+            // Starts the change encoder: its first encoding is a full one.
+            replayedJSON = try changes.encode(state).json
+        } else {
             replayedJSON = try encoder.encode(state)
-            return nil
         }
-        replayedJSON = try changes.encode(state).json
-        _ = try confirmEncoding(state, at: entry.seq)
         return nil
     }
 
@@ -219,20 +238,6 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     }
 
     // MARK: - Comparing
-
-    /// Whether two states that were equal before two patches are equal after them: only the places
-    /// either patch touched can differ. A change at an array position can shift its siblings, so it
-    /// is compared at the array.
-    static func touchedValuesEqual(_ first: JSONPatch, _ second: JSONPatch, _ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
-        var places = Set<JSONPointer>()
-        for operation in first.operations + second.operations {
-            if case .test = operation { continue }
-            for pointer in [operation.path] + (operation.from.map { [$0] } ?? []) {
-                places.insert(pointer.endsInArrayPosition ? pointer.parent : pointer)
-            }
-        }
-        return places.allSatisfy { lhs.value(at: $0) == rhs.value(at: $0) }
-    }
 
     private static func differences(_ recorded: JSONValue?, _ replayed: JSONValue?) -> [FieldDifference] {
         switch (recorded, replayed) {

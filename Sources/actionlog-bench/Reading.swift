@@ -28,6 +28,35 @@ func recordLongSession<State, Action>(_ workload: Workload<State, Action>, count
     return (start.duration(to: clock.now), recorder.sessionID, statistics.dropped + statistics.lost)
 }
 
+/// Records up to `count` actions of a workload whose state grows (each action costs the writer more
+/// than the last), a chunk at a time with a `flush()` after each, and stops early once `budget` is
+/// spent (unless `budget` is `nil`): a rate measured on a short run cannot predict how long it takes.
+func recordGrowingSession<State, Action>(
+    _ workload: Workload<State, Action>, count: Int, budget: Duration?, path: String
+) throws -> (count: Int, elapsed: Duration, session: Session.ID, lost: Int) {
+    var configuration = RecorderConfiguration()
+    configuration.queueCapacity = 1_024
+    configuration.backpressure = .wait(timeout: .seconds(60))
+    let start = clock.now
+    let recorder = try Recorder<State, Action, Never>(path: path, sessionName: "\(workload.name) long", initialState: workload.initial, configuration: configuration)
+    var state = workload.initial
+    let actions = workload.actions(count)
+    let chunk = 1_000
+    var done = 0
+    while done < count {
+        for action in actions[done..<min(done + chunk, count)] {
+            workload.reduce(&state, action)
+            recorder.record(action: action, state: state)
+        }
+        done = min(done + chunk, count)
+        recorder.flush()
+        if let budget, start.duration(to: clock.now) > budget { break }
+    }
+    recorder.close()
+    let statistics = recorder.statistics
+    return (done, start.duration(to: clock.now), recorder.sessionID, statistics.dropped + statistics.lost)
+}
+
 // MARK: - State at a random step
 
 struct RandomStepResult {

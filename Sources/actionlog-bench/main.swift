@@ -15,7 +15,9 @@
 /// directory under the temporary directory and removed at the end.
 ///
 /// Workloads: a cart of N = 10, 100, 1000 items where each action sets one item's quantity; a city
-/// search whose every action replaces the 20 results wholesale; a counter. For each:
+/// search whose every action replaces the 20 results wholesale; a counter; and, for replay only, a
+/// ledger whose history grows by one line per action (100,000 entries with `--long`, else what
+/// records in ~45 s). For each:
 ///
 /// - **reduce µs**: the reducer alone, no journaling, per dispatch.
 /// - **+µs/dispatch**: what `recorder.record` adds on the calling thread (the dispatch loop with
@@ -271,15 +273,16 @@ print()
 
 // MARK: - Replay
 
-print("## Replay (the session of the last ActionLog run of each workload, and the long cart session)")
+print("## Replay (the session of the last ActionLog run of each workload, a ledger whose history grows, and the long cart session)")
 print()
 var replays: [(name: String, result: ReplayResult)] = []
+var replayNotes: [String] = []
 var replayTable = Table(["session", "entries", "decode only", "rebuild+decode", "share", "Replay.run()", "share", "matched"])
 do {
     func replay<State, Action>(_ workload: Workload<State, Action>, name: String, path: String, session: Session.ID, entries: Int) throws {
         progress("replay: \(name)")
         // Replay.run() encodes each replayed state's changes, about as costly per entry as the writer: skip it where that would take long.
-        let runReplay = Double(entries) / results.first { $0.name == workload.name }!.actionLogRate < 10
+        let runReplay = results.first { $0.name == workload.name }.map { Double(entries) / $0.actionLogRate < 10 } ?? true
         let measured = try measureReplay(workload, path: path, session: session, repeats: runs, runReplay: runReplay)
         replays.append((name, measured))
         replayTable.add([
@@ -292,6 +295,18 @@ do {
     try replay(cart100, name: cart100.name, path: results[2].journalPath, session: results[2].sessionID, entries: results[2].entries)
     try replay(cart1000, name: cart1000.name, path: results[3].journalPath, session: results[3].sessionID, entries: results[3].entries)
     try replay(search, name: search.name, path: results[4].journalPath, session: results[4].sessionID, entries: results[4].entries)
+    // The ledger's history grows by one line per action: replay must cost what changed, not the history's length.
+    let ledger = ledgerWorkload(plan: Plan(actionLog: 0, naive: 0, floor: 0))
+    let ledgerPath = "\(directory)/ledger-long.actionlog"
+    let ledgerTarget = quick ? 5_000 : 100_000
+    progress("recording up to \(grouped(ledgerTarget)) entries of ledger")
+    let ledgerSession = try recordGrowingSession(ledger, count: ledgerTarget, budget: longSessions ? nil : .seconds(quick ? 10 : 45), path: ledgerPath)
+    try replay(ledger, name: "ledger", path: ledgerPath, session: ledgerSession.session, entries: ledgerSession.count)
+    removeDatabase(ledgerPath)
+    if ledgerSession.count < ledgerTarget || ledgerSession.lost > 0 {
+        replayNotes.append("ledger: \(grouped(ledgerSession.count)) entries (recorded in \(fixed(ledgerSession.elapsed.seconds, decimals: 0)) s) instead of \(grouped(ledgerTarget))"
+            + (ledgerSession.lost > 0 ? ", WARNING: \(ledgerSession.lost) dropped or lost" : "") + "; run with --long for the full size.")
+    }
     if let longCart {
         let entries = randomSteps.first { $0.name == cart1000.name }?.entries ?? 0
         try replay(cart1000, name: "cart N=1000, long", path: longCart.path, session: longCart.session, entries: entries)
@@ -302,6 +317,7 @@ do {
     print("Entry.advance for every state, decode every action. Replay.run() also reduces, encodes what changed (ChangeEncoder) and")
     print("compares the places either patch touched, plus a full encode and compare at each keyframe")
     print("(skipped where it would take over 10 s). share: decode-only time ÷ that time (100% = as fast as decoding the actions alone).")
+    for note in replayNotes { print("note: \(note)") }
 } catch {
     print("replay measurement failed: \(error)")
 }

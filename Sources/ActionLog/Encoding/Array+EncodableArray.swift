@@ -70,17 +70,25 @@ extension Array: EncodableArray where Element: Encodable {
         guard let previousNode, previousNode.typeID == typeID, case .array(let oldJSON) = previous else { return nil }
         let owned = previousNode as? OwnedArrayShadow<Element>
         var edits: [ArrayEdit] = []
-        let json: [JSONValue]?
+        let outcome: ArrayChanges<Element>.Outcome
         do {
             // `old` ends with this block: the owned buffer is referenced by its node alone again.
             let old = owned?.elements ?? unsafeDowncast(previousNode, to: ValueShadow<[Element]>.self).value
             guard oldJSON.count == old.count else { return nil }
             let changes = ArrayChanges<Element>(
                 context: context, info: info, equality: equality, parent: parent, component: component, oldJSON: oldJSON)
-            json = try changes.encode(array, old: old, edits: &edits)
+            outcome = try changes.encode(array, old: old, edits: &edits)
         }
-        guard let json else { return Encoded(json: previous, node: previousNode) }
-        return Encoded(json: .array(json), node: node(owned: owned, edits: edits))
+        switch outcome {
+        case .unchanged:
+            return Encoded(json: previous, node: previousNode)
+        case .rebuilt(let json):
+            return Encoded(json: .array(json), node: node(owned: owned, edits: edits))
+        case .patched:
+            // The operations say what changed; the caller applies them to the previous JSON.
+            context.staleValues += 1
+            return Encoded(json: previous, node: node(owned: owned, edits: edits))
+        }
     }
 
     private static func encodeAll(_ array: [Element], info: TypeInfo, context: EncodingContext, path: PathNode) throws -> [JSONValue] {
@@ -159,18 +167,33 @@ private struct ArrayChanges<Element: Encodable> {
     /// Elements compared with one `memcmp` before they are compared one by one.
     private static var block: Int { 64 }
 
-    /// The new elements' JSON, or `nil` when every element is equal to the previous one.
+    /// What encoding the new array gave.
+    enum Outcome {
+        /// Every element is equal to the previous one.
+        case unchanged
+        /// The new elements' JSON.
+        case rebuilt([JSONValue])
+        /// Only the operations, with ``EncodingContext/patchesInPlace``: the JSON was not rebuilt.
+        case patched
+    }
+
+    /// Compares the new array with the previous one and emits the operations between them.
+    ///
+    /// With ``EncodingContext/patchesInPlace``, a change of elements in place, an insertion or a
+    /// removal emits its operations without rebuilding the array's JSON (which would copy every
+    /// element of a long array for one append), and is never replaced whole: a replacement needs the
+    /// JSON. Mixed edits still rebuild it, with exact JSON below, for the diff.
     ///
     /// `edits` receives the replacements that turn `old` into `array`, in the order they apply.
-    func encode(_ array: [Element], old: [Element], edits: inout [ArrayEdit]) throws -> [JSONValue]? {
+    func encode(_ array: [Element], old: [Element], edits: inout [ArrayEdit]) throws -> Outcome {
         let (newCount, oldCount) = (array.count, old.count)
         return try array.withUnsafeBufferPointer { new in
             try old.withUnsafeBufferPointer { old in
-                if newCount == oldCount, new.baseAddress == old.baseAddress { return nil }
+                if newCount == oldCount, new.baseAddress == old.baseAddress { return .unchanged }
                 let scan = Scan(new: new, old: old, equality: equality, size: info.size)
                 let common = Swift.min(newCount, oldCount)
                 let prefix = scan.firstDifference(from: 0, to: common)
-                if prefix == newCount, newCount == oldCount { return nil }
+                if prefix == newCount, newCount == oldCount { return .unchanged }
                 let suffix = scan.commonSuffix(limit: common - prefix)
                 let path = PathNode(parent: parent, component: component)  // the elements' parent
 
@@ -184,16 +207,19 @@ private struct ArrayChanges<Element: Encodable> {
                     ).json
                 }
 
+                let patchOnly = context.patchesInPlace
                 if newCount == oldCount {
                     // The same count: encode each differing element against its previous self.
                     var changed = 0
                     var index = scan.firstDifference(from: prefix, to: newCount - suffix)
                     while index < newCount - suffix {
-                        json[index] = try element(index, previous: index)
+                        let encoded = try element(index, previous: index)
+                        if !patchOnly { json[index] = encoded }
                         edits.append(ArrayEdit(old: index..<(index + 1), new: index..<(index + 1)))
                         changed += 1
                         index = scan.firstDifference(from: index + 1, to: newCount - suffix)
                     }
+                    if patchOnly { return .patched }
                     if changed >= 2, changed * 2 > newCount { replaceWhole(json, at: path, from: start) }
                 } else if prefix + suffix == common {
                     if newCount > oldCount {
@@ -201,8 +227,8 @@ private struct ArrayChanges<Element: Encodable> {
                         let range = prefix..<(prefix + newCount - oldCount)
                         edits.append(ArrayEdit(old: prefix..<prefix, new: range))
                         let inserted = try range.map { try element($0, previous: nil) }
-                        json.insert(contentsOf: inserted, at: prefix)
-                        if range.count >= 2, range.count * 2 > newCount {
+                        if !patchOnly { json.insert(contentsOf: inserted, at: prefix) }
+                        if !patchOnly, range.count >= 2, range.count * 2 > newCount {
                             replaceWhole(json, at: path, from: start)
                         } else {
                             for (index, value) in zip(range, inserted) {
@@ -213,16 +239,20 @@ private struct ArrayChanges<Element: Encodable> {
                         // Elements removed at `prefix`, everything else equal.
                         let range = prefix..<(prefix + oldCount - newCount)
                         edits.append(ArrayEdit(old: range, new: prefix..<prefix))
-                        json.removeSubrange(range)
-                        if range.count >= 2, range.count * 2 > oldCount {
+                        if !patchOnly { json.removeSubrange(range) }
+                        if !patchOnly, range.count >= 2, range.count * 2 > oldCount {
                             replaceWhole(json, at: path, from: start)
                         } else {
                             for index in range.reversed() { context.emit(.remove(path: PathNode.pointer(path, .index(index)))) }
                         }
                     }
+                    if patchOnly { return .patched }
                 } else {
                     // Insertions, removals and changes mixed: encode the middle against the previous
-                    // elements at the same index, then let the JSON diff find the edits.
+                    // elements at the same index, then let the JSON diff find the edits (which needs
+                    // exact JSON, so nothing below is left to be patched).
+                    context.patchesInPlace = false
+                    defer { context.patchesInPlace = patchOnly }
                     let oldEnd = oldCount - suffix
                     var middle: [JSONValue] = []
                     for index in prefix..<(newCount - suffix) {
@@ -240,7 +270,7 @@ private struct ArrayChanges<Element: Encodable> {
                         context.emit(operation.rebased(under: base))
                     }
                 }
-                return json
+                return .rebuilt(json)
             }
         }
     }

@@ -55,6 +55,15 @@ public final class ChangeEncoder<State: Encodable> {
     /// The JSON of the last state encoded, which the next patch applies to; `nil` after ``reset()``.
     public var previousJSON: JSONValue? { previous?.json }
 
+    /// Whether ``encode(_:)`` makes the new JSON by applying the patch to the previous JSON in place,
+    /// instead of rebuilding the arrays that changed: an append to a long array then costs the
+    /// append, not a copy of the array. Off by default.
+    ///
+    /// It pays only when nothing else holds the previous JSON during ``encode(_:)``: drop the last
+    /// ``Change/json`` before the next call, or the first change copies what the copies share. The
+    /// patch and the JSON are the same either way.
+    package var patchesPreviousJSON = false
+
     /// Encodes `state`, and the patch from the previous state's JSON when there is one.
     ///
     /// ```swift
@@ -68,6 +77,8 @@ public final class ChangeEncoder<State: Encodable> {
     /// - Returns: the state's JSON, and the patch unless this is a full encode.
     /// - Throws: what ``JSONValueEncoder/encode(_:)`` throws for the state.
     public func encode(_ state: State) throws -> Change {
+        if patchesPreviousJSON, let change = try encodePatchingInPlace(state) { return change }
+        context.patchesInPlace = false
         context.operations.removeAll(keepingCapacity: true)
         context.afterSuccess.removeAll()
         let encoded = try context.encode(
@@ -78,6 +89,48 @@ public final class ChangeEncoder<State: Encodable> {
         let patch = previous == nil ? nil : JSONPatch(operations: context.operations)
         previous = (encoded.json, encoded.node)
         return Change(json: encoded.json, patch: patch)
+    }
+
+    /// ``encode(_:)`` with ``patchesPreviousJSON``: arrays that changed emit their operations without
+    /// rebuilding their JSON, and the new JSON is the patch applied to the previous JSON, which the
+    /// encoder holds alone meanwhile. `nil` when it cannot be done that way (no previous state, or a
+    /// member written twice, whose operation needs its exact JSON): then ``encode(_:)`` rebuilds.
+    private func encodePatchingInPlace(_ state: State) throws -> Change? {
+        guard let node = previous?.node, var json = previous?.json else { return nil }
+        previous = nil  // `json` is now the encoder's only reference to the previous JSON.
+        context.patchesInPlace = true
+        context.staleValues = 0
+        context.needsExactJSON = false
+        context.operations.removeAll(keepingCapacity: true)
+        var encoded: Encoded
+        do {
+            encoded = try context.encode(state, previous: json, previousNode: node, parent: nil, component: .none, reusable: false, isRoot: true)
+        } catch {
+            previous = (json, node)
+            throw error
+        }
+        context.patchesInPlace = false
+        let patch = JSONPatch(operations: context.operations)
+        if context.needsExactJSON {
+            previous = (json, node)
+            return nil
+        }
+        if context.staleValues == 0 {
+            // Nothing was left to patch: the encoded JSON is exact.
+            previous = (encoded.json, encoded.node)
+            return Change(json: encoded.json, patch: patch)
+        }
+        let newNode = encoded.node
+        encoded = Encoded(json: .null, node: nil)  // Shares containers with `json`: dropped before patching it.
+        do {
+            try patch.apply(to: &json)
+        } catch {
+            // The operations were found from `json`: they always apply. Start afresh if not.
+            throw EncodingError.invalidValue(
+                state, .init(codingPath: [], debugDescription: "ActionLog's change encoder made a patch that does not apply: \(error)"))
+        }
+        previous = (json, newNode)
+        return Change(json: json, patch: patch)
     }
 
     /// Forgets the previous state, so that the next ``encode(_:)`` is a full one without a patch.

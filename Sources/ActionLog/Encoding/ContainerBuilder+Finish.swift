@@ -73,7 +73,7 @@ extension ContainerBuilder {
         }
         guard ownsOperations else { return }
         let changes = changedMembers + removed.count
-        if changes >= 2, changes * 2 > max(members.count, previousMembers.count), containerMembers == 0 {
+        if changes >= 2, changes * 2 > max(members.count, previousMembers.count), containerMembers == 0, !holdsStaleJSON {
             // Most members changed and what did not is small: one replacement says it shorter.
             context.operations.removeSubrange(operationsStart...)
             context.emit(.replace(path: PathNode.pointer(self, .none), value: .object(members)))
@@ -111,7 +111,7 @@ extension ContainerBuilder {
         let newCount = elements.count
         let oldCount = previousElements.count
         let changes = changedElements + abs(newCount - oldCount)
-        if ownsOperations, changes >= 2, changes * 2 > max(newCount, oldCount) {
+        if ownsOperations, changes >= 2, changes * 2 > max(newCount, oldCount), !holdsStaleJSON {
             // Most of the array changed: one replacement is shorter than the edits.
             context.operations.removeSubrange(operationsStart...)
             context.emit(.replace(path: PathNode.pointer(self, .none), value: .array(elements)))

@@ -40,6 +40,8 @@ class ContainerBuilder: PathNode {
     @exclusivity(unchecked) final var recording = false
     /// `context.operations.count` when the container was first requested.
     @exclusivity(unchecked) final var operationsStart = 0
+    /// `context.staleValues` when the container was first requested.
+    @exclusivity(unchecked) final var staleValuesStart = 0
 
     @exclusivity(unchecked) final var members: [String: JSONValue] = [:]
     @exclusivity(unchecked) final var memberNodes: [String: ShadowNode] = [:]
@@ -88,6 +90,7 @@ class ContainerBuilder: PathNode {
         precondition(shape == .empty, "Attempt to request a keyed container from an encoder that already holds \(shape).")
         shape = .object
         operationsStart = context.operations.count
+        staleValuesStart = context.staleValues
         guard case .object(let old)? = previous else {
             if expectedMembers > 0 { members.reserveCapacity(expectedMembers) }
             return
@@ -103,6 +106,7 @@ class ContainerBuilder: PathNode {
         precondition(shape == .empty, "Attempt to request an unkeyed container from an encoder that already holds \(shape).")
         shape = .array
         operationsStart = context.operations.count
+        staleValuesStart = context.staleValues
         guard case .array(let old)? = previous else { return }
         recording = true
         previousElements = old
@@ -113,6 +117,10 @@ class ContainerBuilder: PathNode {
         precondition(shape == .empty, "Attempt to encode a single value through an encoder that already holds \(shape).")
         shape = .value
     }
+
+    /// Whether a value below returned its previous JSON although it changed: then this container's
+    /// JSON is not exact, and only the operations say what changed (``EncodingContext/patchesInPlace``).
+    final var holdsStaleJSON: Bool { context.staleValues != staleValuesStart }
 
     // MARK: Paths
 
@@ -143,6 +151,7 @@ class ContainerBuilder: PathNode {
         guard recording else { return }
         let changed = context.operations.count != operationsBefore
         if duplicate {
+            if context.patchesInPlace { context.needsExactJSON = true }
             context.operations.removeSubrange(operationsBefore...)
             context.emit(.add(path: pointer(.key(MemberKey(name))), value: json))
         } else if !hadPrevious {

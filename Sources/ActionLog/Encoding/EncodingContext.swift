@@ -12,6 +12,16 @@ final class EncodingContext {
     /// while encoding the elements of an array whose elements' nodes are made on demand instead
     /// (see ``CapturedShadow``).
     @exclusivity(unchecked) var keepsNodes: Bool
+    /// Whether a changed array that only needs operations (see ``ChangeEncoder/patchesPreviousJSON``)
+    /// returns its previous JSON instead of a rebuilt one: the caller applies the operations to the
+    /// previous JSON in place. Off for the mixed edits of an array, whose diff needs exact JSON.
+    @exclusivity(unchecked) var patchesInPlace = false
+    /// How many values this encode returned as their previous JSON although they changed
+    /// (``patchesInPlace``): a container holding one has inexact JSON and is never replaced whole.
+    @exclusivity(unchecked) var staleValues = 0
+    /// Set when inexact JSON would have gone into an operation (a member written twice): the
+    /// encode must be redone with exact JSON.
+    @exclusivity(unchecked) var needsExactJSON = false
     /// What `Encoder.userInfo` returns.
     let userInfo: [CodingUserInfoKey: Any]
     /// The patch operations found by the current encode, in the order they apply.
