@@ -17,7 +17,7 @@ import Foundation
 ///
 /// Replay compares *changes* where it can: while the replayed state equals the recorded one, an
 /// entry stored as a delta is checked only where its patch, or the replayed change, touched the
-/// state (see ``ChangeEncoder``): a replaced field or element where it is, an append by the array's
+/// state: a replaced field or element where it is, an append by the array's
 /// count and the new element, an insertion or removal in the middle from there to the end — and the
 /// replayed JSON is the replayed patch applied in place. So comparing costs what each action
 /// changed. (The change encoder still holds the previous state's values, so a reducer that changes

@@ -31,14 +31,14 @@
 /// the result against a full encode from time to time (a keyframe) catches such types.
 ///
 /// Not thread-safe: use one encoder from one task or thread at a time.
-public final class ChangeEncoder<State: Encodable> {
+package final class ChangeEncoder<State: Encodable> {
     /// One encoded state.
-    public struct Change: Sendable {
+    package struct Change: Sendable {
         /// The state's JSON.
-        public var json: JSONValue
+        package var json: JSONValue
         /// The patch from the previous state's JSON to ``json``; `nil` for a full encode (the first
         /// one, and the first after ``reset()``).
-        public var patch: JSONPatch?
+        package var patch: JSONPatch?
     }
 
     /// Internal, not private, for tests.
@@ -48,12 +48,12 @@ public final class ChangeEncoder<State: Encodable> {
     /// Makes an encoder; its first ``encode(_:)`` is a full one.
     ///
     /// - Parameter userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
-    public init(userInfo: [CodingUserInfoKey: Any] = [:]) {
+    package init(userInfo: [CodingUserInfoKey: Any] = [:]) {
         context = EncodingContext(tracking: true, userInfo: userInfo)
     }
 
     /// The JSON of the last state encoded, which the next patch applies to; `nil` after ``reset()``.
-    public var previousJSON: JSONValue? { previous?.json }
+    package var previousJSON: JSONValue? { previous?.json }
 
     /// Whether ``encode(_:)`` makes the new JSON by applying the patch to the previous JSON in place,
     /// instead of rebuilding the arrays that changed: an append to a long array then costs the
@@ -76,7 +76,7 @@ public final class ChangeEncoder<State: Encodable> {
     /// - Parameter state: the state to encode.
     /// - Returns: the state's JSON, and the patch unless this is a full encode.
     /// - Throws: what ``JSONValueEncoder/encode(_:)`` throws for the state.
-    public func encode(_ state: State) throws -> Change {
+    package func encode(_ state: State) throws -> Change {
         if patchesPreviousJSON, let change = try encodePatchingInPlace(state) { return change }
         context.patchesInPlace = false
         context.operations.removeAll(keepingCapacity: true)
@@ -141,7 +141,7 @@ public final class ChangeEncoder<State: Encodable> {
     /// ```swift
     /// do { try journal.append(encoder.encode(state)) } catch { encoder.reset() }
     /// ```
-    public func reset() {
+    package func reset() {
         previous = nil
     }
 }
