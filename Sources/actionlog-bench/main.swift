@@ -40,7 +40,12 @@ import Foundation
 
 // MARK: - Arguments
 
+// The scale section runs each reader in a child process, through a lean copy of this binary.
+if CommandLine.arguments.count > 1, let child = childEntryPoint(CommandLine.arguments[1]) {
+    exit(child(Array(CommandLine.arguments.dropFirst(2))))
+}
 var quick = false
+var scaleOnly = false
 var longSessions = false
 var runs = 3
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -48,6 +53,7 @@ while let argument = arguments.next() {
     switch argument {
     case "--quick": quick = true
     case "--long": longSessions = true
+    case "--scale": scaleOnly = true
     case "--runs":
         guard let value = arguments.next().flatMap(Int.init), value > 0 else {
             print("--runs takes a positive number")
@@ -55,10 +61,10 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--scale] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--scale] [--runs N]")
         exit(64)
     }
 }
@@ -78,7 +84,7 @@ func machine() -> String {
 let benchStart = clock.now
 print("ActionLog benchmark — \(ISO8601DateFormatter().string(from: Date()))")
 print("machine: \(machine()), \(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite \(String(cString: sqlite3_libversion())), ActionLog \(ActionLog.version)")
-print("mode: \(quick ? "--quick (smoke run: few actions, noisy figures)" : "default"), median of \(runs) run\(runs == 1 ? "" : "s") per figure")
+print("mode: \(scaleOnly ? "--scale\(quick ? " --quick" : "") (readers at scale only)" : quick ? "--quick (smoke run: few actions, noisy figures)" : "default"), median of \(runs) run\(runs == 1 ? "" : "s") per figure")
 #if DEBUG
 print("WARNING: a debug build; run with -c release for meaningful figures.")
 #endif
@@ -87,6 +93,12 @@ print()
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionlog-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+if scaleOnly {
+    runScaleSection(sizes: quick ? .quick : .full, repeats: CommandLine.arguments.contains("--runs") ? runs : 1, directory: directory)
+    try? FileManager.default.removeItem(atPath: directory)
+    print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
+    exit(0)
+}
 
 // MARK: - Throughput and size
 
@@ -288,6 +300,10 @@ do {
     print("replay measurement failed: \(error)")
 }
 print()
+
+// MARK: - Readers at scale
+
+runScaleSection(sizes: quick ? .quick : .reduced, repeats: runs, directory: directory)
 
 // MARK: - Targets
 
