@@ -25,6 +25,8 @@ struct ChildRun {
     var firstLine: Double?
     /// The child's standard output (``ChildOutput/capture``).
     var output: String
+    /// Killed at its time limit: ``elapsed`` is the limit, ``peakResidentBytes`` the peak until then.
+    var timedOut = false
 }
 
 /// Where a child's standard output goes.
@@ -40,17 +42,19 @@ enum ChildOutput: String {
 // MARK: - In the benchmark
 
 /// Runs `executable` with `arguments` through the lean launcher and returns its time and peak memory;
-/// standard error is inherited. Throws when it cannot be started or exits with a status other than 0.
+/// standard error is inherited. A child still running after `timeLimit` seconds is killed and returned
+/// with ``ChildRun/timedOut`` set. Throws when it cannot be started or exits with a status other than 0.
 ///
 /// ```swift
 /// let run = try runChild("/usr/bin/true", [])
 /// print(run.peakResidentBytes)
 /// ```
-func runChild(_ executable: String, _ arguments: [String], output: ChildOutput = .discard) throws -> ChildRun {
+func runChild(_ executable: String, _ arguments: [String], output: ChildOutput = .discard, timeLimit: Double? = nil) throws -> ChildRun {
     let result = FileManager.default.temporaryDirectory.appendingPathComponent("actionlog-bench-child-\(UUID().uuidString).txt").path
     defer { try? FileManager.default.removeItem(atPath: result) }
     let launcher = ownExecutable().path
-    let launched = try spawn(launcher, ["--measure-child", result, output.rawValue, executable] + arguments)
+    let limit = timeLimit.map { String($0) } ?? "-"
+    let launched = try spawn(launcher, ["--measure-child", result, output.rawValue, limit, executable] + arguments)
     let status = try reap(launched).status
     guard status == 0 else {
         throw BenchError("\(([executable] + arguments).joined(separator: " ")): \(describe(status: status)) (its error is above)")
@@ -58,26 +62,27 @@ func runChild(_ executable: String, _ arguments: [String], output: ChildOutput =
     let text = try String(contentsOfFile: result, encoding: .utf8)
     let firstNewline = text.firstIndex(of: "\n") ?? text.endIndex
     let fields = text[..<firstNewline].split(separator: " ")
-    guard fields.count == 3, let elapsed = Double(fields[0]), let peak = Int(fields[1]) else {
-        throw BenchError("--measure-child wrote \"\(text.prefix(80))\", not \"SECONDS BYTES FIRSTLINE\"")
+    guard fields.count == 4, let elapsed = Double(fields[0]), let peak = Int(fields[1]) else {
+        throw BenchError("--measure-child wrote \"\(text.prefix(80))\", not \"SECONDS BYTES FIRSTLINE TIMEDOUT\"")
     }
     let rest = firstNewline < text.endIndex ? String(text[text.index(after: firstNewline)...]) : ""
-    return ChildRun(elapsed: elapsed, peakResidentBytes: peak, firstLine: Double(fields[2]), output: rest)
+    return ChildRun(elapsed: elapsed, peakResidentBytes: peak, firstLine: Double(fields[2]), output: rest, timedOut: fields[3] == "1")
 }
 
 // MARK: - In the launcher
 
-/// `actionlog-bench --measure-child RESULT discard|capture|firstLine EXECUTABLE ARGS...`: forks and execs
-/// the command, waits for it, and writes `SECONDS PEAK_BYTES FIRSTLINE_SECONDS|-` and then whatever
-/// was captured to RESULT. Exits with 0 when the command did, else 1.
+/// `actionlog-bench --measure-child RESULT discard|capture|firstLine LIMIT|- EXECUTABLE ARGS...`: forks
+/// and execs the command, waits for it (killing it after LIMIT seconds), and writes
+/// `SECONDS PEAK_BYTES FIRSTLINE_SECONDS|- TIMEDOUT(0|1)` and then whatever was captured to RESULT.
+/// Exits with 0 when the command did or timed out, else 1.
 func measureChildMain(_ arguments: [String]) -> Int32 {
-    guard arguments.count >= 3, let output = ChildOutput(rawValue: arguments[1]) else {
-        FileHandle.standardError.write(Data("usage: actionlog-bench --measure-child RESULT discard|capture|firstLine EXECUTABLE ARGS...\n".utf8))
+    guard arguments.count >= 4, let output = ChildOutput(rawValue: arguments[1]), arguments[2] == "-" || Double(arguments[2]) != nil else {
+        FileHandle.standardError.write(Data("usage: actionlog-bench --measure-child RESULT discard|capture|firstLine LIMIT|- EXECUTABLE ARGS...\n".utf8))
         return 64
     }
     do {
-        let run = try forkAndMeasure(arguments[2], Array(arguments.dropFirst(3)), output: output)
-        let line = "\(run.elapsed) \(run.peakResidentBytes) \(run.firstLine.map { String($0) } ?? "-")\n"
+        let run = try forkAndMeasure(arguments[3], Array(arguments.dropFirst(4)), output: output, timeLimit: Double(arguments[2]))
+        let line = "\(run.elapsed) \(run.peakResidentBytes) \(run.firstLine.map { String($0) } ?? "-") \(run.timedOut ? 1 : 0)\n"
         try (line + run.output).write(toFile: arguments[0], atomically: false, encoding: .utf8)
         return 0
     } catch {
@@ -87,7 +92,7 @@ func measureChildMain(_ arguments: [String]) -> Int32 {
 }
 
 /// Forks, execs `executable` in the child and waits for it: the launcher's half of ``runChild(_:_:output:)``.
-private func forkAndMeasure(_ executable: String, _ arguments: [String], output: ChildOutput) throws -> ChildRun {
+private func forkAndMeasure(_ executable: String, _ arguments: [String], output: ChildOutput, timeLimit: Double?) throws -> ChildRun {
     var ends: [Int32] = [-1, -1]
     let target: Int32
     if case .discard = output {
@@ -119,11 +124,19 @@ private func forkAndMeasure(_ executable: String, _ arguments: [String], output:
         if ends[0] >= 0 { close(ends[0]) }
         throw BenchError("fork failed: \(String(cString: strerror(errno)))")
     }
+    if let timeLimit {
+        // The launcher exits as soon as the child is reaped, so the watchdog never outlives its pid.
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: timeLimit)
+            kill(pid, SIGKILL)
+        }
+    }
     var firstLine: (seconds: Double?, kept: [UInt8]) = (nil, [])
     if ends[0] >= 0 { firstLine = drain(ends[0], since: start, keep: output == .capture) }
     let (status, usage) = try reap(pid)
     let elapsed = start.duration(to: clock.now).seconds
-    guard status == 0 else {
+    let timedOut = timeLimit.map { status & 0x7f == SIGKILL && elapsed >= $0 } ?? false
+    guard status == 0 || timedOut else {
         throw BenchError("\(([executable] + arguments).joined(separator: " ")) \(describe(status: status))")
     }
     #if os(Linux)
@@ -131,7 +144,10 @@ private func forkAndMeasure(_ executable: String, _ arguments: [String], output:
     #else
     let peak = usage.ru_maxrss  // Bytes on Darwin.
     #endif
-    return ChildRun(elapsed: elapsed, peakResidentBytes: peak, firstLine: firstLine.seconds, output: String(decoding: firstLine.kept, as: UTF8.self))
+    return ChildRun(
+        elapsed: elapsed, peakResidentBytes: peak, firstLine: firstLine.seconds,
+        output: String(decoding: firstLine.kept, as: UTF8.self), timedOut: timedOut
+    )
 }
 
 /// Reads `descriptor` to its end and closes it: when the first newline came, and the bytes if `keep`.

@@ -13,13 +13,15 @@ import Replayer
 struct ScaleSizes {
     var counter: Int
     var ledger: Int
+    /// Seconds after which a reader is killed and reported as slower than that.
+    var timeLimit: Double
 
     /// `--scale`: 1,000,000 counter entries, 100,000 ledger entries.
-    static let full = ScaleSizes(counter: 1_000_000, ledger: 100_000)
+    static let full = ScaleSizes(counter: 1_000_000, ledger: 100_000, timeLimit: 300)
     /// The default run: a tenth.
-    static let reduced = ScaleSizes(counter: 100_000, ledger: 10_000)
+    static let reduced = ScaleSizes(counter: 100_000, ledger: 10_000, timeLimit: 60)
     /// `--quick`: a hundredth.
-    static let quick = ScaleSizes(counter: 10_000, ledger: 1_000)
+    static let quick = ScaleSizes(counter: 10_000, ledger: 1_000, timeLimit: 30)
 }
 
 /// What one reader cost on one session.
@@ -35,6 +37,11 @@ struct ReaderCost {
     var floor: Double
     /// `log --json`: seconds until the first line.
     var firstLine: Double?
+    /// Killed at the time limit (then ``time`` is the limit and ``peakResident`` the peak until then).
+    var timedOut = false
+
+    var timeText: String { (timedOut ? "> " : "") + duration(self.time) }
+    var residentText: String { (timedOut ? "≥ " : "") + megabytes(peakResident) }
 }
 
 /// A recorded session to read.
@@ -100,9 +107,9 @@ private func measureScale(sizes: ScaleSizes, repeats: Int, folder: String, cli: 
     var half: [ReaderCost] = []
     for pair in sessions {
         progress("readers: \(grouped(pair.full.actions)) \(pair.full.workload) entries")
-        full += try measureReaders(pair.full, repeats: repeats, folder: folder, cli: cli)
+        full += try measureReaders(pair.full, repeats: repeats, timeLimit: sizes.timeLimit, folder: folder, cli: cli)
         progress("readers: \(grouped(pair.half.actions)) \(pair.half.workload) entries")
-        half += try measureReaders(pair.half, repeats: repeats, folder: folder, cli: cli)
+        half += try measureReaders(pair.half, repeats: repeats, timeLimit: sizes.timeLimit, folder: folder, cli: cli)
     }
 
     print("## Readers at scale (each a child process: time, and peak RSS from wait4)")
@@ -119,29 +126,32 @@ private func measureScale(sizes: ScaleSizes, repeats: Int, folder: String, cli: 
     var table = Table(["command", "session", "entries", "time", "peak RSS MB", "SELECT floor", "÷ floor", "first line"])
     for cost in full {
         table.add([
-            cost.command, cost.workload, grouped(cost.entries), time(cost.time), megabytes(cost.peakResident),
-            time(cost.floor), ratio(cost.time / cost.floor), cost.firstLine.map(time) ?? "",
+            cost.command, cost.workload, grouped(cost.entries), cost.timeText, cost.residentText,
+            time(cost.floor), (cost.timedOut ? "> " : "") + ratio(cost.time / cost.floor), cost.firstLine.map(time) ?? "",
         ])
     }
     print(table.render())
-    print("time: median of \(repeats) run\(repeats == 1 ? "" : "s") (state, diff: of the samples), process start included.")
+    print("time: median of \(repeats) run\(repeats == 1 ? "" : "s") (state, diff: of the samples), process start included;"
+        + " a reader still running after \(fixed(sizes.timeLimit, decimals: 0)) s is killed and shown as \"> \(fixed(sizes.timeLimit, decimals: 0)) s\".")
     print("SELECT floor: `SELECT seq, kind, time, label, action, state, effect FROM entries WHERE session_id = ? ORDER BY seq`")
     print("on a bare sqlite3 connection, opened, every row stepped and every text byte read; state and diff: only the rows")
     print("from the keyframe at or before each entry asked for up to it. first line: from spawn to the first newline on the pipe.")
     print()
 
-    var linearity = Table(["command", "session", "entries", "time", "half: time", "full ÷ half", "RSS MB", "half: RSS MB", "full ÷ half"])
+    var linearity = Table(["command", "session", "entries", "time", "half: time", "full ÷ half", "floor: full ÷ half", "RSS MB", "half: RSS MB", "full ÷ half"])
     for (big, small) in zip(full, half) {
         linearity.add([
             big.command, big.workload, "\(grouped(big.entries)) / \(grouped(small.entries))",
-            time(big.time), time(small.time), ratio(big.time / small.time),
-            megabytes(big.peakResident), megabytes(small.peakResident),
-            ratio(Double(big.peakResident) / Double(small.peakResident)),
+            big.timeText, small.timeText, big.timedOut || small.timedOut ? "n/a" : ratio(big.time / small.time), ratio(big.floor / small.floor),
+            big.residentText, small.residentText,
+            big.timedOut || small.timedOut ? "n/a" : ratio(Double(big.peakResident) / Double(small.peakResident)),
         ])
     }
     print(linearity.render())
-    print("Twice the entries: time ×2 is linear (×4 quadratic); peak RSS ×1 is bounded. State and diff read one chain whatever")
-    print("the session's length. The ledger's state itself grows with the session: what holds it grows with it. Figures, not assertions.")
+    print("Twice the entries: time ×2 is linear (×4 quadratic); peak RSS ×1 is bounded. floor: full ÷ half says how much the rows")
+    print("read grew: the ledger's keyframes hold its whole history, so its bytes need not double with its entries; a reader is linear")
+    print("when its ratio follows the floor's. State and diff read one keyframe and its chain, whatever the session's length; the")
+    print("ledger's state grows with the session, so what holds it grows too. Figures, never assertions.")
 }
 
 // MARK: - Recording
@@ -179,7 +189,7 @@ private func recordScaleSession<State, Action>(
 // MARK: - Readers
 
 /// Every reader on `session`, each as a child process, with its SELECT floor.
-private func measureReaders(_ session: ScaleSession, repeats: Int, folder: String, cli: String) throws -> [ReaderCost] {
+private func measureReaders(_ session: ScaleSession, repeats: Int, timeLimit: Double, folder: String, cli: String) throws -> [ReaderCost] {
     let file = session.path, id = String(session.id), entries = session.actions + 1
     let whole = try medianTime(repeats: 3, budget: .seconds(30)) {
         _ = try selectFloor(path: file, session: session.id, from: 0, through: session.actions)
@@ -187,12 +197,17 @@ private func measureReaders(_ session: ScaleSession, repeats: Int, folder: Strin
     var costs: [ReaderCost] = []
     @discardableResult
     func measure(_ command: String, executable: String = cli, output: ChildOutput = .discard, _ arguments: (Int) -> [String]) throws -> [ChildRun] {
-        let runs = try (0..<repeats).map { run in try runChild(executable, arguments(run), output: output) }
+        var runs: [ChildRun] = []
+        for run in 0..<repeats {
+            runs.append(try runChild(executable, arguments(run), output: output, timeLimit: timeLimit))
+            if runs[run].timedOut { break }  // The others would too.
+        }
         costs.append(ReaderCost(
             command: command, workload: session.workload, entries: entries,
-            time: median(runs.map(\.elapsed)), peakResident: runs.map(\.peakResidentBytes).max() ?? 0, floor: whole
+            time: median(runs.map(\.elapsed)), peakResident: runs.map(\.peakResidentBytes).max() ?? 0, floor: whole,
+            timedOut: runs.contains { $0.timedOut }
         ))
-        return runs
+        return runs.filter { !$0.timedOut }
     }
     let slug = "\(session.workload)-\(session.actions)"
     let exported = "\(folder)/\(slug).jsonl"
@@ -210,7 +225,7 @@ private func measureReaders(_ session: ScaleSession, repeats: Int, folder: Strin
     try measure("log") { _ in ["log", file, "--session", id] }
     try measure("log --json") { _ in ["log", file, "--session", id, "--json"] }
     let firstLines = try (0..<repeats).map { _ in
-        try runChild(cli, ["log", file, "--session", id, "--json"], output: .firstLine).firstLine ?? .nan
+        try runChild(cli, ["log", file, "--session", id, "--json"], output: .firstLine, timeLimit: timeLimit).firstLine ?? .nan
     }
     costs[costs.count - 1].firstLine = median(firstLines)
     try measure("verify") { _ in ["verify", file] }
@@ -219,12 +234,12 @@ private func measureReaders(_ session: ScaleSession, repeats: Int, folder: Strin
     var random = SplitMix64(seed: 5)
     let samples = 5
     let steps = (0..<samples).map { _ in 1 + random.next(below: session.actions) }
-    try sampled("state --at N", steps.map { [$0] }, session: session, into: &costs, cli: cli) { ["state", file, "--session", id, "--at", String($0[0])] }
+    try sampled("state --at N", steps.map { [$0] }, session: session, timeLimit: timeLimit, into: &costs, cli: cli) { ["state", file, "--session", id, "--at", String($0[0])] }
     let pairs = (0..<samples).map { _ -> [Int] in
         let from = random.next(below: max(1, session.actions - 10))
         return [from, from + 1 + random.next(below: 10)]
     }
-    try sampled("diff A B (B−A ≤ 10)", pairs, session: session, into: &costs, cli: cli) { ["diff", file, "--session", id, String($0[0]), String($0[1])] }
+    try sampled("diff A B (B−A ≤ 10)", pairs, session: session, timeLimit: timeLimit, into: &costs, cli: cli) { ["diff", file, "--session", id, String($0[0]), String($0[1])] }
 
     let replays = try measure("Replay.run()", executable: ownExecutable().path, output: .capture) { _ in ["--replay-child", file, id, session.workload] }
     let expected = "\(session.actions) match"  // Replay counts the entries after the initial state.
@@ -237,16 +252,18 @@ private func measureReaders(_ session: ScaleSession, repeats: Int, folder: Strin
 /// A reader asked about a few entries: one child per sample; the median time, the largest peak, and
 /// the median floor over the rows each sample reads (from the keyframe at or before each entry up to it).
 private func sampled(
-    _ command: String, _ samples: [[Int]], session: ScaleSession, into costs: inout [ReaderCost], cli: String,
+    _ command: String, _ samples: [[Int]], session: ScaleSession, timeLimit: Double, into costs: inout [ReaderCost], cli: String,
     _ arguments: ([Int]) -> [String]
 ) throws {
     var times: [Double] = []
     var peaks: [Int] = []
     var floors: [Double] = []
-    for sample in samples {
-        let run = try runChild(cli, arguments(sample))
+    var timedOut = false
+    for sample in samples where !timedOut {
+        let run = try runChild(cli, arguments(sample), timeLimit: timeLimit)
         times.append(run.elapsed)
         peaks.append(run.peakResidentBytes)
+        timedOut = run.timedOut
         var floor = 0.0
         for seq in sample {
             let keyframe = try keyframeSeq(path: session.path, session: session.id, atOrBefore: seq)
@@ -256,7 +273,7 @@ private func sampled(
     }
     costs.append(ReaderCost(
         command: command, workload: session.workload, entries: session.actions + 1,
-        time: median(times), peakResident: peaks.max() ?? 0, floor: median(floors)
+        time: median(times), peakResident: peaks.max() ?? 0, floor: median(floors), timedOut: timedOut
     ))
 }
 
@@ -326,6 +343,9 @@ func replayChild(_ arguments: [String]) -> Int32 {
         return 1
     }
 }
+
+/// Seconds in the unit that suits them (``time(_:)``, for where a property named `time` hides it).
+private func duration(_ seconds: Double) -> String { time(seconds) }
 
 /// Bytes as megabytes with one decimal.
 private func megabytes(_ bytes: Int) -> String {

@@ -8,7 +8,17 @@
 /// swift run -c release actionlog-bench --runs 5   # more repetitions per figure (default 3)
 /// swift run -c release actionlog-bench --long     # long sessions at full size (1,000,000 counter and
 ///                                                 # 100,000 cart entries), however long recording takes
+/// swift build -c release && ./.build/release/actionlog-bench --scale   # only the readers at scale, full size
 /// ```
+///
+/// **Readers at scale** (`--scale`; also at the end of the default run at a tenth of the size, a hundredth
+/// with `--quick`): records a 1,000,000-entry counter session and a 100,000-entry ledger session (whose
+/// history grows by one line per action), and a session of half each. On each it runs `replay-cli export`,
+/// `import`, `log`, `log --json` (and the time to its first line), `verify`, `state --at N` and `diff A B`
+/// at random steps, and `Replay.run()`, each as a child process whose time and peak RSS (`wait4`) are
+/// printed beside a plain `SELECT` over the same rows on a bare sqlite3 connection, and then full ÷ half
+/// (time ×2: linear; RSS ×1: bounded). It needs `replay-cli` beside this binary: build with
+/// `swift build -c release`, not `swift run`, which builds only the benchmark.
 ///
 /// Progress goes to standard error, the report to standard output. Journals are written to a fresh
 /// directory under the temporary directory and removed at the end.
@@ -68,7 +78,7 @@ while let argument = arguments.next() {
         exit(64)
     }
 }
-if quick, !CommandLine.arguments.contains("--runs") { runs = 1 }
+if quick || scaleOnly, !CommandLine.arguments.contains("--runs") { runs = 1 }
 let factor = quick ? 0.05 : 1.0
 
 // MARK: - Header
@@ -94,7 +104,7 @@ print()
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionlog-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 if scaleOnly {
-    runScaleSection(sizes: quick ? .quick : .full, repeats: CommandLine.arguments.contains("--runs") ? runs : 1, directory: directory)
+    runScaleSection(sizes: quick ? .quick : .full, repeats: runs, directory: directory)
     try? FileManager.default.removeItem(atPath: directory)
     print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
     exit(0)
