@@ -9,7 +9,17 @@
 /// swift run -c release actionlog-bench --long     # long sessions at full size (1,000,000 counter and
 ///                                                 # 100,000 cart entries), however long recording takes
 /// swift run -c release actionlog-bench --caller-cost   # only the caller's cost at a UI's pace (CallerCost.swift)
+/// swift build -c release && ./.build/release/actionlog-bench --scale   # only the readers at scale, full size
 /// ```
+///
+/// **Readers at scale** (`--scale`; also at the end of the default run at a tenth of the size, a hundredth
+/// with `--quick`): records a 1,000,000-entry counter session and a 100,000-entry ledger session (whose
+/// history grows by one line per action), and a session of half each. On each it runs `replay-cli export`,
+/// `import`, `log`, `log --json` (and the time to its first line), `verify`, `state --at N` and `diff A B`
+/// at random steps, and `Replay.run()`, each as a child process whose time and peak RSS (`wait4`) are
+/// printed beside a plain `SELECT` over the same rows on a bare sqlite3 connection, and then full ÷ half
+/// (time ×2: linear; RSS ×1: bounded). It needs `replay-cli` beside this binary: build with
+/// `swift build -c release`, not `swift run`, which builds only the benchmark.
 ///
 /// Progress goes to standard error, the report to standard output. Journals are written to a fresh
 /// directory under the temporary directory and removed at the end.
@@ -43,7 +53,12 @@ import Foundation
 
 // MARK: - Arguments
 
+// The scale section runs each reader in a child process, through a lean copy of this binary.
+if CommandLine.arguments.count > 1, let child = childEntryPoint(CommandLine.arguments[1]) {
+    exit(child(Array(CommandLine.arguments.dropFirst(2))))
+}
 var quick = false
+var scaleOnly = false
 var longSessions = false
 var runs = 3
 var callerCostOnly = false
@@ -53,6 +68,7 @@ while let argument = arguments.next() {
     case "--quick": quick = true
     case "--long": longSessions = true
     case "--caller-cost": callerCostOnly = true
+    case "--scale": scaleOnly = true
     case "--runs":
         guard let value = arguments.next().flatMap(Int.init), value > 0 else {
             print("--runs takes a positive number")
@@ -60,14 +76,14 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--scale] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--scale] [--runs N]")
         exit(64)
     }
 }
-if quick, !CommandLine.arguments.contains("--runs") { runs = 1 }
+if quick || scaleOnly, !CommandLine.arguments.contains("--runs") { runs = 1 }
 let factor = quick ? 0.05 : 1.0
 
 // MARK: - Header
@@ -83,7 +99,7 @@ func machine() -> String {
 let benchStart = clock.now
 print("ActionLog benchmark — \(ISO8601DateFormatter().string(from: Date()))")
 print("machine: \(machine()), \(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite \(String(cString: sqlite3_libversion())), ActionLog \(ActionLog.version)")
-print("mode: \(quick ? "--quick (smoke run: few actions, noisy figures)" : "default"), median of \(runs) run\(runs == 1 ? "" : "s") per figure")
+print("mode: \(scaleOnly ? "--scale\(quick ? " --quick" : "") (readers at scale only)" : quick ? "--quick (smoke run: few actions, noisy figures)" : "default"), median of \(runs) run\(runs == 1 ? "" : "s") per figure")
 #if DEBUG
 print("WARNING: a debug build; run with -c release for meaningful figures.")
 #endif
@@ -92,6 +108,12 @@ print()
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionlog-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+if scaleOnly {
+    runScaleSection(sizes: quick ? .quick : .full, repeats: runs, directory: directory)
+    try? FileManager.default.removeItem(atPath: directory)
+    print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
+    exit(0)
+}
 
 // MARK: - Throughput and size
 
@@ -322,6 +344,10 @@ do {
     print("replay measurement failed: \(error)")
 }
 print()
+
+// MARK: - Readers at scale
+
+runScaleSection(sizes: quick ? .quick : .reduced, repeats: runs, directory: directory)
 
 // MARK: - Targets
 

@@ -1,0 +1,353 @@
+import ActionLog
+import CSQLite
+import Foundation
+import Replayer
+
+// The scale section (`--scale`): every reader of a long session run as a child process, so that its
+// peak memory is its own, against a plain SELECT over the same rows, at a full and a half size.
+// Linear readers take twice the time at twice the size; bounded ones the same memory.
+
+// MARK: - Sizes
+
+/// How many actions the scale section records per session.
+struct ScaleSizes {
+    var counter: Int
+    var ledger: Int
+    /// Seconds after which a reader is killed and reported as slower than that.
+    var timeLimit: Double
+
+    /// `--scale`: 1,000,000 counter entries, 100,000 ledger entries.
+    static let full = ScaleSizes(counter: 1_000_000, ledger: 100_000, timeLimit: 300)
+    /// The default run: a tenth.
+    static let reduced = ScaleSizes(counter: 100_000, ledger: 10_000, timeLimit: 60)
+    /// `--quick`: a hundredth.
+    static let quick = ScaleSizes(counter: 10_000, ledger: 1_000, timeLimit: 30)
+}
+
+/// What one reader cost on one session.
+struct ReaderCost {
+    var command: String
+    var workload: String
+    var entries: Int
+    /// Seconds (median over the runs or samples).
+    var time: Double
+    /// The largest peak resident memory over the runs, bytes.
+    var peakResident: Int
+    /// The plain SELECT over the same rows, seconds.
+    var floor: Double
+    /// `log --json`: seconds until the first line.
+    var firstLine: Double?
+    /// Killed at the time limit (then ``time`` is the limit and ``peakResident`` the peak until then).
+    var timedOut = false
+
+    var timeText: String { (timedOut ? "> " : "") + duration(self.time) }
+    var residentText: String { (timedOut ? "≥ " : "") + megabytes(peakResident) }
+}
+
+/// A recorded session to read.
+struct ScaleSession {
+    var workload: String
+    var path: String
+    var id: Session.ID
+    /// Actions recorded (the session holds one more entry: the initial state).
+    var actions: Int
+    var recordingSeconds: Double
+}
+
+// MARK: - The section
+
+/// Records the counter and ledger sessions at `sizes` and at half of them, runs every reader on each
+/// as a child process, and prints the costs and the full ÷ half ratios. Failures are printed, never fatal.
+func runScaleSection(sizes: ScaleSizes, repeats: Int, directory: String) {
+    let folder = "\(directory)/scale"
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cli = siblingExecutable("replay-cli")
+        guard FileManager.default.isExecutableFile(atPath: cli) else {
+            print("## Readers at scale: skipped, no replay-cli beside this binary (\(cli)).")
+            print("Build both first: swift build -c release && ./.build/release/actionlog-bench --scale")
+            print()
+            return
+        }
+        try measureScale(sizes: sizes, repeats: repeats, folder: folder, cli: cli)
+    } catch {
+        print("scale measurement failed: \(error)")
+    }
+    print()
+}
+
+private func measureScale(sizes: ScaleSizes, repeats: Int, folder: String, cli: String) throws {
+    let start = clock.now
+    func progress(_ text: String) {
+        FileHandle.standardError.write(Data("… scale: \(text) (\(fixed(start.duration(to: clock.now).seconds, decimals: 0)) s)\n".utf8))
+    }
+    let counter = counterWorkload(plan: Plan(actionLog: 0, naive: 0, floor: 0))
+    let ledger = ledgerWorkload(plan: Plan(actionLog: 0, naive: 0, floor: 0))
+    var sessions: [(full: ScaleSession, half: ScaleSession)] = []
+    // The counter's states are one Int: a deep queue costs nothing. Each queued ledger state is its own
+    // copy of the history (the reducer appends while the queue holds the previous one), so its queue
+    // stays short; `.wait` back-pressure means nothing drops either way.
+    for (workload, count) in [(counter.name, sizes.counter), (ledger.name, sizes.ledger)] {
+        var pair: [ScaleSession] = []
+        for actions in [count, count / 2] {
+            progress("recording \(grouped(actions)) \(workload) entries")
+            let path = "\(folder)/\(workload)-\(actions).actionlog"
+            let recorded = workload == counter.name
+                ? try recordScaleSession(counter, count: actions, path: path, queue: 4_096, batch: 256)
+                : try recordScaleSession(ledger, count: actions, path: path, queue: 32, batch: 16)
+            pair.append(ScaleSession(workload: workload, path: path, id: recorded.session, actions: actions, recordingSeconds: recorded.seconds))
+        }
+        sessions.append((pair[0], pair[1]))
+    }
+
+    let startup = try runChild(cli, ["--version"], output: .discard)
+    let spawnFloor = try runChild("/bin/true", [], output: .discard)
+    var full: [ReaderCost] = []
+    var half: [ReaderCost] = []
+    for pair in sessions {
+        progress("readers: \(grouped(pair.full.actions)) \(pair.full.workload) entries")
+        full += try measureReaders(pair.full, repeats: repeats, timeLimit: sizes.timeLimit, folder: folder, cli: cli)
+        progress("readers: \(grouped(pair.half.actions)) \(pair.half.workload) entries")
+        half += try measureReaders(pair.half, repeats: repeats, timeLimit: sizes.timeLimit, folder: folder, cli: cli)
+    }
+
+    print("## Readers at scale (each a child process: time, and peak RSS from wait4)")
+    print()
+    for pair in sessions {
+        for session in [pair.full, pair.half] {
+            let perSecond = Double(session.actions) / session.recordingSeconds
+            print("recorded \(grouped(session.actions)) \(session.workload) entries in \(fixed(session.recordingSeconds, decimals: 1)) s (\(rate(perSecond))/s)")
+        }
+    }
+    print("replay-cli --version: \(time(startup.elapsed)), \(megabytes(startup.peakResidentBytes)) MB (what starting the process costs);"
+        + " /bin/true: \(megabytes(spawnFloor.peakResidentBytes)) MB (the least a child's peak reads here)")
+    print()
+    var table = Table(["command", "session", "entries", "time", "peak RSS MB", "SELECT floor", "÷ floor", "first line"])
+    for cost in full {
+        table.add([
+            cost.command, cost.workload, grouped(cost.entries), cost.timeText, cost.residentText,
+            time(cost.floor), (cost.timedOut ? "> " : "") + ratio(cost.time / cost.floor), cost.firstLine.map(time) ?? "",
+        ])
+    }
+    print(table.render())
+    print("time: median of \(repeats) run\(repeats == 1 ? "" : "s") (state, diff: of the samples), process start included;"
+        + " a reader still running after \(fixed(sizes.timeLimit, decimals: 0)) s is killed and shown as \"> \(fixed(sizes.timeLimit, decimals: 0)) s\".")
+    print("SELECT floor: `SELECT seq, kind, time, label, action, state, effect FROM entries WHERE session_id = ? ORDER BY seq`")
+    print("on a bare sqlite3 connection, opened, every row stepped and every text byte read; state and diff: only the rows")
+    print("from the keyframe at or before each entry asked for up to it. first line: from spawn to the first newline on the pipe.")
+    print()
+
+    var linearity = Table(["command", "session", "entries", "time", "half: time", "full ÷ half", "floor: full ÷ half", "RSS MB", "half: RSS MB", "full ÷ half"])
+    for (big, small) in zip(full, half) {
+        linearity.add([
+            big.command, big.workload, "\(grouped(big.entries)) / \(grouped(small.entries))",
+            big.timeText, small.timeText, big.timedOut || small.timedOut ? "n/a" : ratio(big.time / small.time), ratio(big.floor / small.floor),
+            big.residentText, small.residentText,
+            big.timedOut || small.timedOut ? "n/a" : ratio(Double(big.peakResident) / Double(small.peakResident)),
+        ])
+    }
+    print(linearity.render())
+    print("Twice the entries: time ×2 is linear (×4 quadratic); peak RSS ×1 is bounded. floor: full ÷ half says how much the rows")
+    print("read grew: the ledger's keyframes hold its whole history, so its bytes need not double with its entries; a reader is linear")
+    print("when its ratio follows the floor's. State and diff read one keyframe and its chain, whatever the session's length; the")
+    print("ledger's state grows with the session, so what holds it grows too. Figures, never assertions.")
+}
+
+// MARK: - Recording
+
+/// Records `count` actions with the library's `Recorder`; back-pressure waits, so nothing is dropped.
+private func recordScaleSession<State, Action>(
+    _ workload: Workload<State, Action>, count: Int, path: String, queue: Int, batch: Int
+) throws -> (seconds: Double, session: Session.ID) {
+    var configuration = RecorderConfiguration()
+    configuration.queueCapacity = queue
+    configuration.batchSize = batch
+    configuration.backpressure = .wait(timeout: .seconds(600))
+    let start = clock.now
+    let recorder = try Recorder<State, Action, Never>(path: path, session: workload.name, initialState: workload.initial, configuration: configuration)
+    var state = workload.initial
+    var done = 0
+    while done < count {
+        let chunk = min(65_536, count - done)
+        for action in workload.actions(chunk) {
+            workload.reduce(&state, action)
+            recorder.record(action: action, state: state)
+        }
+        done += chunk
+    }
+    recorder.flush()
+    recorder.close()
+    let seconds = start.duration(to: clock.now).seconds
+    let statistics = recorder.statistics
+    guard statistics.dropped + statistics.lost == 0 else {
+        throw BenchError("\(path): \(statistics.dropped) entries dropped and \(statistics.lost) lost while recording")
+    }
+    return (seconds, recorder.sessionID)
+}
+
+// MARK: - Readers
+
+/// Every reader on `session`, each as a child process, with its SELECT floor.
+private func measureReaders(_ session: ScaleSession, repeats: Int, timeLimit: Double, folder: String, cli: String) throws -> [ReaderCost] {
+    let file = session.path, id = String(session.id), entries = session.actions + 1
+    let whole = try medianTime(repeats: 3, budget: .seconds(30)) {
+        _ = try selectFloor(path: file, session: session.id, from: 0, through: session.actions)
+    }
+    var costs: [ReaderCost] = []
+    @discardableResult
+    func measure(_ command: String, executable: String = cli, output: ChildOutput = .discard, _ arguments: (Int) -> [String]) throws -> [ChildRun] {
+        var runs: [ChildRun] = []
+        for run in 0..<repeats {
+            runs.append(try runChild(executable, arguments(run), output: output, timeLimit: timeLimit))
+            if runs[run].timedOut { break }  // The others would too.
+        }
+        costs.append(ReaderCost(
+            command: command, workload: session.workload, entries: entries,
+            time: median(runs.map(\.elapsed)), peakResident: runs.map(\.peakResidentBytes).max() ?? 0, floor: whole,
+            timedOut: runs.contains { $0.timedOut }
+        ))
+        return runs.filter { !$0.timedOut }
+    }
+    let slug = "\(session.workload)-\(session.actions)"
+    let exported = "\(folder)/\(slug).jsonl"
+    try measure("export") { _ in
+        removeDatabase(exported)
+        return ["export", file, "--session", id, "--output", exported]
+    }
+    try measure("import") { run in
+        let target = "\(folder)/\(slug)-imported-\(run).actionlog"
+        removeDatabase(target)
+        return ["import", exported, "--into", target]
+    }
+    for run in 0..<repeats { removeDatabase("\(folder)/\(slug)-imported-\(run).actionlog") }
+    removeDatabase(exported)
+    try measure("log") { _ in ["log", file, "--session", id] }
+    try measure("log --json") { _ in ["log", file, "--session", id, "--json"] }
+    let firstLines = try (0..<repeats).map { _ in
+        try runChild(cli, ["log", file, "--session", id, "--json"], output: .firstLine, timeLimit: timeLimit).firstLine ?? .nan
+    }
+    costs[costs.count - 1].firstLine = median(firstLines)
+    try measure("verify") { _ in ["verify", file] }
+
+    // Random steps: the same seeds at both sizes, so the half session is asked the same share of its length.
+    var random = SplitMix64(seed: 5)
+    let samples = 5
+    let steps = (0..<samples).map { _ in 1 + random.next(below: session.actions) }
+    try sampled("state --at N", steps.map { [$0] }, session: session, timeLimit: timeLimit, into: &costs, cli: cli) { ["state", file, "--session", id, "--at", String($0[0])] }
+    let pairs = (0..<samples).map { _ -> [Int] in
+        let from = random.next(below: max(1, session.actions - 10))
+        return [from, from + 1 + random.next(below: 10)]
+    }
+    try sampled("diff A B (B−A ≤ 10)", pairs, session: session, timeLimit: timeLimit, into: &costs, cli: cli) { ["diff", file, "--session", id, String($0[0]), String($0[1])] }
+
+    let replays = try measure("Replay.run()", executable: ownExecutable().path, output: .capture) { _ in ["--replay-child", file, id, session.workload] }
+    let expected = "\(session.actions) match"  // Replay counts the entries after the initial state.
+    for run in replays where run.output.trimmingCharacters(in: .whitespacesAndNewlines) != expected {
+        throw BenchError("--replay-child \(file) answered \"\(run.output)\", not \"\(expected)\"")
+    }
+    return costs
+}
+
+/// A reader asked about a few entries: one child per sample; the median time, the largest peak, and
+/// the median floor over the rows each sample reads (from the keyframe at or before each entry up to it).
+private func sampled(
+    _ command: String, _ samples: [[Int]], session: ScaleSession, timeLimit: Double, into costs: inout [ReaderCost], cli: String,
+    _ arguments: ([Int]) -> [String]
+) throws {
+    var times: [Double] = []
+    var peaks: [Int] = []
+    var floors: [Double] = []
+    var timedOut = false
+    for sample in samples where !timedOut {
+        let run = try runChild(cli, arguments(sample), timeLimit: timeLimit)
+        times.append(run.elapsed)
+        peaks.append(run.peakResidentBytes)
+        timedOut = run.timedOut
+        var floor = 0.0
+        for seq in sample {
+            let keyframe = try keyframeSeq(path: session.path, session: session.id, atOrBefore: seq)
+            floor += try selectFloor(path: session.path, session: session.id, from: keyframe, through: seq)
+        }
+        floors.append(floor)
+    }
+    costs.append(ReaderCost(
+        command: command, workload: session.workload, entries: session.actions + 1,
+        time: median(times), peakResident: peaks.max() ?? 0, floor: median(floors), timedOut: timedOut
+    ))
+}
+
+// MARK: - The SELECT floor
+
+/// Opens `path` on a bare sqlite3 connection and steps entries `from...through` of `session`, reading
+/// every column and every byte of each text column: what any reader of those rows pays at least. Seconds.
+func selectFloor(path: String, session: Session.ID, from: Int, through: Int) throws -> Double {
+    let start = clock.now
+    let database = try Database(path: path, readOnly: true)
+    let query = try database.prepare("""
+        SELECT seq, kind, time, label, action, state, effect FROM entries
+        WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq
+        """)
+    query.bind(1, Int(session))
+    query.bind(2, from)
+    query.bind(3, through)
+    var checksum = 0
+    while try query.step() {
+        checksum &+= Int(sqlite3_column_int64(query.handle, 0))
+        checksum &+= Int(sqlite3_column_double(query.handle, 2))
+        for column: Int32 in [1, 3, 4, 5, 6] {
+            guard let text = sqlite3_column_text(query.handle, column) else { continue }
+            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(query.handle, column)))
+            checksum &+= bytes.reduce(0) { $0 &+ Int($1) }
+        }
+    }
+    let elapsed = start.duration(to: clock.now).seconds
+    blackHole(checksum)
+    return elapsed
+}
+
+/// The keyframe a state at `seq` is rebuilt from.
+private func keyframeSeq(path: String, session: Session.ID, atOrBefore seq: Int) throws -> Int {
+    let database = try Database(path: path, readOnly: true)
+    let query = try database.prepare("SELECT coalesce(max(seq), 0) FROM entries WHERE session_id = ?1 AND seq <= ?2 AND kind = 'keyframe'")
+    query.bind(1, Int(session))
+    query.bind(2, seq)
+    guard try query.step() else { return 0 }
+    return query.int(0)
+}
+
+// MARK: - The replay child
+
+/// `actionlog-bench --replay-child PATH SESSION counter|ledger`: replays the session with the
+/// workload's reducer and prints the number of entries and whether they matched, so that
+/// `Replay.run()` gets a process, and a peak memory, of its own. Returns the exit status.
+func replayChild(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 3, let session = Session.ID(arguments[1]) else {
+        FileHandle.standardError.write(Data("usage: actionlog-bench --replay-child PATH SESSION counter|ledger\n".utf8))
+        return 64
+    }
+    do {
+        let journal = try Journal(path: arguments[0])
+        let report: ReplayReport
+        switch arguments[2] {
+        case "counter": report = try Replay<Counter, CounterAction, Never>(journal: journal, session: session, reducer: Counter.reduce).run()
+        case "ledger": report = try Replay<Ledger, LedgerAction, Never>(journal: journal, session: session, reducer: Ledger.reduce).run()
+        default:
+            FileHandle.standardError.write(Data("--replay-child: unknown workload \(arguments[2]); counter or ledger\n".utf8))
+            return 64
+        }
+        print("\(report.entriesReplayed) \(report.isMatch ? "match" : "diverged")")
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("--replay-child: \(error)\n".utf8))
+        return 1
+    }
+}
+
+/// Seconds in the unit that suits them (``time(_:)``, for where a property named `time` hides it).
+private func duration(_ seconds: Double) -> String { time(seconds) }
+
+/// Bytes as megabytes with one decimal.
+private func megabytes(_ bytes: Int) -> String {
+    fixed(Double(bytes) / 1_048_576, decimals: 1)
+}
