@@ -165,7 +165,7 @@ private func recordScaleSession<State, Action>(
     configuration.batchSize = batch
     configuration.backpressure = .wait(timeout: .seconds(600))
     let start = clock.now
-    let recorder = try Recorder<State, Action, Never>(path: path, session: workload.name, initialState: workload.initial, configuration: configuration)
+    let recorder = try Recorder<State, Action, Never>(path: path, sessionName: workload.name, initialState: workload.initial, configuration: configuration)
     var state = workload.initial
     var done = 0
     while done < count {
