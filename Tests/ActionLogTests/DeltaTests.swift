@@ -113,6 +113,23 @@ struct DeltaTests {
         #expect(try Journal(path: directory.path("only.actionlog")).entries(in: only).allSatisfy { $0.kind == .keyframe })
     }
 
+    @Test("after a keyframe over 512 KiB the run may be one delta per 128 of its bytes, so a growing state is not rewritten every 4096 entries")
+    func longRunAfterLargeKeyframe() {
+        var small = KeyframePolicy.Budget(KeyframePolicy())
+        small.keyframe(bytes: 100_000)
+        for _ in 0..<4096 { #expect(small.admitDelta(bytes: 10)) }
+        #expect(!small.allowsDelta, "4096 deltas after a 100 KB keyframe")
+
+        var large = KeyframePolicy.Budget(KeyframePolicy())
+        large.keyframe(bytes: 1 << 20)
+        for _ in 0..<8192 { #expect(large.admitDelta(bytes: 60)) }
+        #expect(!large.allowsDelta, "1 MiB ÷ 128 = 8192 deltas")
+
+        var none = KeyframePolicy.Budget(.keyframesOnly)
+        none.keyframe(bytes: 1 << 20)
+        #expect(!none.allowsDelta)
+    }
+
     @Test("state(at:) names what breaks the chain from the keyframe: a gap, a missing entry, a damaged target")
     func brokenChains() throws {
         let path = directory.path("chain.actionlog")

@@ -64,6 +64,12 @@ public struct KeyframePolicy: Sendable, Equatable {
     /// per entry; with 1, 1.5× at ~205 bytes). Lower it for faster random access, raise it for smaller files.
     public var deltaBudget: Double
     /// At most this many deltas in a row, however small. Default 4096.
+    ///
+    /// After a keyframe larger than 512 KiB, the run may be longer: one delta per 128 bytes of the
+    /// keyframe, when that is more: a state that grows (a history, a feed) would
+    /// otherwise be written whole every few thousand entries, and the file would grow with the
+    /// square of the session. The byte budget (``deltaBudget``) still bounds what a read applies.
+    /// `0` (``keyframesOnly``) allows no delta at all.
     public var maximumDeltaRun: Int
 
     /// - Parameters:
@@ -104,7 +110,16 @@ extension KeyframePolicy {
 
         /// Whether another delta may follow at all (the run is not at ``KeyframePolicy/maximumDeltaRun``):
         /// check it before spending time on the patch's text.
-        package var allowsDelta: Bool { deltaRun < policy.maximumDeltaRun }
+        package var allowsDelta: Bool {
+            guard policy.maximumDeltaRun > 0 else { return false }
+            guard keyframeBytes > Self.largeKeyframe else { return deltaRun < policy.maximumDeltaRun }
+            return deltaRun < max(policy.maximumDeltaRun, keyframeBytes / Self.keyframeBytesPerDelta)
+        }
+
+        /// A keyframe larger than this may be followed by a run longer than `maximumDeltaRun`.
+        static let largeKeyframe = 512 << 10
+        /// After a large keyframe, the run may be one delta per this many of its bytes.
+        static let keyframeBytesPerDelta = 128
 
         /// Counts a delta of `size` bytes and returns `true` when the policy allows it: the run is not
         /// at its maximum, the delta is no larger than the last keyframe, and the deltas since that
