@@ -102,6 +102,10 @@ package final class ChangeEncoder<State: Encodable> {
         context.staleValues = 0
         context.needsExactJSON = false
         context.operations.removeAll(keepingCapacity: true)
+        // The owned array copies take over their previous buffers only once this encode has
+        // succeeded (see ``OwnedArrayShadow``); an attempt given up leaves the previous nodes whole.
+        context.afterSuccess.removeAll()
+        defer { context.afterSuccess.removeAll() }
         var encoded: Encoded
         do {
             encoded = try context.encode(state, previous: json, previousNode: node, parent: nil, component: .none, reusable: false, isRoot: true)
@@ -117,6 +121,7 @@ package final class ChangeEncoder<State: Encodable> {
         }
         if context.staleValues == 0 {
             // Nothing was left to patch: the encoded JSON is exact.
+            for work in context.afterSuccess { work() }
             previous = (encoded.json, encoded.node)
             return Change(json: encoded.json, patch: patch)
         }
@@ -129,6 +134,7 @@ package final class ChangeEncoder<State: Encodable> {
             throw EncodingError.invalidValue(
                 state, .init(codingPath: [], debugDescription: "ActionLog's change encoder made a patch that does not apply: \(error)"))
         }
+        for work in context.afterSuccess { work() }
         previous = (json, newNode)
         return Change(json: json, patch: patch)
     }
