@@ -40,16 +40,29 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     private let actionTexts = CanonicalTextCache<Action>()
     private let effectTexts = CanonicalTextCache<Effect>()
     /// Encodes each state at a cost proportional to what changed, while `==` can be trusted.
-    private let changeEncoder = ChangeEncoder<State>()
+    /// It patches its previous JSON in place, so an append to a long array costs the append: the
+    /// writer keeps no reference of its own to that JSON while `==` is trusted (see ``previousState``).
+    private let changeEncoder: ChangeEncoder<State> = {
+        let encoder = ChangeEncoder<State>()
+        encoder.patchesPreviousJSON = true
+        return encoder
+    }()
     /// Cleared when a keyframe shows that the state's `==` disagrees with its encoding: from then on
     /// every state is encoded in full and diffed as JSON.
     private var trustsEquality = true
     private var nextSeq = 0
-    /// The state of the last entry encoded; `nil` when the next entry must be a keyframe (at the start,
-    /// after a gap, after a failed write).
-    private var previousState: JSONValue? {
-        didSet { if previousState == nil { changeEncoder.reset() } }
+    /// The state of the last entry encoded, for a JSON diff, once `==` is not trusted; while it is, the
+    /// change encoder holds the previous state alone (a second reference here would make its in-place
+    /// patching copy). `nil` when the next entry must be a keyframe.
+    private var previousState: JSONValue?
+
+    /// Forgets the previous state: the next entry is a keyframe (at the start, after a gap, after a
+    /// failed write).
+    private func forgetPrevious() {
+        previousState = nil
+        changeEncoder.reset()
     }
+
     /// Where the session stands against its keyframe policy.
     private var budget: KeyframePolicy.Budget
     /// Actions lost to failed transactions, not yet written as a gap.
@@ -149,7 +162,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
 
     /// Adds a gap of `count` entries to the held rows, or extends the last row when it is a gap.
     private func gap(_ count: Int, note: String, time: Date) {
-        previousState = nil
+        forgetPrevious()
         if let last = held.rows.last, last.kind == .gap {
             held.rows[held.rows.count - 1].dropped = (last.dropped ?? 0) + count
             held.rows[held.rows.count - 1].note = (last.note ?? "") + "; " + note
@@ -213,7 +226,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             let count = rows.reduce(0) { $0 + ($1.kind == .gap ? ($1.dropped ?? 0) : 1) }
             let note = "\(count) actions lost: the write failed (\(error))"
             unrecordedLoss = (count, note, rows.first?.time ?? Date())
-            previousState = nil
+            forgetPrevious()
             report(.writeFailed, entry: firstSeq, "entries \(firstSeq)...\(firstSeq + rows.count - 1) were not written: \(error)")
             return (0, held.items)
         }
@@ -263,7 +276,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         if let patch, budget.allowsDelta {
             let text = patch.canonicalText
             if budget.admitDelta(bytes: text.utf8.count) {
-                previousState = json
+                if !trustsEquality { previousState = json }
                 return (.delta, text)
             }
         }
@@ -281,7 +294,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         }
         let text = json.canonicalText
         budget.keyframe(bytes: text.utf8.count)
-        previousState = json
+        if !trustsEquality { previousState = json }
         return (.keyframe, text)
     }
 
