@@ -154,7 +154,9 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
             if flushWaiters > 0 || held >= batchSize { break }
             let remaining = ContinuousClock.now.duration(to: (heldSince ?? .now).advanced(by: batchInterval))
             if remaining <= .zero { break }
-            _ = condition.wait(until: Date().addingTimeInterval(remaining.timeInterval))
+            // Still looking for new steps every `pollInterval` while the held rows wait for their
+            // commit: a step left in the queue until the batch is due would keep the caller's state shared.
+            _ = condition.wait(until: Date().addingTimeInterval(min(remaining, Self.pollInterval).timeInterval))
         }
         if abandoned {
             return Take(items: [], enqueuedAt: nil, commitDue: false, isLast: true, trailingDrops: 0, isAbandoned: true)
