@@ -117,6 +117,39 @@ struct RecordedSessionJSONLTests {
         }
     }
 
+    @Test("a text file many read chunks long (lines across 64 KiB boundaries, \\r\\n endings) imports and exports byte for byte")
+    func longFileStreams() throws {
+        var entries = [Entry(session: 0, seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
+                             content: .keyframe(["log": []]), effect: nil)]
+        for seq in 1...3_000 {
+            // Lines of varied length, so that line ends fall anywhere in a read chunk.
+            let note = String(repeating: "é", count: seq % 97)
+            entries.append(Entry(
+                session: 0, seq: seq, time: Date(timeIntervalSince1970: 1_763_700_000 + Double(seq)), label: "add",
+                action: ["add": ["text": .string(note)]],
+                content: .delta(JSONPatch(operations: [.add(path: JSONPointer(tokens: ["log", "-"]), value: .string(note))])),
+                effect: nil))
+        }
+        let session = Session(
+            id: 0, name: "long", startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: Date(timeIntervalSince1970: 1_763_703_000),
+            status: .closed, libraryVersion: "0.1.0", appVersion: nil, stateType: "T", actionType: "A", effectType: nil,
+            metadata: [:], entryCount: entries.count, droppedCount: 0, lastEntryAt: nil)
+        let text = RecordedSession(session: session, entries: entries, file: "long.jsonl").jsonl()
+        #expect(text.utf8.count > 4 << 16)
+        let url = directory.url.appendingPathComponent("long.jsonl")
+        try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: url)
+
+        let journalPath = directory.path("long.actionlog")
+        let id = try Journal.importJSONL(at: url, into: journalPath)
+        let exported = directory.url.appendingPathComponent("exported.jsonl")
+        FileManager.default.createFile(atPath: exported.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: exported)
+        try Journal(path: journalPath).exportJSONL(id, to: handle)
+        try handle.close()
+        #expect(try String(contentsOf: exported, encoding: .utf8) == text)
+        #expect(try RecordedSession(contentsOfJSONL: url).entries == entries)
+    }
+
     @Test("awkward times round-trip exactly, through the text and through a journal, again and again")
     func awkwardTimes() throws {
         var times: [Date] = [
