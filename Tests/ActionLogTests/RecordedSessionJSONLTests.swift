@@ -142,7 +142,7 @@ struct RecordedSessionJSONLTests {
         let journalPath = directory.path("long.actionlog")
         let id = try Journal.importJSONL(at: url, into: journalPath)
         let exported = directory.url.appendingPathComponent("exported.jsonl")
-        FileManager.default.createFile(atPath: exported.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: exported.path, contents: nil))
         let handle = try FileHandle(forWritingTo: exported)
         try Journal(path: journalPath).exportJSONL(id, to: handle)
         try handle.close()
