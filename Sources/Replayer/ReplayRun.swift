@@ -49,17 +49,27 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
     mutating func run() throws(JournalError) -> ReplayReport {
         if let failure = refusal() { return report(failure) }
-        guard let first = try nextEntry(), first.seq == 0, case .keyframe(let initial) = first.content else {
-            return report(failure(.noInitialState, seq: 0, label: nil, "the session has no initial state (entry 0), so it cannot be replayed"))
+        // Entry 0 must hold the initial state, by the rules every reader applies (SessionStates);
+        // a session without one is a failure of this replay, not an error of the file's reading.
+        var recorded = SessionStates(file: recording.file, session: recording.journalID)
+        let first: Entry
+        do throws(JournalError) {
+            guard let entry = try nextEntry() else {
+                try recorded.requireEntries()
+                return report(nil)
+            }
+            first = entry
+            try recorded.advance(past: first)
+        } catch where error.code == .corrupt && error.file == recording.file {
+            return report(failure(.noInitialState, seq: error.entry, label: nil, error.reason))
+        } catch {
+            throw error
+        }
+        guard let initial = recorded.state else {
+            return report(failure(.noInitialState, seq: 0, label: nil, "entry 0 must be a keyframe holding the initial state and no action"))
         }
         if let failure = start(from: initial, at: first) { return report(failure) }
 
-        var recorded = SessionStates(file: recording.file, session: recording.journalID)
-        do throws(JournalError) {
-            try recorded.advance(past: first)
-        } catch {
-            throw recording.locate(error)
-        }
         var rebase = false
         // One entry read ahead: whether the next one is a delta decides how this one is encoded.
         var upcoming = try nextEntry()

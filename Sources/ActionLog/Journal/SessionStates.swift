@@ -148,13 +148,18 @@ public struct SessionStates: Sendable {
     /// - Parameter droppedCount: the actions the session's metadata counts as lost.
     /// - Throws: ``JournalError`` naming the file and the session.
     public func finish(droppedCount: Int) throws(JournalError) {
-        guard entryCount > 0 else {
-            throw JournalError(.corrupt, file: file, session: session, reason: "no entries: a session needs at least entry 0, its initial state")
-        }
+        try requireEntries()
         guard droppedTotal == droppedCount else {
             throw JournalError(.corrupt, file: file, session: session, reason: """
                 the session counts \(droppedCount) dropped actions, but its gaps add up to \(droppedTotal)
                 """)
+        }
+    }
+
+    /// Throws unless an entry has been walked: a session has at least entry 0, its initial state.
+    package func requireEntries() throws(JournalError) {
+        guard entryCount > 0 else {
+            throw JournalError(.corrupt, file: file, session: session, reason: "no entries: a session needs at least entry 0, its initial state")
         }
     }
 
