@@ -22,9 +22,12 @@ public struct EntryCursor: Sendable {
     private var exhausted = false
     /// Whether entries carry their states; see ``Journal/timelineCursor(in:from:)``.
     private let readingStates: Bool
+    /// Rows still to read when the caller wants only so many; `nil` for the rest of the session.
+    private var remaining: Int?
 
-    init(journal: Journal, session: Session.ID, from seq: Int, readingStates: Bool = true) {
+    init(journal: Journal, session: Session.ID, from seq: Int, readingStates: Bool = true, limit: Int? = nil) {
         self.readingStates = readingStates
+        self.remaining = limit.map { max(0, $0) }
         self.journal = journal
         self.session = session
         self.nextSeq = max(0, seq)
@@ -41,10 +44,13 @@ public struct EntryCursor: Sendable {
     /// The next row as stored, not parsed: for readers that must go on past a damaged row.
     mutating func nextRaw() throws(JournalError) -> RawEntry? {
         if index == page.count {
-            guard !exhausted, let from = nextSeq else { return nil }
-            page = try journal.rawPage(session: session, from: from, limit: Self.pageSize, readingStates: readingStates)
+            guard !exhausted, let from = nextSeq, remaining != 0 else { return nil }
+            // A caller that wants a few rows (one entry) reads only those, not a whole page.
+            let size = min(Self.pageSize, remaining ?? Self.pageSize)
+            page = try journal.rawPage(session: session, from: from, limit: size, readingStates: readingStates)
             index = 0
-            exhausted = page.count < Self.pageSize
+            exhausted = page.count < size
+            remaining = remaining.map { $0 - page.count }
             guard let last = page.last else { return nil }
             // Keyed by sequence number: a row at Int64.max ends the session.
             let (following, overflow) = Int(last.seq).addingReportingOverflow(1)

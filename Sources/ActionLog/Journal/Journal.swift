@@ -187,9 +187,10 @@ public final class Journal: Sendable {
     /// - Throws: ``JournalError`` when the session does not exist or an entry cannot be read; the error
     ///   names the entry.
     public func entries(in session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> [Entry] {
-        var cursor = try entryCursor(in: session, from: seq)
+        try requireSession(session)
+        var cursor = EntryCursor(journal: self, session: session, from: seq, limit: limit)
         var entries: [Entry] = []
-        while limit.map({ entries.count < $0 }) ?? true, let entry = try cursor.next() {
+        while let entry = try cursor.next() {
             entries.append(entry)
         }
         return entries
