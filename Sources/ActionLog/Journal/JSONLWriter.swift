@@ -120,14 +120,14 @@ extension RecordedSession {
         session: Session, file: String, to handle: FileHandle, next: () throws(JournalError) -> Entry?
     ) throws(JournalError) {
         var writer = JSONLWriter()
-        var states = SessionStates(file: file, session: session.id == 0 ? nil : session.id)
+        var states = SessionStates(file: file, session: session.journalID)
         writer.header(session)
         func drain(force: Bool) throws(JournalError) {
             guard force || writer.buffer.count >= 1 << 16 else { return }
             do {
                 try handle.write(contentsOf: writer.buffer)
             } catch {
-                throw JournalError(.fileSystem, file: file, session: session.id == 0 ? nil : session.id, reason: "cannot write the text form: \(error.localizedDescription)")
+                throw JournalError(.fileSystem, file: file, session: session.journalID, reason: "cannot write the text form: \(error.localizedDescription)")
             }
             writer.buffer.removeAll(keepingCapacity: true)
         }

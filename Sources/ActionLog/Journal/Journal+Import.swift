@@ -46,7 +46,6 @@ extension Journal {
         let file = fileName
         let isLive = session.status == .recording
         let status = isLive ? Session.Status.interrupted : session.status
-        let sourceSession = session.id == 0 ? nil : session.id
         return try read { connection in
             guard connection.mode == .readWrite else {
                 throw JournalError(.fileSystem, file: file, reason: "opened read-only, so no session can be inserted; open it with mode: .readWrite")
@@ -68,7 +67,7 @@ extension Journal {
                     INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                     """)
-                var states = SessionStates(file: source, session: sourceSession)
+                var states = SessionStates(file: source, session: session.journalID)
                 var lastTime: Double?
                 while let entry = try next() {
                     try states.checkAction(of: entry)
@@ -128,7 +127,8 @@ extension Journal {
         while try check.next(checking: true) != nil { count += 1 }
         var reader = try JSONLReader(url: url)
         let journal = try Journal(path: path, mode: .readWrite)
-        let id = try journal.insert(session: reader.header, file: reader.file) { () throws(JournalError) in try reader.next(checking: true) }
+        // Checked whole above; `insert` walks each entry through SessionStates again as it stores it.
+        let id = try journal.insert(session: reader.header, file: reader.file) { () throws(JournalError) in try reader.next(checking: false) }
         return (check.session(entryCount: count), id)
     }
 }
@@ -185,7 +185,7 @@ extension RecordedSession {
     }
 
     /// The session's id for errors: `nil` for a session without a journal.
-    package var journalID: Session.ID? { isTextForm ? nil : session.id }
+    package var journalID: Session.ID? { session.journalID }
 
     /// Whether the session was read from the text form: it has no journal id (journals count from 1).
     var isTextForm: Bool { session.id == 0 }

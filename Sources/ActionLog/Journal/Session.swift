@@ -76,6 +76,10 @@ public struct Session: Sendable, Hashable, Identifiable {
         self.lastEntryAt = lastEntryAt
     }
 
+    /// The id, or `nil` for a session outside a journal (read from the text form, id 0): how
+    /// messages locate the session.
+    package var journalID: ID? { id == 0 ? nil : id }
+
     /// From the start to the end, or to the last entry while the session is recording.
     public var duration: TimeInterval? {
         (endedAt ?? lastEntryAt).map { $0.timeIntervalSince(startedAt) }
