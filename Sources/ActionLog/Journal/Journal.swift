@@ -225,10 +225,11 @@ public final class Journal: Sendable {
     /// - Parameters:
     ///   - session: the session's id.
     ///   - seq: the first entry to read.
+    ///   - limit: the most entries to read; `nil` for the rest of the session.
     /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is no such session.
-    package func timelineCursor(in session: Session.ID, from seq: Int = 0) throws(JournalError) -> EntryCursor {
+    package func timelineCursor(in session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> EntryCursor {
         try requireSession(session)
-        return EntryCursor(journal: self, session: session, from: seq, readingStates: false)
+        return EntryCursor(journal: self, session: session, from: seq, readingStates: false, limit: limit)
     }
 
     /// One entry of a session.

@@ -33,14 +33,10 @@ struct Log: ParsableCommand {
     func run() throws {
         let journal = try journal.open()
         let session = try session.resolve(in: journal)
-        var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from) }
+        var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: limit) }
         var output = BufferedOutput()
         var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
-        var printed = 0
-        while limit.map({ printed < $0 }) ?? true,
-            let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() })
-        {
-            printed += 1
+        while let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() }) {
             if json {
                 try output.write(Self.json(entry, session: session).canonicalText)
                 continue
