@@ -323,7 +323,7 @@ private func keyframeSeq(path: String, session: Session.ID, atOrBefore seq: Int)
 /// `Replay.run()` gets a process, and a peak memory, of its own. Returns the exit status.
 func replayChild(_ arguments: [String]) -> Int32 {
     guard arguments.count == 3, let session = Session.ID(arguments[1]) else {
-        FileHandle.standardError.write(Data("usage: actionlog-bench --replay-child PATH SESSION counter|ledger\n".utf8))
+        FileHandle.standardError.write(Data("usage: actionlog-bench --replay-child PATH SESSION counter|ledger|cart|search\n".utf8))
         return 64
     }
     do {
@@ -332,8 +332,10 @@ func replayChild(_ arguments: [String]) -> Int32 {
         switch arguments[2] {
         case "counter": report = try Replay<Counter, CounterAction, Never>(journal: journal, session: session, reducer: Counter.reduce).run()
         case "ledger": report = try Replay<Ledger, LedgerAction, Never>(journal: journal, session: session, reducer: Ledger.reduce).run()
+        case "cart": report = try Replay<Cart, CartAction, Never>(journal: journal, session: session, reducer: Cart.reduce).run()
+        case "search": report = try Replay<CitySearch, SearchAction, Never>(journal: journal, session: session, reducer: CitySearch.reduce).run()
         default:
-            FileHandle.standardError.write(Data("--replay-child: unknown workload \(arguments[2]); counter or ledger\n".utf8))
+            FileHandle.standardError.write(Data("--replay-child: unknown workload \(arguments[2]); counter, ledger, cart or search\n".utf8))
             return 64
         }
         print("\(report.entriesReplayed) \(report.isMatch ? "match" : "diverged")")

@@ -9,6 +9,8 @@
 /// swift run -c release actionlog-bench --long     # long sessions at full size (1,000,000 counter and
 ///                                                 # 100,000 cart entries), however long recording takes
 /// swift run -c release actionlog-bench --caller-cost   # only the caller's cost at a UI's pace (CallerCost.swift)
+/// swift run -c release actionlog-bench --replay        # only replay speed, on sessions recorded for it
+///                                                      # (ACTIONLOG_BENCH_KEEP=1 keeps their journals)
 /// swift build -c release && ./.build/release/actionlog-bench --scale   # only the readers at scale, full size
 /// ```
 ///
@@ -62,6 +64,7 @@ var scaleOnly = false
 var longSessions = false
 var runs = 3
 var callerCostOnly = false
+var replayOnly = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -69,6 +72,7 @@ while let argument = arguments.next() {
     case "--long": longSessions = true
     case "--caller-cost": callerCostOnly = true
     case "--scale": scaleOnly = true
+    case "--replay": replayOnly = true
     case "--runs":
         guard let value = arguments.next().flatMap(Int.init), value > 0 else {
             print("--runs takes a positive number")
@@ -76,10 +80,10 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--scale] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--scale] [--replay] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--scale] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--scale] [--replay] [--runs N]")
         exit(64)
     }
 }
@@ -99,7 +103,7 @@ func machine() -> String {
 let benchStart = clock.now
 print("ActionLog benchmark — \(ISO8601DateFormatter().string(from: Date()))")
 print("machine: \(machine()), \(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite \(String(cString: sqlite3_libversion())), ActionLog \(ActionLog.version)")
-print("mode: \(scaleOnly ? "--scale\(quick ? " --quick" : "") (readers at scale only)" : quick ? "--quick (smoke run: few actions, noisy figures)" : "default"), median of \(runs) run\(runs == 1 ? "" : "s") per figure")
+print("mode: \(scaleOnly ? "--scale\(quick ? " --quick" : "") (readers at scale only)" : replayOnly ? "--replay (replay only)" : quick ? "--quick (smoke run: few actions, noisy figures)" : "default"), median of \(runs) run\(runs == 1 ? "" : "s") per figure")
 #if DEBUG
 print("WARNING: a debug build; run with -c release for meaningful figures.")
 #endif
@@ -126,6 +130,39 @@ let search = searchWorkload(plan: Plan(actionLog: 5_000, naive: 2_000, floor: 50
 
 func progress(_ text: String) {
     FileHandle.standardError.write(Data("… \(text) (\(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s)\n".utf8))
+}
+
+// MARK: - Replay only
+
+if replayOnly {
+    // Each workload's session as the throughput runs record it, then the replay section alone.
+    var cases: [ReplayCase] = []
+    do {
+        func add<State, Action>(_ workload: Workload<State, Action>) throws {
+            let path = "\(directory)/\(workload.name.filter { $0.isLetter || $0.isNumber }).actionlog"
+            progress("recording \(grouped(workload.plan.actionLog)) entries of \(workload.name)")
+            let recorded = try recordGrowingSession(workload, count: workload.plan.actionLog, budget: nil, path: path)
+            cases.append(ReplayCase(workload, path: path, session: recorded.session, entries: recorded.count, rate: nil))
+        }
+        try add(counter); try add(cart10); try add(cart100); try add(cart1000); try add(search)
+    } catch {
+        print("recording failed: \(error)")
+        exit(1)
+    }
+    let replays = runReplaySection(cases, ledgerTarget: quick ? 5_000 : 100_000, ledgerBudget: longSessions ? nil : .seconds(quick ? 10 : 45), repeats: runs, directory: directory)
+    print()
+    var targets = Table(["target", "measured", "verdict"])
+    for (name, replay) in replays {
+        replayTarget(name, replay) { targets.add([$0, $1, verdict($2)]) }
+    }
+    print(targets.render())
+    if ProcessInfo.processInfo.environment["ACTIONLOG_BENCH_KEEP"] != nil {
+        print("journals kept in \(directory) (ACTIONLOG_BENCH_KEEP is set)")
+    } else {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+    print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
+    exit(0)
 }
 
 // MARK: - Caller's cost at a UI's pace
@@ -295,54 +332,18 @@ print()
 
 // MARK: - Replay
 
-print("## Replay (the session of the last ActionLog run of each workload, a ledger whose history grows, and the long cart session)")
-print()
-var replays: [(name: String, result: ReplayResult)] = []
-var replayNotes: [String] = []
-var replayTable = Table(["session", "entries", "decode only", "rebuild+decode", "share", "Replay.run()", "share", "matched"])
-do {
-    func replay<State, Action>(_ workload: Workload<State, Action>, name: String, path: String, session: Session.ID, entries: Int) throws {
-        progress("replay: \(name)")
-        // Replay.run() encodes each replayed state's changes, about as costly per entry as the writer: skip it where that would take long.
-        let runReplay = results.first { $0.name == workload.name }.map { Double(entries) / $0.actionLogRate < 10 } ?? true
-        let measured = try measureReplay(workload, path: path, session: session, repeats: runs, runReplay: runReplay)
-        replays.append((name, measured))
-        replayTable.add([
-            name, grouped(measured.entries), time(measured.decodeOnly), time(measured.reconstruct), percent(measured.reconstructShare),
-            measured.replay.map(time) ?? "skipped", measured.replayShare.map(percent) ?? "-", measured.replayMatched.map { $0 ? "yes" : "NO" } ?? "-",
-        ])
-    }
-    try replay(counter, name: counter.name, path: results[0].journalPath, session: results[0].sessionID, entries: results[0].entries)
-    try replay(cart10, name: cart10.name, path: results[1].journalPath, session: results[1].sessionID, entries: results[1].entries)
-    try replay(cart100, name: cart100.name, path: results[2].journalPath, session: results[2].sessionID, entries: results[2].entries)
-    try replay(cart1000, name: cart1000.name, path: results[3].journalPath, session: results[3].sessionID, entries: results[3].entries)
-    try replay(search, name: search.name, path: results[4].journalPath, session: results[4].sessionID, entries: results[4].entries)
-    // The ledger's history grows by one line per action: replay must cost what changed, not the history's length.
-    let ledger = ledgerWorkload(plan: Plan(actionLog: 0, naive: 0, floor: 0))
-    let ledgerPath = "\(directory)/ledger-long.actionlog"
-    let ledgerTarget = quick ? 5_000 : 100_000
-    progress("recording up to \(grouped(ledgerTarget)) entries of ledger")
-    let ledgerSession = try recordGrowingSession(ledger, count: ledgerTarget, budget: longSessions ? nil : .seconds(quick ? 10 : 45), path: ledgerPath)
-    try replay(ledger, name: "ledger", path: ledgerPath, session: ledgerSession.session, entries: ledgerSession.count)
-    removeDatabase(ledgerPath)
-    if ledgerSession.count < ledgerTarget || ledgerSession.lost > 0 {
-        replayNotes.append("ledger: \(grouped(ledgerSession.count)) entries (recorded in \(fixed(ledgerSession.elapsed.seconds, decimals: 0)) s) instead of \(grouped(ledgerTarget))"
-            + (ledgerSession.lost > 0 ? ", WARNING: \(ledgerSession.lost) dropped or lost" : "") + "; run with --long for the full size.")
-    }
-    if let longCart {
-        let entries = randomSteps.first { $0.name == cart1000.name }?.entries ?? 0
-        try replay(cart1000, name: "cart N=1000, long", path: longCart.path, session: longCart.session, entries: entries)
-        removeDatabase(longCart.path)
-    }
-    print(replayTable.render())
-    print("decode only: JSONValue(parsing:) + decode of every action, texts already in memory. rebuild+decode: Journal.entries(in:),")
-    print("Entry.advance for every state, decode every action. Replay.run() also reduces, encodes what changed (ChangeEncoder) and")
-    print("compares the places either patch touched, plus a full encode and compare at each keyframe")
-    print("(skipped where it would take over 10 s). share: decode-only time ÷ that time (100% = as fast as decoding the actions alone).")
-    for note in replayNotes { print("note: \(note)") }
-} catch {
-    print("replay measurement failed: \(error)")
+var replayCases: [ReplayCase] = [
+    ReplayCase(counter, path: results[0].journalPath, session: results[0].sessionID, entries: results[0].entries, rate: results[0].actionLogRate),
+    ReplayCase(cart10, path: results[1].journalPath, session: results[1].sessionID, entries: results[1].entries, rate: results[1].actionLogRate),
+    ReplayCase(cart100, path: results[2].journalPath, session: results[2].sessionID, entries: results[2].entries, rate: results[2].actionLogRate),
+    ReplayCase(cart1000, path: results[3].journalPath, session: results[3].sessionID, entries: results[3].entries, rate: results[3].actionLogRate),
+    ReplayCase(search, path: results[4].journalPath, session: results[4].sessionID, entries: results[4].entries, rate: results[4].actionLogRate),
+]
+if let longCart {
+    let entries = randomSteps.first { $0.name == cart1000.name }?.entries ?? 0
+    replayCases.append(ReplayCase(cart1000, name: "cart N=1000, long", path: longCart.path, session: longCart.session, entries: entries, rate: nil, long: true))
 }
+let replays = runReplaySection(replayCases, ledgerTarget: quick ? 5_000 : 100_000, ledgerBudget: longSessions ? nil : .seconds(quick ? 10 : 45), repeats: runs, directory: directory)
 print()
 
 // MARK: - Readers at scale
@@ -372,7 +373,7 @@ for (name, _, steps) in randomSteps {
     target("state at a random step ≤ 3× keyframe decode (\(name))", ratio(steps.ratio), steps.ratio <= 3)
 }
 for (name, replay) in replays {
-    target("replay ≥ 50% of decode-only speed (\(name))", percent(replay.reconstructShare) + (replay.replayShare.map { " (Replay.run(): " + percent($0) + ")" } ?? ""), replay.reconstructShare >= 0.5)
+    replayTarget(name, replay, add: target)
 }
 print(targets.render())
 print()
