@@ -85,12 +85,12 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
         case .journal(let journal, let id):
             // Entry by entry through a cursor: a session of any length costs one page of entries.
             let header = RecordedSession(session: try journal.session(id), entries: [], file: journal.fileName)
-            var cursor = try journal.entryCursor(in: id)
-            var run = ReplayRun(replay: self, recording: header) { () throws(JournalError) in try cursor.next() }
-            return try run.run()
+            return try runs { hintedThrough throws(JournalError) in
+                var cursor = try journal.entryCursor(in: id)
+                return ReplayRun(replay: self, recording: header, hintedThrough: hintedThrough) { () throws(JournalError) in try cursor.next() }
+            }
         case .recording(let recorded):
-            var run = ReplayRun(replay: self, recording: recorded)
-            return try run.run()
+            return try runs { hintedThrough in ReplayRun(replay: self, recording: recorded, hintedThrough: hintedThrough) }
         }
     }
 
@@ -98,6 +98,27 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     ///
     /// - Throws: ``JournalError`` when there is no state at `seq` (no such entry, or a gap), or
     ///   ``ReplayFailure`` when the recorded state no longer decodes into `State`.
+    /// Runs `makeRun(hintedThrough)` until it reports: a run that found a divergence after steps
+    /// that took array elements as unchanged runs again, comparing everything after the last entry
+    /// it checked in full, so that the report names the entry where the divergence began.
+    private func runs(
+        _ makeRun: (_ hintedThrough: Int) throws(JournalError) -> ReplayRun<State, Action, Effect>
+    ) throws(JournalError) -> ReplayReport {
+        var hintedThrough = Int.max
+        var reruns = 0
+        while true {
+            var run = try makeRun(hintedThrough)
+            switch try run.run() {
+            case .report(let report):
+                return report
+            case .rerun(let seq):
+                // Each rerun compares everything from an earlier entry on; the second compares everything.
+                reruns += 1
+                hintedThrough = reruns < 2 ? seq : .min
+            }
+        }
+    }
+
     public func state(at seq: Int) throws -> State {
         let json: JSONValue
         let failure: (String) -> ReplayFailure

@@ -18,6 +18,18 @@ public struct ReplayOptions: Sendable {
     public var stopAtFirstDivergence = true
     /// Rewrites of older action shapes, applied in order before decoding. See ``Upcaster``.
     public var upcasters: [Upcaster] = []
+    /// `false` (the default): a step compares a long array (over 16 elements, of `Equatable`
+    /// elements) only where the recorded change touched it, and its length, and the whole state at
+    /// least every 256 steps (less often as the arrays grow: about 64 elements per step), at each
+    /// keyframe, before each gap and at the end. A divergence found after steps that compared only
+    /// part of an array makes the replay run again comparing everything after the last full
+    /// comparison, so the report still names the entry where it began. Replaying a state that grows
+    /// (a history, a feed) then costs what each step changed, not the state's size.
+    ///
+    /// `true`: compare every field at every step. Slower for long arrays (each step reads them
+    /// whole), and it also catches a change that a reducer makes to a place the recording did not
+    /// change *and undoes* before the next full comparison, which the default cannot see.
+    public var comparesWholeStates = false
 
     /// The defaults: compare everything, stop at the first divergence, no upcasters.
     public init() {}

@@ -20,6 +20,21 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// Set when a keyframe shows that `State`'s `==` disagrees with its encoding: compare whole states.
     private var encodeInFull = false
 
+    /// Entries up to this seq may compare large arrays only where the recorded patch changed them
+    /// (``ChangeHints``); later ones compare everything. `Int.max`: every entry may.
+    private let hintedThrough: Int
+    /// The last entry whose replayed state was compared in full and matched: no change can hide
+    /// before it.
+    private var lastCheck = 0
+    /// Array elements taken as unchanged since ``lastCheck``, and steps since then.
+    private var assumedSinceCheck = 0
+    private var stepsSinceCheck = 0
+    /// Elements the last hinted step took as unchanged: what a full comparison now would read.
+    private var lastAssumed = 0
+    /// Set when a divergence shows after steps that took elements as unchanged: it may have
+    /// started at any of them. Replay runs again, comparing everything after ``lastCheck``.
+    private var rerunAfter: Int?
+
     private var matched = 0
     private var skipped: [Int] = []
     private var divergences: [Divergence] = []
@@ -34,9 +49,15 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// - Parameters:
     ///   - recording: the session's metadata and file; its entries, when `entries` is left out.
     ///   - entries: the entries one at a time, for a session not held in memory.
-    init(replay: Replay<State, Action, Effect>, recording: RecordedSession, entries: (() throws(JournalError) -> Entry?)? = nil) {
+    ///   - hintedThrough: the last entry that may compare only the places the recorded patch
+    ///     changed; `Int.max` for all of them.
+    init(
+        replay: Replay<State, Action, Effect>, recording: RecordedSession, hintedThrough: Int = .max,
+        entries: (() throws(JournalError) -> Entry?)? = nil
+    ) {
         self.replay = replay
         self.recording = recording
+        self.hintedThrough = replay.options.comparesWholeStates ? .min : hintedThrough
         if let entries {
             nextEntry = entries
         } else {
@@ -47,7 +68,20 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         changes.patchesPreviousJSON = true
     }
 
-    mutating func run() throws(JournalError) -> ReplayReport {
+    /// How a run ended: with its report, or asking to be run again comparing everything after an
+    /// entry, because a divergence showed where a change might have hidden earlier.
+    enum Outcome {
+        case report(ReplayReport)
+        case rerun(hintedThrough: Int)
+    }
+
+    mutating func run() throws(JournalError) -> Outcome {
+        let report = try walk()
+        if let rerunAfter { return .rerun(hintedThrough: rerunAfter) }
+        return .report(report)
+    }
+
+    private mutating func walk() throws(JournalError) -> ReplayReport {
         if let failure = refusal() { return report(failure) }
         // Entry 0 must hold the initial state, by the rules every reader applies (SessionStates);
         // a session without one is a failure of this replay, not an error of the file's reading.
@@ -98,9 +132,16 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             }
             guard let actionJSON = entry.action else { continue }
             let nextIsDelta = upcoming?.kind == .delta
-            if let failure = step(entry, action: actionJSON, recordedState: recordedState, recordedPatch: recordedPatch, nextIsDelta: nextIsDelta) {
+            // A step may take elements as unchanged only when the next one is a replayed delta, so
+            // that the last step before a keyframe, a gap or the end compares everything.
+            let mayAssume = nextIsDelta && upcoming?.action != nil && entry.seq <= hintedThrough
+            if let failure = step(
+                entry, action: actionJSON, recordedState: recordedState, recordedPatch: recordedPatch, nextIsDelta: nextIsDelta,
+                mayAssume: mayAssume)
+            {
                 return report(failure)
             }
+            if rerunAfter != nil { return report(nil) }
             if !divergences.isEmpty, options.stopAtFirstDivergence {
                 // The report counts every entry with an action, as a whole-session reader would.
                 if upcoming?.action != nil { entriesWithActions += 1 }
@@ -117,7 +158,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
     /// Replays one entry; returns a failure that stops the replay.
     private mutating func step(
-        _ entry: Entry, action actionJSON: JSONValue, recordedState: JSONValue, recordedPatch: JSONPatch?, nextIsDelta: Bool
+        _ entry: Entry, action actionJSON: JSONValue, recordedState: JSONValue, recordedPatch: JSONPatch?, nextIsDelta: Bool,
+        mayAssume: Bool
     ) -> ReplayFailure? {
         let actions: [(label: String, action: Action)]
         do {
@@ -134,10 +176,18 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         }
         self.state = state
 
+        // Large arrays compared only where the recorded patch changed them, while the replayed state
+        // is known to match, and everything from time to time: about every 64th element per step.
+        var hints: ChangeHints?
+        if mayAssume, inSync, let recordedPatch, entry.kind == .delta, !encodeInFull,
+            stepsSinceCheck < Swift.max(Self.checkInterval, lastAssumed / 64)
+        {
+            hints = ChangeHints(recordedPatch)
+        }
         let replayedPatch: JSONPatch?
         let replayedEffect: JSONValue?
         do {
-            replayedPatch = try encode(state, at: entry, nextIsDelta: nextIsDelta)
+            replayedPatch = try encode(state, at: entry, nextIsDelta: nextIsDelta, hints: hints)
             replayedEffect = try effect.map { try encoder.encode($0) }
         } catch {
             return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the replayed state or effect does not encode: \(error)")
@@ -152,9 +202,15 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         } else {
             stateEqual = recordedState == replayedJSON
         }
-        if !stateEqual, !encodeInFull, entry.kind == .delta {
+        if hints != nil {
+            lastAssumed = changes.assumedUnchanged
+            assumedSinceCheck += lastAssumed
+            stepsSinceCheck += 1
+        }
+        if !stateEqual, !encodeInFull, entry.kind == .delta, assumedSinceCheck == 0 {
             // Before reporting a change-encoded state, make sure it is not stale JSON that a wrong
-            // `==` kept: a divergence must be one in the state, not in its equality.
+            // `==` kept: a divergence must be one in the state, not in its equality. (After elements
+            // were taken as unchanged, the JSON may lag on purpose: the rerun below finds out.)
             do {
                 if try confirmEncoding(state, at: entry.seq) { stateEqual = recordedState == replayedJSON }
             } catch {
@@ -162,10 +218,16 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             }
         }
         inSync = stateEqual
+        if hints == nil, stateEqual { checked(at: entry.seq) }
         let stateDifferences = stateEqual ? [] : recordedState.differences(to: replayedJSON).filter { !options.ignoring.matches($0.path) }
         let effectDifferences = Self.differences(entry.effect, replayedEffect).filter { !options.ignoring.matches($0.path) }
         guard !stateDifferences.isEmpty || !effectDifferences.isEmpty else {
             matched += 1
+            return nil
+        }
+        if assumedSinceCheck > 0 {
+            // A change taken as absent may have made this one: find where it began.
+            rerunAfter = lastCheck
             return nil
         }
         let label = actions.count == 1 ? actions[0].label : (entry.label ?? "?")
@@ -197,7 +259,18 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the recorded state does not encode again: \(error)")
         }
         inSync = replayedJSON == json
+        checked(at: entry.seq)
         return nil
+    }
+
+    /// Steps between two full comparisons while taking elements as unchanged, at least.
+    private static var checkInterval: Int { 256 }
+
+    /// Notes that the replayed state was compared in full at `seq`.
+    private mutating func checked(at seq: Int) {
+        lastCheck = seq
+        assumedSinceCheck = 0
+        stepsSinceCheck = 0
     }
 
     /// Encodes the replayed state into ``replayedJSON``; returns the change from the previous one when
@@ -207,7 +280,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// (`==` must agree with `encode(to:)`) and goes on when a delta follows, so a large state costs
     /// one full encoding per keyframe; before another keyframe it is set aside, so a run of keyframes
     /// (a small state, or one replaced wholesale) costs one full encoding per entry.
-    private mutating func encode(_ state: State, at entry: Entry, nextIsDelta: Bool) throws -> JSONPatch? {
+    private mutating func encode(_ state: State, at entry: Entry, nextIsDelta: Bool, hints: ChangeHints?) throws -> JSONPatch? {
         if encodeInFull {
             replayedJSON = try encoder.encode(state)
             return nil
@@ -215,7 +288,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         // Held only by the change encoder while it encodes, so that it can patch it in place.
         replayedJSON = .null
         guard entry.kind == .keyframe else {
-            let change = try changes.encode(state)
+            let change = try changes.encode(state, expecting: hints)
             replayedJSON = change.json
             return change.patch
         }

@@ -75,9 +75,24 @@ extension Array: EncodableArray where Element: Encodable {
             // `old` ends with this block: the owned buffer is referenced by its node alone again.
             let old = owned?.elements ?? unsafeDowncast(previousNode, to: ValueShadow<[Element]>.self).value
             guard oldJSON.count == old.count else { return nil }
+            var assumed = (prefix: 0, suffix: 0)
+            if large, let hints = context.hints {
+                let common = Swift.min(array.count, old.count)
+                switch hints.array(at: PathNode.pointer(parent, component), previousCount: old.count) {
+                case .untouched where array.count == old.count:
+                    context.assumedUnchanged += old.count
+                    return Encoded(json: previous, node: previousNode)
+                case .indices(let lowest, let highest):
+                    assumed.prefix = Swift.min(lowest, common)
+                    assumed.suffix = Swift.max(0, Swift.min(common - assumed.prefix, common - highest - 1))
+                    context.assumedUnchanged += assumed.prefix + assumed.suffix
+                case .untouched, .whole:
+                    break
+                }
+            }
             let changes = ArrayChanges<Element>(
                 context: context, info: info, equality: equality, parent: parent, component: component, oldJSON: oldJSON)
-            outcome = try changes.encode(array, old: old, edits: &edits)
+            outcome = try changes.encode(array, old: old, assumingEqual: assumed, edits: &edits)
         }
         switch outcome {
         case .unchanged:
@@ -185,16 +200,18 @@ private struct ArrayChanges<Element: Encodable> {
     /// JSON. Mixed edits still rebuild it, with exact JSON below, for the diff.
     ///
     /// `edits` receives the replacements that turn `old` into `array`, in the order they apply.
-    func encode(_ array: [Element], old: [Element], edits: inout [ArrayEdit]) throws -> Outcome {
+    /// `assumed` elements at the start and at the end of both arrays are taken as equal without
+    /// being compared (see ``ChangeHints``); their sum is at most the shorter array's length.
+    func encode(_ array: [Element], old: [Element], assumingEqual assumed: (prefix: Int, suffix: Int), edits: inout [ArrayEdit]) throws -> Outcome {
         let (newCount, oldCount) = (array.count, old.count)
         return try array.withUnsafeBufferPointer { new in
             try old.withUnsafeBufferPointer { old in
                 if newCount == oldCount, new.baseAddress == old.baseAddress { return .unchanged }
                 let scan = Scan(new: new, old: old, equality: equality, size: info.size)
                 let common = Swift.min(newCount, oldCount)
-                let prefix = scan.firstDifference(from: 0, to: common)
-                if prefix == newCount, newCount == oldCount { return .unchanged }
-                let suffix = scan.commonSuffix(limit: common - prefix)
+                let prefix = scan.firstDifference(from: assumed.prefix, to: common - assumed.suffix)
+                if newCount == oldCount, prefix == common - assumed.suffix { return .unchanged }
+                let suffix = scan.commonSuffix(from: assumed.suffix, limit: common - prefix)
                 let path = PathNode(parent: parent, component: component)  // the elements' parent
 
                 let start = context.operations.count
@@ -313,9 +330,10 @@ private struct ArrayChanges<Element: Encodable> {
             return end
         }
 
-        /// How many elements at the end of both arrays are equal, up to `limit`.
-        func commonSuffix(limit: Int) -> Int {
-            var matched = 0
+        /// How many elements at the end of both arrays are equal, up to `limit`, the first `start`
+        /// taken as equal.
+        func commonSuffix(from start: Int, limit: Int) -> Int {
+            var matched = start
             while matched < limit {
                 let count = Swift.min(ArrayChanges.block, limit - matched)
                 if sameBytes(new.count - matched - count, old.count - matched - count, count: count) {

@@ -77,8 +77,35 @@ package final class ChangeEncoder<State: Encodable> {
     /// - Returns: the state's JSON, and the patch unless this is a full encode.
     /// - Throws: what ``JSONValueEncoder/encode(_:)`` throws for the state.
     package func encode(_ state: State) throws -> Change {
+        try encode(state, expecting: nil)
+    }
+
+    /// How many array elements the last ``encode(_:expecting:)`` took as unchanged without comparing
+    /// them, on the word of its hints; 0 without hints.
+    package private(set) var assumedUnchanged = 0
+
+    /// Encodes `state`, comparing large arrays only where `hints` expect changes (see ``ChangeHints``).
+    ///
+    /// The patch then holds the changes at those places; a change elsewhere in an array that the
+    /// hints take as unchanged is missing from it, and from the JSON, until an encode without hints
+    /// finds it (it compares everything against what this encoder holds, which such a change makes
+    /// differ).
+    ///
+    /// - Parameters:
+    ///   - state: the state to encode.
+    ///   - hints: where changes are expected; `nil` compares everything, as ``encode(_:)``.
+    /// - Returns: the state's JSON, and the patch unless this is a full encode.
+    /// - Throws: what ``JSONValueEncoder/encode(_:)`` throws for the state.
+    package func encode(_ state: State, expecting hints: ChangeHints?) throws -> Change {
+        context.hints = hints
+        defer {
+            assumedUnchanged = context.assumedUnchanged
+            context.hints = nil
+        }
+        context.assumedUnchanged = 0
         if patchesPreviousJSON, let change = try encodePatchingInPlace(state) { return change }
         context.patchesInPlace = false
+        context.assumedUnchanged = 0
         context.operations.removeAll(keepingCapacity: true)
         context.afterSuccess.removeAll()
         let encoded = try context.encode(

@@ -22,6 +22,11 @@ final class EncodingContext {
     /// Set when inexact JSON would have gone into an operation (a member written twice): the
     /// encode must be redone with exact JSON.
     @exclusivity(unchecked) var needsExactJSON = false
+    /// Where the current encode expects changes (see ``ChangeHints``); `nil` compares everything.
+    @exclusivity(unchecked) var hints: ChangeHints?
+    /// How many array elements the current encode took as unchanged, on the word of ``hints``,
+    /// without comparing them.
+    @exclusivity(unchecked) var assumedUnchanged = 0
     /// What `Encoder.userInfo` returns.
     let userInfo: [CodingUserInfoKey: Any]
     /// The patch operations found by the current encode, in the order they apply.
