@@ -98,28 +98,54 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     /// Parses `text`, or says why it is not a pointer (a phrase for ``JSONPatchError/reason``).
     static func parse(_ text: String) -> Result<JSONPointer, PointerSyntaxError> {
         guard !text.isEmpty else { return .success(.root) }
-        var scalars = text.unicodeScalars.makeIterator()
-        guard scalars.next() == "/" else {
+        let utf8 = text.utf8
+        guard utf8.first == UInt8(ascii: "/") else {
             return .failure(PointerSyntaxError(reason: "it must be empty or start with \"/\""))
         }
+        // Split on "/" byte by byte ("/" and "~" are ASCII, never inside a multi-byte character);
+        // a token without "~" is its bytes as they are, the common case, with no unescaping.
         var tokens: [String] = []
-        var token = String.UnicodeScalarView()
-        while let scalar = scalars.next() {
-            switch scalar {
-            case "/":
-                tokens.append(String(token))
-                token = String.UnicodeScalarView()
-            case "~":
-                switch scalars.next() {
-                case "0": token.append("~")
-                case "1": token.append("/")
+        var start = utf8.index(after: utf8.startIndex)
+        var index = start
+        var escaped = false
+        func token(_ range: Range<String.Index>, escaped: Bool) -> Result<String, PointerSyntaxError> {
+            let raw = Substring(text.utf8[range])
+            guard escaped else { return .success(String(raw)) }
+            var unescaped = ""
+            var characters = raw.unicodeScalars.makeIterator()
+            while let scalar = characters.next() {
+                guard scalar == "~" else {
+                    unescaped.unicodeScalars.append(scalar)
+                    continue
+                }
+                switch characters.next() {
+                case "0": unescaped.append("~")
+                case "1": unescaped.append("/")
                 default: return .failure(PointerSyntaxError(reason: "\"~\" must be followed by 0 or 1"))
                 }
-            default:
-                token.append(scalar)
             }
+            return .success(unescaped)
         }
-        tokens.append(String(token))
+        while index < utf8.endIndex {
+            switch utf8[index] {
+            case UInt8(ascii: "/"):
+                switch token(start..<index, escaped: escaped) {
+                case .success(let value): tokens.append(value)
+                case .failure(let error): return .failure(error)
+                }
+                start = utf8.index(after: index)
+                escaped = false
+            case UInt8(ascii: "~"):
+                escaped = true
+            default:
+                break
+            }
+            index = utf8.index(after: index)
+        }
+        switch token(start..<utf8.endIndex, escaped: escaped) {
+        case .success(let value): tokens.append(value)
+        case .failure(let error): return .failure(error)
+        }
         return .success(JSONPointer(tokens: tokens))
     }
 

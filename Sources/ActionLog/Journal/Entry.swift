@@ -258,10 +258,17 @@ struct RawEntry: Sendable {
         }
         let content: Entry.Content
         do {
+            // A delta is read straight into its operations; anything wrong goes the general way, which names it.
+            let patch = readingStates && kind == Entry.Kind.delta.rawValue ? state.flatMap(JSONPatch.parsing) : nil
             switch kind {
             case Entry.Kind.keyframe.rawValue where !readingStates: content = .keyframe(.null)
             case Entry.Kind.delta.rawValue where !readingStates: content = .delta(JSONPatch())
-            default: content = try Entry.Content(kind: kind, state: try json(state, "state"), dropped: dropped, note: note)
+            default:
+                if let patch {
+                    content = .delta(patch)
+                } else {
+                    content = try Entry.Content(kind: kind, state: try json(state, "state"), dropped: dropped, note: note)
+                }
             }
         } catch let problem as EntryProblem {
             throw fail(problem.reason)
