@@ -34,6 +34,41 @@ struct DisplayEscapedTests {
         #expect(#"\u1B"#.displayEscaped == #"\u1B"#)
     }
 
+    @Test("the byte-level escaping agrees with a character-by-character one on mixed text of every length")
+    func agreesWithReference() {
+        let pool: [String] = [
+            "a", "Z", " ", "\\", "u", "{", "}", "\u{1B}", "\n", "\r", "\t", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "é",
+            "\u{600}", "\u{61C}", "\u{200D}", "\u{200E}", "\u{2028}", "\u{202E}", "\u{2030}", "\u{2066}", "\u{2069}", "\u{206A}", "日", "😀",
+        ]
+        func reference(_ text: String, json: Bool) -> String {
+            let scalars = Array(text.unicodeScalars)
+            var result = ""
+            for (index, scalar) in scalars.enumerated() {
+                let backslashU = !json && scalar == "\\" && index + 2 < scalars.count && scalars[index + 1] == "u" && scalars[index + 2] == "{"
+                if json, scalar.value >= 0x7F, DisplayEscaping.isUnsafe(scalar) {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else if !json, DisplayEscaping.isUnsafe(scalar) || backslashU {
+                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+            return result
+        }
+        var seed: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for _ in 0..<3000 {
+            // Long runs of one character put the rare ones at every offset of an eight-byte word.
+            let text = (0..<next(40)).map { _ in String(repeating: pool[next(pool.count)], count: 1 + next(3) * next(6)) }.joined()
+            #expect(text.displayEscaped == reference(text, json: false), "\(Array(text.unicodeScalars))")
+            #expect(text.jsonDisplayEscaped == reference(text, json: true), "\(Array(text.unicodeScalars))")
+        }
+    }
+
     @Test("JSON text keeps its value: raw DEL, C1 and bidirectional controls become JSON escapes")
     func json() throws {
         let value = JSONValue.object([

@@ -15,25 +15,103 @@ package enum DisplayEscaping {
         }
     }
 
-    /// Whether a UTF-8 byte may begin a character that needs escaping (or is a backslash): the quick
-    /// test that lets text without any pass through untouched. `0xC2` leads U+0080–U+00BF, `0xD8`
-    /// U+0600–U+063F and `0xE2` U+2000–U+2FFF; a false alarm costs only the slow path.
-    @inline(__always)
-    static func mayNeedEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x7F || byte == 0x5C || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+    /// `text` with every character to escape written as `\u{1B}` (or, with `json`, as the JSON escape
+    /// `\u001b`, leaving the C0 controls and backslashes to JSON), or `text` itself when it has none.
+    ///
+    /// One pass over the UTF-8 bytes, copying runs that need nothing: the characters to escape are
+    /// one byte long (C0, DEL), two (C1 after `0xC2`, U+061C after `0xD8`) or three (U+2xxx after
+    /// `0xE2`); a continuation byte (`0x80`–`0xBF`) never starts one, so no character is split.
+    static func escape(_ text: String, json: Bool) -> String {
+        func run(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            var output: [UInt8] = []
+            var start = 0
+            // Most text has nothing to escape: go from one byte that may start something to the
+            // next, eight bytes at a time.
+            var next = firstCandidate(in: bytes, from: 0, json: json)
+            while let index = next {
+                let lead = bytes[index]
+                var value: UInt32?
+                var length = 1
+                switch lead {
+                case 0x00...0x1F:
+                    // JSON text holds C0 controls only as its own whitespace, outside strings.
+                    if !json { value = UInt32(lead) }
+                case 0x7F:
+                    value = 0x7F
+                case 0x5C:
+                    // A backslash that would begin `\u{` (display form only: JSON has its own escapes).
+                    if !json, index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "{") {
+                        value = 0x5C
+                    }
+                case 0xC2, 0xD8:
+                    if index + 1 < bytes.count {
+                        value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                        length = 2
+                    }
+                case 0xE2:
+                    if index + 2 < bytes.count {
+                        value = 0x2000 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                        length = 3
+                    }
+                default:
+                    break
+                }
+                guard let found = value, found == 0x5C || Unicode.Scalar(found).map(isUnsafe) == true else {
+                    next = firstCandidate(in: bytes, from: index + 1, json: json)
+                    continue
+                }
+                if output.isEmpty { output.reserveCapacity(bytes.count + 16) }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                let hex = String(found, radix: 16, uppercase: !json)
+                if json {
+                    output.append(contentsOf: "\\u".utf8)
+                    output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, 4 - hex.count)))
+                    output.append(contentsOf: hex.utf8)
+                } else {
+                    output.append(contentsOf: "\\u{".utf8)
+                    output.append(contentsOf: hex.utf8)
+                    output.append(UInt8(ascii: "}"))
+                }
+                start = index + length
+                next = firstCandidate(in: bytes, from: start, json: json)
+            }
+            guard start > 0 else { return nil }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            return String(decoding: output, as: UTF8.self)
+        }
+        if let escaped = text.utf8.withContiguousStorageIfAvailable(run) { return escaped ?? text }
+        return Array(text.utf8).withUnsafeBufferPointer(run) ?? text
     }
 
-    /// Whether any byte of `text` may need escaping.
-    static func mayNeedEscape(_ text: String) -> Bool {
-        if let found = text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: mayNeedEscape) }) { return found }
-        return text.utf8.contains(where: mayNeedEscape)
-    }
-
-    /// `\u{1B}`: the Swift string-literal form, upper-case hex, no padding.
-    static func append(_ scalar: Unicode.Scalar, to result: inout String) {
-        result += "\\u{"
-        result += String(scalar.value, radix: 16, uppercase: true)
-        result += "}"
+    /// The index of the first byte from `start` that may begin a character to escape: a byte ≥ `0x7F` and, for
+    /// the display form, a C0 control or a backslash; `nil` when there is none. Eight bytes are
+    /// tested at once with the bit tricks of "Bit Twiddling Hacks" (a byte less than `n`, a byte equal
+    /// to `n`), which are exact about whether a word holds such a byte; the word that does is then
+    /// read byte by byte.
+    static func firstCandidate(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, json: Bool) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        @inline(__always) func mayHold(_ word: UInt64) -> Bool {
+            if word & highs != 0 || hasZero(word ^ (ones &* 0x7F)) { return true }
+            if json { return false }
+            return (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x5C))
+        }
+        @inline(__always) func isCandidate(_ byte: UInt8) -> Bool {
+            byte >= 0x7F || (!json && (byte < 0x20 || byte == 0x5C))
+        }
+        guard let base = bytes.baseAddress else { return nil }
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            if mayHold(word) { break }
+            index += 8
+        }
+        while index < bytes.count {
+            if isCandidate(bytes[index]) { return index }
+            index += 1
+        }
+        return nil
     }
 }
 
@@ -54,26 +132,7 @@ extension String {
     /// Escape text once, where it is printed or where a message is finished: escaping twice shows
     /// the escapes escaped.
     package var displayEscaped: String {
-        guard DisplayEscaping.mayNeedEscape(self) else { return self }
-        var result = ""
-        result.reserveCapacity(utf8.count + 16)
-        let scalars = unicodeScalars
-        var index = scalars.startIndex
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            let next = scalars.index(after: index)
-            if DisplayEscaping.isUnsafe(scalar) {
-                DisplayEscaping.append(scalar, to: &result)
-            } else if scalar == "\\", next != scalars.endIndex, scalars[next] == "u",
-                scalars.index(after: next) != scalars.endIndex, scalars[scalars.index(after: next)] == "{"
-            {
-                DisplayEscaping.append(scalar, to: &result)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-            index = next
-        }
-        return result
+        DisplayEscaping.escape(self, json: false)
     }
 
     /// JSON text made safe to print without changing the value it holds: DEL, the C1 controls and
@@ -86,40 +145,6 @@ extension String {
     /// #"{"name":"\#u{202E}abc"}"#.jsonDisplayEscaped   // {"name":"\u202eabc"}
     /// ```
     package var jsonDisplayEscaped: String {
-        guard DisplayEscaping.mayNeedEscape(self) else { return self }
-        let bytes = Array(utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + 16)
-        var start = 0
-        var index = 0
-        while index < bytes.count {
-            let lead = bytes[index]
-            // The characters to escape are one byte (DEL), two (C1, U+061C) or three (U+2xxx) long.
-            var scalar: UInt32?
-            var length = 1
-            if lead == 0x7F {
-                scalar = 0x7F
-            } else if lead == 0xC2 || lead == 0xD8, index + 1 < bytes.count {
-                scalar = UInt32(lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
-                length = 2
-            } else if lead == 0xE2, index + 2 < bytes.count {
-                scalar = 0x2000 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
-                length = 3
-            }
-            guard let value = scalar, let unicode = Unicode.Scalar(value), DisplayEscaping.isUnsafe(unicode) else {
-                index += 1
-                continue
-            }
-            output.append(contentsOf: bytes[start..<index])
-            let hex = String(value, radix: 16)
-            output.append(contentsOf: "\\u".utf8)
-            output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, 4 - hex.count)))
-            output.append(contentsOf: hex.utf8)
-            index += length
-            start = index
-        }
-        guard start > 0 else { return self }
-        output.append(contentsOf: bytes[start...])
-        return String(decoding: output, as: UTF8.self)
+        DisplayEscaping.escape(self, json: true)
     }
 }
