@@ -4,7 +4,9 @@ import ActionLog
 /// stopped it, if any.
 ///
 /// Its ``description`` is the readable report: a heading naming the file, session, entry and action,
-/// then the differences, recorded (−) against replayed (+).
+/// then the differences, recorded (−) against replayed (+). Names, actions and values come from the
+/// file, so the characters that could rewrite a terminal or break a line are escaped there (`\u{1B}`,
+/// as in ``JournalError/description``); the properties hold the text unescaped.
 ///
 /// ```swift
 /// let report = try Replay(journal: journal, session: 1, reducer: Counter.reduce).run()
@@ -43,7 +45,7 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     /// The report as people read it: see ``ReplayReport``.
     public var description: String {
         var blocks: [String] = []
-        let subject = "\(sessionName) of \(file)"
+        let subject = "\(sessionName) of \(file)".displayEscaped
         switch divergences.count {
         case 0 where failure == nil:
             blocks.append("Replayed \(entriesReplayed) of \(entriesWithActions) entries of \(subject): no divergence.")
@@ -51,13 +53,13 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
             break
         case 1:
             let divergence = divergences[0]
-            blocks.append("Replay diverged at entry \(divergence.seq) of \(subject) (\(divergence.summary)).")
+            blocks.append("Replay diverged at entry \(divergence.seq) of \(subject) (\(divergence.summary.displayEscaped)).")
             blocks.append(divergence.differencesText)
         default:
             let entries = divergences.map { String($0.seq) }.joined(separator: ", ")
             blocks.append("Replay diverged at \(divergences.count) entries of \(subject): \(entries).")
             for divergence in divergences {
-                blocks.append("Entry \(divergence.seq) (\(divergence.summary)):\n\(divergence.differencesText)")
+                blocks.append("Entry \(divergence.seq) (\(divergence.summary.displayEscaped)):\n\(divergence.differencesText)")
             }
         }
         if !divergences.isEmpty {
@@ -71,7 +73,7 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
         if !skipped.isEmpty {
             notes.append("Skipped entries \(skipped.map(String.init).joined(separator: ", ")): actions were lost there (gaps).")
         }
-        notes += warnings.map { "Warning: \($0)." }
+        notes += warnings.map { "Warning: \($0.displayEscaped)." }
         if !notes.isEmpty { blocks.append(notes.joined(separator: "\n")) }
         return blocks.joined(separator: "\n\n")
     }
@@ -96,19 +98,19 @@ public struct Divergence: Sendable, Equatable {
     /// The effect difference as a swift-custom-dump diff, when the effect type allows it.
     public let effectDump: String?
 
-    /// The state and effect sections of the report, indented.
+    /// The state and effect sections of the report, indented, each line escaped for a terminal.
     var differencesText: String {
         var sections: [String] = []
         func section(_ title: String, _ dump: String?, _ differences: [FieldDifference]) {
             guard !differences.isEmpty else { return }
             let lines: [String]
             if let dump {
-                lines = dump.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+                lines = dump.split(separator: "\n", omittingEmptySubsequences: false).map { "    \(String($0).displayEscaped)" }
             } else {
                 lines = differences.flatMap { difference in
                     [
-                        "    − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")",
-                        "    + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")",
+                        "    − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")".displayEscaped,
+                        "    + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")".displayEscaped,
                     ]
                 }
             }
@@ -123,6 +125,9 @@ public struct Divergence: Sendable, Equatable {
 /// An entry that could not be replayed, named by file, session and entry:
 ///
 ///     checkout.actionlog, session 3 "checkout", entry 41: action "addToCart" no longer decodes: key "quantity" not found
+///
+/// The description escapes the characters that could rewrite a terminal or break the line (`\u{1B}`,
+/// as in ``JournalError/description``); the properties hold the text unescaped.
 public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
         /// The recorded action does not decode into today's action type.
@@ -189,15 +194,13 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         let location = "\(file), \(sessionName)" + (entry.map { ", entry \($0)" } ?? "")
-        switch code {
-        case .actionDoesNotDecode:
-            return "\(location): action \"\(label ?? "?")\" no longer decodes: \(reason)"
-        case .upcastFailed:
-            return "\(location): the upcaster for \"\(label ?? "?")\" failed: \(reason)"
-        case .stateDoesNotDecode:
-            return "\(location): the recorded state no longer decodes: \(reason)"
-        case .encodingFailed, .noInitialState, .newerSession:
-            return "\(location): \(reason)"
-        }
+        let message =
+            switch code {
+            case .actionDoesNotDecode: "\(location): action \"\(label ?? "?")\" no longer decodes: \(reason)"
+            case .upcastFailed: "\(location): the upcaster for \"\(label ?? "?")\" failed: \(reason)"
+            case .stateDoesNotDecode: "\(location): the recorded state no longer decodes: \(reason)"
+            case .encodingFailed, .noInitialState, .newerSession: "\(location): \(reason)"
+            }
+        return message.displayEscaped
     }
 }

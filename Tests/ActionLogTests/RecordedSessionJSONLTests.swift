@@ -324,7 +324,7 @@ struct RecordedSessionJSONLTests {
         let error = #expect(throws: JournalError.self) { try journal.insert(tinySession()) }
         #expect(error?.description == """
             target.actionlog, entry 2: SQLite error 19: database or disk is full — while executing \
-            INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note)
+            INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note) \
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
             """)
         #expect(error?.code == .sqlite)

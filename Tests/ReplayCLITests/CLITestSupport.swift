@@ -52,7 +52,10 @@ private final class PipeDrain: Sendable {
 }
 
 /// Runs `executable` with `arguments` in `directory`; returns its exit status and everything it printed.
-func runProcess(_ executable: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
+/// With `standardOutput`, the child writes there instead (and `stdout` is empty).
+func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL, standardOutput: FileHandle? = nil
+) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -62,7 +65,7 @@ func runProcess(_ executable: URL, _ arguments: [String], in directory: URL) thr
     process.environment = environment
     let output = Pipe()
     let errors = Pipe()
-    process.standardOutput = output
+    process.standardOutput = standardOutput ?? output
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
@@ -80,6 +83,14 @@ func runProcess(_ executable: URL, _ arguments: [String], in directory: URL) thr
 /// Runs the `replay-cli` binary with `arguments`, with `directory` as the working directory.
 func runCLI(_ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
     try runProcess(try replayCLIBinary(), arguments, in: directory)
+}
+
+/// Runs the `replay-cli` binary with its standard output sent to `path` (e.g. `/dev/full`).
+func runCLI(_ arguments: [String], in directory: URL, standardOutputTo path: String) throws -> (status: Int32, stderr: String) {
+    let handle = try #require(FileHandle(forWritingAtPath: path), "cannot open \(path) for writing")
+    defer { try? handle.close() }
+    let result = try runProcess(try replayCLIBinary(), arguments, in: directory, standardOutput: handle)
+    return (result.status, result.stderr)
 }
 
 /// Runs SQL on a database with the `sqlite3` command-line tool (which knows WAL journals).

@@ -112,6 +112,16 @@ extension Journal {
         var cursor = try entryCursor(in: id)
         try RecordedSession.writeJSONL(session: session, file: fileName, to: handle) { () throws(JournalError) in try cursor.next() }
     }
+
+    /// ``exportJSONL(_:to:)`` with the text handed to `write` in chunks of about 64 KiB: for a caller
+    /// that reports its own write failures (the CLI names the file it could not write).
+    ///
+    /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
+    package func exportJSONL(_ id: Session.ID, write: ([UInt8]) throws -> Void) throws {
+        let session = try self.session(id)
+        var cursor = try entryCursor(in: id)
+        try RecordedSession.writeJSONL(session: session, file: fileName, next: { () throws(JournalError) in try cursor.next() }, write: write)
+    }
 }
 
 extension RecordedSession {
@@ -119,16 +129,35 @@ extension RecordedSession {
     package static func writeJSONL(
         session: Session, file: String, to handle: FileHandle, next: () throws(JournalError) -> Entry?
     ) throws(JournalError) {
+        do {
+            try writeJSONL(session: session, file: file, next: next) { bytes in
+                do {
+                    try handle.write(contentsOf: bytes)
+                } catch {
+                    throw JournalError(.fileSystem, file: file, session: session.journalID, reason: "cannot write the text form: \(error.localizedDescription)")
+                }
+            }
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            // Unreachable: `next` and the writer above throw only JournalError.
+            throw JournalError(.fileSystem, file: file, session: session.journalID, reason: "cannot write the text form: \(error)")
+        }
+    }
+
+    /// Writes a session's text form from entries read one at a time, checking them on the way, and
+    /// hands it to `write` in chunks of about 64 KiB.
+    ///
+    /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
+    package static func writeJSONL(
+        session: Session, file: String, next: () throws(JournalError) -> Entry?, write: ([UInt8]) throws -> Void
+    ) throws {
         var writer = JSONLWriter()
         var states = SessionStates(file: file, session: session.journalID)
         writer.header(session)
-        func drain(force: Bool) throws(JournalError) {
+        func drain(force: Bool) throws {
             guard force || writer.buffer.count >= 1 << 16 else { return }
-            do {
-                try handle.write(contentsOf: writer.buffer)
-            } catch {
-                throw JournalError(.fileSystem, file: file, session: session.journalID, reason: "cannot write the text form: \(error.localizedDescription)")
-            }
+            try write(writer.buffer)
             writer.buffer.removeAll(keepingCapacity: true)
         }
         while let entry = try next() {

@@ -5,11 +5,13 @@ public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, as a sentence fragment.
     public let problem: String
 
+    /// `session S, entry E: problem`, with the characters that could rewrite a terminal escaped
+    /// (`\u{1B}`, as in ``JournalError/description``); ``problem`` holds the text unescaped.
     public var description: String {
         var location: [String] = []
         if let session { location.append("session \(session)") }
         if let entry { location.append("entry \(entry)") }
-        return location.isEmpty ? problem : "\(location.joined(separator: ", ")): \(problem)"
+        return (location.isEmpty ? problem : "\(location.joined(separator: ", ")): \(problem)").displayEscaped
     }
 }
 

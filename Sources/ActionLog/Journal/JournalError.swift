@@ -5,6 +5,10 @@
 ///     checkout.actionlog, session 3, entry 41: the state is not valid JSON: invalid JSON at byte 12: unexpected end of text
 ///
 /// Match on ``code`` to react programmatically.
+///
+/// Names, labels and paths come from files, so the description escapes what could rewrite a
+/// terminal or break the line (ESC, CR, LF, bidirectional controls…) as `\u{1B}`; ``file`` and
+/// ``reason`` hold the text unescaped.
 public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, for code that reacts to it.
     public enum Code: Sendable, Equatable {
@@ -49,11 +53,12 @@ public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible 
         self.sqlite = sqlite
     }
 
-    /// `file, session S, entry E: reason`, leaving out what is not known.
+    /// `file, session S, entry E: reason`, leaving out what is not known, with the characters that
+    /// could rewrite a terminal escaped (`\u{1B}`; see ``JournalError``).
     public var description: String {
         var location = file
         if let session { location += ", session \(session)" }
         if let entry { location += ", entry \(entry)" }
-        return "\(location): \(reason)"
+        return "\(location): \(reason)".displayEscaped
     }
 }

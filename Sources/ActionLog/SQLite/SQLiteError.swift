@@ -28,9 +28,11 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(code: code, message: message, sql: sql)
     }
 
+    /// `SQLite error 19: … — while executing INSERT …`, on one line: the statement's line breaks and
+    /// indentation are written as single spaces, so a message stays one line of a log or a terminal.
     public var description: String {
         var text = "SQLite error \(code): \(message)"
-        if let sql { text += " — while executing \(sql)" }
+        if let sql { text += " — while executing \(sql.split(whereSeparator: \.isWhitespace).joined(separator: " "))" }
         return text
     }
 }

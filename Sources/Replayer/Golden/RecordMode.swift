@@ -76,7 +76,9 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
 
 /// A golden assertion that could not run: a bad `ACTIONLOG_RECORD`, a golden that cannot be read,
 /// chosen or written, or one that cannot be migrated. Shaped like ``JournalError``: a code to match
-/// on, the file, the session and the entry where they are known, and the whole message.
+/// on, the file, the session and the entry where they are known, and the whole message, in which
+/// the characters that could rewrite a terminal or break the line are escaped (`\u{1B}`, as in
+/// ``JournalError/description``).
 ///
 /// ```swift
 /// do { try migrate(golden: "fixtures/checkout.jsonl", upcasters: upcasters, as: Checkout.Event.self) }
@@ -104,7 +106,7 @@ public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
     public let session: Session.ID?
     /// The entry concerned, if any.
     public let entry: Int?
-    /// The whole message.
+    /// The whole message, escaped for a terminal.
     public let description: String
 
     /// Makes an error.
@@ -114,12 +116,13 @@ public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
     ///   - file: the golden concerned.
     ///   - sessionName: the session's id, in a journal golden.
     ///   - entry: the entry concerned.
-    ///   - description: the whole message.
+    ///   - description: the whole message; ``description`` holds it with the characters that could
+    ///     rewrite a terminal escaped.
     public init(_ code: Code, file: String? = nil, session: Session.ID? = nil, entry: Int? = nil, _ description: String) {
         self.code = code
         self.file = file
         self.session = session
         self.entry = entry
-        self.description = description
+        self.description = description.displayEscaped
     }
 }

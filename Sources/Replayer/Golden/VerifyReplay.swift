@@ -180,7 +180,7 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
         case nil, .encodingFailed?:
             return "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed."
         case .actionDoesNotDecode?, .upcastFailed?:
-            let label = replay.failure?.label ?? "?"
+            let label = (replay.failure?.label ?? "?").displayEscaped
             return """
                 If the action type changed on purpose, add an upcaster for "\(label)" to ReplayOptions.upcasters, \
                 then move the golden forward once with migrate(golden:upcasters:as:).

@@ -18,7 +18,7 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         var configuration = RecorderConfiguration()
         configuration.appVersion = "replay-cli demo"
-        configuration.onError = { error in Terminal.printError(error.description) }
+        configuration.onError = { error in Terminal.printError(error.description.displayEscaped) }
 
         let (citySearch, _) = try await reportingAsync { try await ExampleScripts.recordCitySearch(path: output, configuration: configuration) }
         let (checkout, _) = try await reportingAsync { try await ExampleScripts.recordCheckout(path: output, configuration: configuration) }
@@ -30,21 +30,27 @@ struct Demo: AsyncParsableCommand {
                 try Replay(journal: journal, session: checkout, reducer: Checkout.reduce).run(),
             ]
         }
+        var text = BufferedOutput()
         for report in reports {
-            print("Recorded session \(report.session.id) \"\(report.session.name)\": \(report.session.entryCount) entries, \(report.session.status.rawValue)")
+            try text.write(
+                "Recorded session \(report.session.id) \"\(report.session.name.displayEscaped)\": \(report.session.entryCount) entries, \(report.session.status.rawValue)"
+            )
         }
         for report in reports {
-            print(report.description)
+            // A report's description is escaped for a terminal already.
+            try text.write(report.description)
         }
-        print("""
+        let path = output.displayEscaped
+        try text.write("""
 
-            Journal: \(output)
+            Journal: \(path)
             Next:
-              replay-cli sessions \(output)
-              replay-cli log \(output) --session \(checkout)
-              replay-cli state \(output) --session \(checkout) --at 5
-              replay-cli verify \(output)
+              replay-cli sessions \(path)
+              replay-cli log \(path) --session \(checkout)
+              replay-cli state \(path) --session \(checkout) --at 5
+              replay-cli verify \(path)
             """)
+        try text.flush()
         if reports.contains(where: { !$0.isMatch }) { throw ExitCode.failure }
     }
 }

@@ -34,18 +34,22 @@ struct Diff: ParsableCommand {
                 members["to"] = difference.replayed
                 return .object(members)
             }
-            print(JSONValue.array(values).prettyText)
+            try BufferedOutput.print(JSONValue.array(values).prettyText.jsonDisplayEscaped)
             return
         }
-        print("Entry \(from) → entry \(to) of \(name):")
+        var output = BufferedOutput()
+        try output.write("Entry \(from) → entry \(to) of \(name.displayEscaped):")
         guard !differences.isEmpty else {
-            print("No difference.")
+            try output.write("No difference.")
+            try output.flush()
             return
         }
+        // Paths and values come from the file: each line is escaped for a terminal.
         for difference in differences {
-            print("  − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")")
-            print("  + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")")
+            try output.write("  − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")".displayEscaped)
+            try output.write("  + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")".displayEscaped)
         }
-        print("(entry \(from): −, entry \(to): +)")
+        try output.write("(entry \(from): −, entry \(to): +)")
+        try output.flush()
     }
 }

@@ -1,6 +1,13 @@
 import ActionLog
 import ArgumentParser
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `replay-cli export FILE --session ID [--format jsonl] [--output PATH]`: a session as reviewable text.
 struct Export: ParsableCommand {
@@ -8,7 +15,8 @@ struct Export: ParsableCommand {
         abstract: "Write a session as text (JSONL): a header line, then one line per entry.",
         discussion: """
             `replay-cli import` reads the text back: export, import and export again give the same bytes. \
-            FILE may be a .jsonl file too, which writes it in normal form.
+            FILE may be a .jsonl file too, which writes it in normal form. --output never writes over the \
+            file being read (the same file by device and inode, whatever the path), even with --force.
             """
     )
 
@@ -30,35 +38,75 @@ struct Export: ParsableCommand {
 
     func run() throws {
         guard let output else {
-            try source.exportJSONL(to: FileHandle.standardOutput)
+            try source.exportJSONL(write: OutputTarget.standardOutput.write)
             return
         }
-        if !force, FileManager.default.fileExists(atPath: output) {
-            Terminal.printError("\(output): the file exists; pass --force to replace it")
+        let shown = output.displayEscaped
+        var existing = stat()
+        let exists = stat(output, &existing) == 0
+        if exists {
+            try refuseInput(existing)
+            switch existing.st_mode & S_IFMT {
+            case S_IFREG:
+                break
+            case S_IFDIR:
+                Terminal.printError("\(shown): a directory; --output needs a file")
+                throw ExitCode(64)
+            default:
+                // A device or a pipe (/dev/stdout, /dev/null, a FIFO): written to, never replaced.
+                try writeDirectly(to: output)
+                return
+            }
+            if !force {
+                Terminal.printError("\(shown): the file exists; pass --force to replace it")
+                throw ExitCode(64)
+            }
+        }
+        try writeReplacing(output)
+    }
+
+    /// Refuses an `--output` that is the file being read (or one of a journal's companion files),
+    /// compared by device and inode, so another path, a symbolic link or a hard link to it is caught.
+    private func refuseInput(_ target: stat) throws {
+        for (path, role) in source.filesRead {
+            var read = stat()
+            guard stat(path, &read) == 0, read.st_dev == target.st_dev, read.st_ino == target.st_ino else { continue }
+            Terminal.printError(
+                "--output \(output?.displayEscaped ?? "") is \(path.displayEscaped), \(role); export never writes over its input, even with --force"
+            )
             throw ExitCode(64)
         }
-        // Written beside the target and renamed over it at the end: a failed export leaves no half file.
-        let target = URL(fileURLWithPath: output)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-            let handle = try? FileHandle(forWritingTo: temporary)
-        else {
-            Terminal.printError("\(output): cannot write the file")
-            throw ExitCode.failure
-        }
+    }
+
+    /// Writes to a device or a pipe as it is: there is no file to replace.
+    private func writeDirectly(to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        let target = OutputTarget(descriptor: descriptor, name: path)
+        guard descriptor >= 0 else { throw target.failure(errno) }
+        defer { close(descriptor) }
+        try source.exportJSONL(write: target.write)
+    }
+
+    /// Writes beside the target and renames over it at the end: a failed export (a full disk, a
+    /// damaged entry) leaves no half file, and an existing file stays as it was.
+    private func writeReplacing(_ path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        let target = OutputTarget(descriptor: descriptor, name: path)
+        guard descriptor >= 0 else { throw target.failure(errno) }
+        var isOpen = true
         do {
-            defer { try? handle.close() }
-            try source.exportJSONL(to: handle)
-            try handle.synchronize()
+            try source.exportJSONL(write: target.write)
+            // A full disk may show only when the data reaches it, or when the file is closed.
+            guard fsync(descriptor) == 0 else { throw target.failure(errno) }
+            isOpen = false
+            guard close(descriptor) == 0 else { throw target.failure(errno) }
+            guard rename(temporary, path) == 0 else { throw target.failure(errno) }
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            if isOpen { close(descriptor) }
+            unlink(temporary)
             throw error
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            Terminal.printError("\(output): cannot write the file: \(reason)")
-            throw ExitCode.failure
         }
     }
 }

@@ -9,7 +9,8 @@ struct Log: ParsableCommand {
         discussion: """
             Lines are printed as the entries are read, a page at a time, so the first ones come at once \
             however long the session. With --json, each entry is one JSON object on its own line (JSON \
-            Lines), ready for `jq -c`. States are not read: a damaged state does not stop the timeline.
+            Lines), ready for `jq -c`. States are not read: a damaged state does not stop the timeline. \
+            Control characters in labels and actions are printed escaped (\\u{1B}), so each entry is one line.
             """
     )
 
@@ -33,12 +34,13 @@ struct Log: ParsableCommand {
     func run() throws {
         let journal = try journal.open()
         let session = try session.resolve(in: journal)
+        try requireEntries(session, in: journal)
         var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: limit) }
         var output = BufferedOutput()
         var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
         while let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() }) {
             if json {
-                try output.write(Self.json(entry, session: session).canonicalText)
+                try output.write(Self.json(entry, session: session).canonicalText.jsonDisplayEscaped)
                 continue
             }
             table.add(Self.row(entry, session: session))

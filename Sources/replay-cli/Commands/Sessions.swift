@@ -30,11 +30,11 @@ struct Sessions: ParsableCommand {
                     "libraryVersion": .string(session.libraryVersion),
                 ])
             }
-            print(JSONValue.array(values).prettyText)
+            try BufferedOutput.print(JSONValue.array(values).prettyText.jsonDisplayEscaped)
             return
         }
         guard !sessions.isEmpty else {
-            print("\(journal.fileName): no sessions")
+            try BufferedOutput.print("\(journal.fileName.displayEscaped): no sessions")
             return
         }
         var rows = [["ID", "NAME", "STATUS", "ENTRIES", "STARTED", "DURATION"]]
@@ -46,6 +46,8 @@ struct Sessions: ParsableCommand {
                 session.duration.map { Format.seconds($0) } ?? "-",
             ])
         }
-        Format.table(rows).forEach { print($0) }
+        var output = BufferedOutput()
+        for line in Format.table(rows) { try output.write(line) }
+        try output.flush()
     }
 }

@@ -21,8 +21,9 @@ struct StateCommand: ParsableCommand {
     func run() throws {
         let journal = try journal.open()
         let session = try session.resolve(in: journal)
+        try requireEntries(session, in: journal)
         let seq = at ?? max(0, session.entryCount - 1)
         let state = try reportingErrors { () throws(JournalError) in try journal.state(at: seq, in: session.id) }
-        print(state.prettyText)
+        try BufferedOutput.print(state.prettyText.jsonDisplayEscaped)
     }
 }

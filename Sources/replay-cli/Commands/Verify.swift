@@ -13,12 +13,16 @@ struct Verify: ParsableCommand {
     func run() throws {
         let journal = try journal.open()
         let result = try reportingErrors { () throws(JournalError) in try journal.verify() }
-        let summary = "\(journal.fileName): \(counted(result.sessions, "session")), \(counted(result.entries, "entry", "entries"))"
+        let summary = "\(journal.fileName.displayEscaped): \(counted(result.sessions, "session")), \(counted(result.entries, "entry", "entries"))"
+        var output = BufferedOutput()
         guard result.isValid else {
-            print("\(summary): \(counted(result.findings.count, "problem"))")
-            for finding in result.findings { print("  \(finding)") }
+            try output.write("\(summary): \(counted(result.findings.count, "problem"))")
+            // A finding's description is escaped for a terminal already.
+            for finding in result.findings { try output.write("  \(finding)") }
+            try output.flush()
             throw ExitCode.failure
         }
-        print("\(summary): OK")
+        try output.write("\(summary): OK")
+        try output.flush()
     }
 }

@@ -28,6 +28,23 @@ struct SessionOptions: ParsableArguments {
     }
 }
 
+/// Refuses a session without entries, saying why it has none, with exit status 1 (a data error, as
+/// a damaged entry is): a session row is written when recording starts, and its first entry (entry
+/// 0, the initial state) with the first batch, so a process killed in between leaves a session that
+/// lists in `sessions` but has nothing to show, diff or export.
+func requireEntries(_ session: Session, in journal: Journal) throws {
+    guard session.entryCount == 0 else { return }
+    let reason =
+        switch session.status {
+        case .interrupted: "the session has no entries: its recording stopped before the first entry (the initial state) was written"
+        case .recording: "the session has no entries yet: its recorder has not written the first entry (the initial state)"
+        case .closed: "the session has no entries, though it was closed: its first entry (the initial state) is missing"
+        }
+    try reportingErrors { () throws(JournalError) in
+        throw JournalError(.corrupt, file: journal.fileName, session: session.id, reason: reason)
+    }
+}
+
 /// Runs `body`; a journal error is printed to standard error and becomes the exit status: 64 when the
 /// user pointed at the wrong thing (missing file, not a journal, unknown session or entry), 1 when the
 /// file is damaged.
@@ -42,5 +59,15 @@ func reportingErrors<T>(_ body: () throws(JournalError) -> T) throws -> T {
         case .corrupt, .sqlite, .fileSystem:
             throw ExitCode.failure
         }
+    }
+}
+
+/// ``reportingErrors(_:)`` for a body that may also throw other errors (a failed write, already
+/// told): a journal error is told and becomes the exit status; any other error passes through.
+func reportingJournalErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as JournalError {
+        return try reportingErrors { () throws(JournalError) in throw error }
     }
 }

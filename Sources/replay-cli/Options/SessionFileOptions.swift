@@ -24,21 +24,32 @@ struct SessionFileOptions: ParsableArguments {
         return try reportingErrors { () throws(JournalError) in try journal.recordedSession(session.id) }
     }
 
-    /// Writes the session's text form to `handle`, entry by entry: a journal's session through a
-    /// cursor, a text file line by line, checked on the way.
-    func exportJSONL(to handle: FileHandle) throws {
+    /// The files read: the text file, or the journal and its companions (`-wal`, `-shm`, `-journal`),
+    /// with how messages name each.
+    var filesRead: [(path: String, role: String)] {
+        if isTextForm { return [(file, "the file being read")] }
+        return [
+            (file, "the journal being read"), (file + "-wal", "the write-ahead log of the journal being read"),
+            (file + "-shm", "the shared memory file of the journal being read"),
+            (file + "-journal", "the rollback journal of the journal being read"),
+        ]
+    }
+
+    /// Writes the session's text form through `write`, entry by entry: a journal's session through a
+    /// cursor, a text file line by line, checked on the way. A session error is told and becomes the
+    /// exit status; what `write` throws passes through.
+    func exportJSONL(write: ([UInt8]) throws -> Void) throws {
         if isTextForm {
-            try reportingErrors { () throws(JournalError) in
+            try reportingJournalErrors {
                 var reader = try RecordedSession.jsonlReader(at: URL(fileURLWithPath: file))
                 try check(sessionName: reader.session.name, file: reader.file)
-                try RecordedSession.writeJSONL(session: reader.session, file: reader.file, to: handle) { () throws(JournalError) in
-                    try reader.next()
-                }
+                try RecordedSession.writeJSONL(
+                    session: reader.session, file: reader.file, next: { () throws(JournalError) in try reader.next() }, write: write)
             }
             return
         }
         let (journal, session) = try journalSession()
-        try reportingErrors { () throws(JournalError) in try journal.exportJSONL(session.id, to: handle) }
+        try reportingJournalErrors { try journal.exportJSONL(session.id, write: write) }
     }
 
     /// How headings name the session, and the recorded states after entries `first` and `second`.
@@ -78,7 +89,9 @@ struct SessionFileOptions: ParsableArguments {
         if let session {
             var options = SessionOptions()
             options.session = session
-            return (journal, try options.resolve(in: journal))
+            let resolved = try options.resolve(in: journal)
+            try requireEntries(resolved, in: journal)
+            return (journal, resolved)
         }
         let only = try reportingErrors { () throws(JournalError) in
             let sessions = try journal.sessions()
@@ -90,6 +103,7 @@ struct SessionFileOptions: ParsableArguments {
             }
             return sessions[0]
         }
+        try requireEntries(only, in: journal)
         return (journal, only)
     }
 }

@@ -21,8 +21,26 @@ enum Terminal {
         return 80
     }
 
+    /// Prints `error: message` on standard error. `message` must already be safe to print: a
+    /// library error's description is; text from a file or a path is escaped with
+    /// `displayEscaped` where it is put in. A failure to write standard error is not told: there is
+    /// nowhere left to tell it.
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+        _ = OutputTarget.writeAll(Array("error: \(message)\n".utf8), to: STDERR_FILENO)
+    }
+
+    /// Ends the process the way a closed pipe ends git and the other Unix tools: by `SIGPIPE`, with
+    /// nothing printed (status 141 in a shell). Used when a write failed with `EPIPE`, which happens
+    /// only when the signal was blocked; `ReplayCLI.main` restores its default action at start.
+    static func endForClosedPipe() -> Never {
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+        exit(128 + SIGPIPE)
+    }
+
+    /// `exit(3)`, for code inside commands, where `exit` names ArgumentParser's `exit(withError:)`.
+    static func exitProcess(_ status: Int32) -> Never {
+        exit(status)
     }
 
     /// Cuts `line` to `width` characters, marking the cut with an ellipsis.
@@ -47,8 +65,10 @@ enum Format {
         (sign && interval >= 0 ? "+" : "") + String(format: "%.3fs", interval)
     }
 
-    /// Columns padded to their widest cell; the last column is not padded.
+    /// Columns padded to their widest cell; the last column is not padded. Cells are escaped for a
+    /// terminal (`displayEscaped`), so a newline in a name never breaks a row.
     static func table(_ rows: [[String]]) -> [String] {
+        let rows = rows.map { $0.map(\.displayEscaped) }
         guard let columns = rows.map(\.count).max() else { return [] }
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
