@@ -71,8 +71,8 @@ struct Prune: ParsableCommand {
     private func why(_ reason: PruneReport.Reason) -> String {
         switch reason {
         case .age: "ended more than \(olderThan?.description ?? "?") ago"
-        case .count: "beyond the newest \(keep ?? 0)"
-        case .size: "the sessions were over \(maxBytes?.description ?? "?")"
+        case .count: "beyond --keep \(keep ?? 0)"
+        case .size: "to fit --max-bytes \(maxBytes?.description ?? "?")"
         }
     }
 
