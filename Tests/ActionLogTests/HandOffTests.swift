@@ -10,12 +10,14 @@ struct HandOffTests {
         // caller's state it shares) that long. It must come back with the step and no commit due.
         let handOff = HandOff<Int>(capacity: 16, batchSize: 1_000, batchInterval: .seconds(60))
         let start = ContinuousClock.now
-        let putter = Task.detached {
-            try await Task.sleep(for: .milliseconds(20))
+        // The putter has a thread of its own: `take` blocks this one, and a task would wait for a
+        // free thread of the cooperative pool, which the other tests running meanwhile may hold.
+        let putter = Thread {
+            Thread.sleep(forTimeInterval: 0.02)
             _ = handOff.put(7, timeout: .zero)
         }
+        putter.start()
         let take = handOff.take(held: 1, heldSince: start)
-        try await putter.value
         #expect(take.items.map(\.item) == [7])
         #expect(!take.commitDue, "taken before the batch was due")
     }

@@ -120,6 +120,41 @@ struct RedactionTests {
         #expect(entries[6].action?.canonicalText == #"{"charge":{"_0":{"digits":"<redacted>"}}}"#)
     }
 
+    @Test("a redacted value that changes at every step: the replayed patch, redacted the same way, is the recorded patch")
+    func replayedPatchesMatchRecordedOnes() throws {
+        // Replay compares the recorded patch with the replayed one first and stops there when they
+        // are equal: that must hold while a secret changes at every step, or each step would fall
+        // back to comparing the places the patches touched.
+        let path = directory.path("steps.actionlog")
+        let recorder = try AccountRecorder(path: path, sessionName: "account", initialState: Account(), configuration: configuration(ErrorLog()) {
+            $0.redactedPaths = ["/user/token", "/cards/*/number"]
+            $0.keyframes.deltaBudget = 1_000
+        })
+        var state = Account()
+        var states = [state]
+        for step in 0..<40 {
+            _ = reduceAccount(&state, step % 4 == 0 ? .addCard(expiry: 2030 + step) : .visit)
+            states.append(state)
+            recorder.record(action: .visit, state: state, effect: nil)
+        }
+        recorder.close()
+        let journal = try Journal(path: path)
+        let session = try journal.session(recorder.sessionID)
+        let redactor = try Redactor.recorded(in: session.metadata).get()
+        let entries = try journal.entries(in: recorder.sessionID)
+        let replaying = ChangeEncoder<Account>()
+        _ = try replaying.encode(states[0])
+        var compared = 0
+        for (entry, state) in zip(entries.dropFirst(), states.dropFirst()) {
+            let replayed = try #require(try replaying.encode(state).patch)
+            guard case .delta(let recorded) = entry.content else { continue }
+            #expect(redactor.delta(replayed) == recorded, "entry \(entry.seq)")
+            #expect(replayed != recorded, "the secret changed at entry \(entry.seq)")
+            compared += 1
+        }
+        #expect(compared >= 35, "most entries are deltas (the first ones are smaller than a delta)")
+    }
+
     @Test("the session's metadata lists the redacted paths, beside the app's own metadata")
     func metadataListsPaths() throws {
         let path = directory.path("meta.actionlog")
@@ -261,6 +296,15 @@ struct RedactionTests {
         state.pin = "5678"
         state.lastCharged = CardNumber(digits: "2")
         #expect(try encoder.encode(state).patch == JSONPatch(), "the secrets changed, their placeholders did not")
+        // Arrays of marked values take the encoder's array path: a changed element adds nothing either.
+        struct Pins: Codable, Equatable { var pins: [Redacted<Int>] }
+        let pinsEncoder = ChangeEncoder<Pins>()
+        var pins = Pins(pins: (1...20).map { Redacted($0) })
+        #expect(try pinsEncoder.encode(pins).json == ["pins": .array(Array(repeating: 0, count: 20))])
+        pins.pins[3] = Redacted(99)
+        #expect(try pinsEncoder.encode(pins).patch == JSONPatch())
+        pins.pins.append(Redacted(100))
+        #expect(try pinsEncoder.encode(pins).patch?.canonicalText == #"[{"op":"add","path":"/pins/20","value":0}]"#)
         // The app's own encoder sees the values.
         let plain = try JSONDecoder().decode(Account.self, from: JSONEncoder().encode(state))
         #expect(plain.pin == "5678" && plain.lastCharged == CardNumber(digits: "2"))

@@ -67,13 +67,17 @@ public struct PruneReport: Sendable, Equatable {
 
     /// One session removed.
     public struct Removal: Sendable, Equatable {
+        /// The session's id in the journal.
         public let id: Session.ID
+        /// The session's name.
         public let name: String
         /// `closed` or `interrupted`: a live session is never removed.
         public let status: Session.Status
+        /// Its entries, entry 0 and gaps included.
         public let entryCount: Int
         /// The UTF-8 bytes of its entries' texts (see ``RetentionPolicy/maximumBytes``).
         public let bytes: Int
+        /// The first limit that made it go, in the order age, count, bytes.
         public let reason: Reason
     }
 
