@@ -155,6 +155,54 @@ struct RedactionTests {
         #expect(compared >= 35, "most entries are deltas (the first ones are smaller than a delta)")
     }
 
+    @Test("a state that fails to encode becomes a gap whose note and report leave out the failing value and its secrets")
+    func failedEncodingKeepsSecretsOut() throws {
+        /// Throws `EncodingError.invalidValue` with itself, as `encode(to:)` implementations often do.
+        struct Guarded: Encodable, Sendable {
+            var token: String
+            var broken = false
+            func encode(to encoder: any Encoder) throws {
+                if broken {
+                    throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: "a broken state"))
+                }
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(token, forKey: .token)
+            }
+            enum CodingKeys: String, CodingKey { case token }
+        }
+        let path = directory.path("broken.actionlog")
+        let log = ErrorLog()
+        let recorder = try Recorder<Guarded, Int, Never>(path: path, sessionName: "s", initialState: Guarded(token: "tok-SECRET-0"),
+            configuration: configuration(log) { $0.redactedPaths = ["/token"] })
+        recorder.record(action: 1, state: Guarded(token: "tok-SECRET-1", broken: true))
+        recorder.record(action: 2, state: Guarded(token: "tok-SECRET-2"))
+        recorder.close()
+        #expect(log.all.map(\.description) == [#"broken.actionlog, session 1, entry 1: "Int" does not encode: a broken state; recorded as a gap"#])
+        let entries = try Journal(path: path).entries(in: recorder.sessionID)
+        #expect(entries[1].content.gap?.note == #""Int" does not encode: a broken state"#)
+        #expect(!contains(bytes(path) + bytes(path + "-wal"), "SECRET"))
+        // A nested failure names where it happened.
+        struct Outer: Encodable { var inner: Guarded }
+        do {
+            _ = try JSONValueEncoder().encode(Outer(inner: Guarded(token: "tok-SECRET", broken: true)))
+            Issue.record("the broken state encoded")
+        } catch {
+            #expect(EncodingFailure.describe(error) == "a broken state, at inner")
+        }
+    }
+
+    @Test("a Redacted value prints as <redacted>, in its own description and in the values that hold it")
+    func redactedPrinting() {
+        let account = Account(user: Account.User(name: "Ada"), pin: "1234")
+        #expect("\(Redacted("tok-SECRET"))" == "<redacted>")
+        #expect(String(reflecting: Redacted(42)) == "<redacted>")
+        #expect(!"\(account)".contains("1234"))
+        var dumped = ""
+        dump(account, to: &dumped)
+        #expect(!dumped.contains("1234"))
+        #expect(account.pin == "1234", "the app reads the value itself")
+    }
+
     @Test("the session's metadata lists the redacted paths, beside the app's own metadata")
     func metadataListsPaths() throws {
         let path = directory.path("meta.actionlog")

@@ -196,7 +196,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                 held.rows.append(try encode(step))
             } catch {
                 let label = step.action.map { labeler.label(of: $0) } ?? "initial state"
-                let reason = "\"\(label)\" does not encode: \(error)"
+                let reason = "\"\(label)\" does not encode: \(EncodingFailure.describe(error))"  // Never the value: it may hold secrets.
                 held.lostToEncoding += 1
                 gap(1, note: reason, time: step.time)
                 report(.encodingFailed, entry: nextSeq + held.rows.count - 1, "\(reason); recorded as a gap")

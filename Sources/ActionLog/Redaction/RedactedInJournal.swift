@@ -60,6 +60,18 @@ public struct Redacted<Value>: RedactedInJournal {
     }
 }
 
+extension Redacted: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `<redacted>`: printing, `dump` and string interpolation never show the value (a state in an
+    /// error message or a log line included). Read ``wrappedValue`` to see it.
+    public var description: String { Redactor.placeholderText }
+
+    /// `<redacted>`, as ``description``.
+    public var debugDescription: String { Redactor.placeholderText }
+
+    /// A mirror with no children, so that reflection (`dump`, custom dumps) does not show the value.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
 extension Redacted: Equatable where Value: Equatable {}
 extension Redacted: Hashable where Value: Hashable {}
 extension Redacted: Sendable where Value: Sendable {}
