@@ -7,21 +7,21 @@ enum DumpDiff {
     /// − for recorded, + for replayed, as in the legend; spaces for unchanged lines.
     static let format = DiffFormat(first: "\u{2212}", second: "+", both: " ")
 
-    /// The diff of the recorded state against the replayed one. Ignored fields show their replayed
-    /// value on both sides, so they do not appear.
-    static func diff<State>(recorded: JSONValue, replayed: State, ignored: [FieldPattern], replayedJSON: JSONValue) -> String? {
+    /// The diff of the recorded state against the replayed one. Ignored fields (and redacted ones,
+    /// given `replayedJSON` unredacted) show their replayed value on both sides, so they do not appear.
+    static func diff<State>(recorded: JSONValue, replayed: State, ignored: IgnoredFields, replayedJSON: JSONValue) -> String? {
         guard let replayed = replayed as? any Equatable else { return nil }
         return diffOpened(recorded: aligned(recorded, to: replayedJSON, ignoring: ignored), replayed: replayed)
     }
 
     /// The diff of the recorded effect against the replayed one, either of which may be missing.
-    static func effectDiff<Effect>(recorded: JSONValue?, replayed: Effect?, ignored: [FieldPattern], replayedJSON: JSONValue?) -> String? {
+    static func effectDiff<Effect>(recorded: JSONValue?, replayed: Effect?, ignored: IgnoredFields, replayedJSON: JSONValue?) -> String? {
         guard let type = Effect.self as? any (Decodable & Equatable).Type else { return nil }
         return effectDiffOpened(type, recorded: recorded, replayed: replayed, ignored: ignored, replayedJSON: replayedJSON)
     }
 
     private static func effectDiffOpened<T: Decodable & Equatable, Effect>(
-        _ type: T.Type, recorded: JSONValue?, replayed: Effect?, ignored: [FieldPattern], replayedJSON: JSONValue?
+        _ type: T.Type, recorded: JSONValue?, replayed: Effect?, ignored: IgnoredFields, replayedJSON: JSONValue?
     ) -> String? {
         let replayedValue = replayed.map { $0 as? T } ?? nil
         if replayed != nil, replayedValue == nil { return nil }
@@ -44,7 +44,7 @@ enum DumpDiff {
     }
 
     /// `recorded` with the values of ignored fields taken from `replayed`.
-    static func aligned(_ recorded: JSONValue, to replayed: JSONValue, ignoring patterns: [FieldPattern]) -> JSONValue {
+    static func aligned(_ recorded: JSONValue, to replayed: JSONValue, ignoring patterns: IgnoredFields) -> JSONValue {
         guard !patterns.isEmpty else { return recorded }
         let ignored = recorded.differences(to: replayed).filter { patterns.matches($0.path) }
         guard !ignored.isEmpty else { return recorded }

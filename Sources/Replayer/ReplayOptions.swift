@@ -11,6 +11,8 @@ import ActionLog
 public struct ReplayOptions: Sendable {
     /// Fields that are not compared, in the state and in the effect (timestamps, random ids). Replay
     /// goes on from the replayed state, so ignore only fields that later actions do not depend on.
+    /// The places the recorder redacted (the session's `actionlog.redactedPaths`) need not be listed:
+    /// replay redacts the replayed state there too, and leaves them out of its differences.
     public var ignoring: [FieldPattern] = []
     /// `true` (the default): stop at the first divergence. `false`: report every diverging entry;
     /// after each one, replay goes on from the recorded state of that entry, so later findings are

@@ -19,6 +19,11 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     private var inSync = false
     /// Set when a keyframe shows that `State`'s `==` disagrees with its encoding: compare whole states.
     private var encodeInFull = false
+    /// The session's redacted paths (from its metadata): the replayed state is redacted the same way
+    /// where it is compared, so placeholders meet placeholders. ``replayedJSON`` itself stays whole.
+    private let redactor: Redactor
+    /// Why the session's list of redacted paths cannot be read, if it cannot.
+    private let redactionProblem: String?
 
     /// Entries up to this seq may compare large arrays only where the recorded patch changed them
     /// (``ChangeHints``); later ones compare everything. `Int.max`: every entry may.
@@ -66,6 +71,10 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         }
         // The previous JSON is patched in place: an append to a long array costs the append.
         changes.patchesPreviousJSON = true
+        switch Redactor.recorded(in: recording.session.metadata) {
+        case .success(let redactor): (self.redactor, redactionProblem) = (redactor, nil)
+        case .failure(let error): (redactor, redactionProblem) = (.none, error.reason)
+        }
     }
 
     /// How a run ended: with its report, or asking to be run again comparing everything after an
@@ -196,11 +205,13 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         var stateEqual: Bool
         if inSync, let recordedPatch, let replayedPatch {
             // The same patch applied to equal states gives equal states; otherwise compare where
-            // either patch touched.
-            stateEqual = recordedPatch == replayedPatch
-                || TouchedPlaces(recordedPatch, replayedPatch).valuesEqual(recordedState, replayedJSON)
+            // either patch touched. The replayed patch is redacted as the recorder redacted its own
+            // (a patch it cannot redact exactly was recorded as a keyframe: then compare by places).
+            let redactedPatch = redactor.delta(replayedPatch)
+            stateEqual = recordedPatch == redactedPatch
+                || TouchedPlaces(recordedPatch, redactedPatch ?? replayedPatch).valuesEqual(recordedState, replayedJSON, redactingRight: redactor)
         } else {
-            stateEqual = recordedState == replayedJSON
+            stateEqual = recordedState == redactor.keyframe(replayedJSON)
         }
         if hints != nil {
             lastAssumed = changes.assumedUnchanged
@@ -212,15 +223,18 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             // `==` kept: a divergence must be one in the state, not in its equality. (After elements
             // were taken as unchanged, the JSON may lag on purpose: the rerun below finds out.)
             do {
-                if try confirmEncoding(state, at: entry.seq) { stateEqual = recordedState == replayedJSON }
+                if try confirmEncoding(state, at: entry.seq) { stateEqual = recordedState == redactor.keyframe(replayedJSON) }
             } catch {
                 return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the replayed state does not encode: \(error)")
             }
         }
         inSync = stateEqual
         if hints == nil, stateEqual { checked(at: entry.seq) }
-        let stateDifferences = stateEqual ? [] : recordedState.differences(to: replayedJSON).filter { !options.ignoring.matches($0.path) }
-        let effectDifferences = Self.differences(entry.effect, replayedEffect).filter { !options.ignoring.matches($0.path) }
+        // Redacted places hold placeholders on both sides; they are left out as ignored fields are.
+        let ignoredInState = IgnoredFields(patterns: options.ignoring, redactor: redactor)
+        let ignoredInEffect = IgnoredFields(patterns: options.ignoring, redactor: .none)
+        let stateDifferences = stateEqual ? [] : recordedState.differences(to: redactor.keyframe(replayedJSON)).filter { !ignoredInState.matches($0.path) }
+        let effectDifferences = Self.differences(entry.effect, replayedEffect).filter { !ignoredInEffect.matches($0.path) }
         guard !stateDifferences.isEmpty || !effectDifferences.isEmpty else {
             matched += 1
             return nil
@@ -235,8 +249,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             seq: entry.seq, label: label, action: actionJSON,
             summary: ActionJSON.summary(of: actionJSON, label: entry.label),
             stateDifferences: stateDifferences, effectDifferences: effectDifferences,
-            stateDump: stateDifferences.isEmpty ? nil : DumpDiff.diff(recorded: recordedState, replayed: state, ignored: options.ignoring, replayedJSON: replayedJSON),
-            effectDump: effectDifferences.isEmpty ? nil : DumpDiff.effectDiff(recorded: entry.effect, replayed: effect, ignored: options.ignoring, replayedJSON: replayedEffect)
+            stateDump: stateDifferences.isEmpty ? nil : DumpDiff.diff(recorded: recordedState, replayed: state, ignored: ignoredInState, replayedJSON: replayedJSON),
+            effectDump: effectDifferences.isEmpty ? nil : DumpDiff.effectDiff(recorded: entry.effect, replayed: effect, ignored: ignoredInEffect, replayedJSON: replayedEffect)
         ))
         // Go on from what was recorded, so that later findings do not follow from this one.
         if !options.stopAtFirstDivergence {
@@ -258,7 +272,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         } catch {
             return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the recorded state does not encode again: \(error)")
         }
-        inSync = replayedJSON == json
+        inSync = redactor.keyframe(replayedJSON) == json
         checked(at: entry.seq)
         return nil
     }
@@ -336,6 +350,12 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// A session this reader must not replay: recorded by a newer ActionLog, or with a newer version
     /// of the state type (``VersionedState``).
     private func refusal() -> ReplayFailure? {
+        if let redactionProblem {
+            return failure(.newerSession, seq: nil, label: nil, """
+                the session's redacted paths cannot be read (\(redactionProblem)), so its placeholders cannot be told from changes; \
+                replay it with the ActionLog that recorded it
+                """)
+        }
         if let recorded = StateVersion.recorded(in: recording.session.metadata) {
             let today = StateVersion.of(State.self)
             if recorded > (today ?? 1) {

@@ -90,9 +90,15 @@ struct TouchedPlaces {
 
     /// Whether `lhs` and `rhs` agree at every touched place. When both documents were equal before
     /// the patches, and each is its patch applied, that is whether they are equal now.
-    func valuesEqual(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
-        for place in places where lhs.value(at: place) != rhs.value(at: place) { return false }
-        for (array, shift) in shifts where !Self.tailsEqual(lhs.value(at: array), rhs.value(at: array), from: shift) {
+    ///
+    /// - Parameters:
+    ///   - lhs: the recorded state, redacted as it was written.
+    ///   - rhs: the replayed state, whose values are redacted where they are compared with `redactor`
+    ///     (never the whole state).
+    ///   - redactor: the session's redacted paths.
+    func valuesEqual(_ lhs: JSONValue, _ rhs: JSONValue, redactingRight redactor: Redactor = .none) -> Bool {
+        for place in places where lhs.value(at: place) != rhs.value(at: place).map({ redactor.value($0, at: place) }) { return false }
+        for (array, shift) in shifts where !Self.tailsEqual(lhs.value(at: array), rhs.value(at: array), from: shift, at: array, redactor) {
             return false
         }
         return true
@@ -100,12 +106,13 @@ struct TouchedPlaces {
 
     /// Compares two arrays from the first position `shift` can have moved or filled, and their counts;
     /// anything else (a digit key of an object, a value that is no longer an array) is compared whole.
-    private static func tailsEqual(_ lhs: JSONValue?, _ rhs: JSONValue?, from shift: Shift) -> Bool {
-        guard case .array(let left)? = lhs, case .array(let right)? = rhs else { return lhs == rhs }
+    private static func tailsEqual(_ lhs: JSONValue?, _ rhs: JSONValue?, from shift: Shift, at array: JSONPointer, _ redactor: Redactor) -> Bool {
+        guard case .array(let left)? = lhs, case .array(let right)? = rhs else { return lhs == rhs.map { redactor.value($0, at: array) } }
         guard left.count == right.count else { return false }
         var start = min(shift.lowest, left.count)
         for inserted in shift.appendedBy { start = min(start, max(0, left.count - inserted)) }
-        return left[start...] == right[start...]
+        guard !redactor.isEmpty else { return left[start...] == right[start...] }
+        return (start..<left.count).allSatisfy { left[$0] == redactor.value(right[$0], at: array.appending(String($0))) }
     }
 
     /// The array index a pointer token names: decimal digits without a leading zero (RFC 6901),

@@ -101,6 +101,9 @@ final class EncodingContext {
         parent: PathNode?, component: PathComponent, reusable: Bool = true, isRoot: Bool = false
     ) throws -> Encoded {
         let info = info ?? typeInfo(T.self)
+        if info.isRedacted {
+            return try encodeRedacted(value, info: info, previous: previous, previousNode: previousNode, parent: parent, component: component)
+        }
         var reusable = reusable
         switch info.kind {
         case .other:

@@ -12,7 +12,9 @@
 ///   (`1`, `0.1`, `1e-07`, `1.5e+300`), as `JSONEncoder` writes them; integers are their decimal text;
 /// - `encodeIfPresent` leaves a `nil` member out, `encodeNil` writes `null`;
 /// - dictionaries with `Int` keys become objects with string keys; `superEncoder()` writes under
-///   `"super"`; a nested value that encodes nothing is `{}`.
+///   `"super"`; a nested value that encodes nothing is `{}`;
+/// - a value of a type marked ``RedactedInJournal`` (such as ``Redacted``) is its placeholder
+///   (`"<redacted>"`, `0`, `false`, …), never the value: this is the encoder of journals.
 ///
 /// ```swift
 /// struct Cart: Encodable { var items: [String]; var total: Decimal; var updated: Date }

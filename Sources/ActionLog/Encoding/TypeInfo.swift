@@ -55,6 +55,9 @@ final class TypeInfo {
     /// `encode(to:)` writes member by member (or element by element).
     let isHashedCollection: Bool
 
+    /// Whether values of the type are written as a placeholder (``RedactedInJournal``).
+    let isRedacted: Bool
+
     /// Whether the value is written as one JSON leaf without calling `encode(to:)`.
     var isLeaf: Bool {
         switch kind {
@@ -68,6 +71,7 @@ final class TypeInfo {
         size = MemoryLayout<T>.size
         kind = Self.kind(of: type)
         isHashedCollection = type is any HashedCollection.Type
+        isRedacted = type is any RedactedInJournal.Type
         if tracking, !Self.holdsObjects(type), let equatable = type as? any Equatable.Type {
             equality = EqualityChecker.make(for: equatable)
         } else {

@@ -30,6 +30,10 @@ public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible 
         case sqlite
         /// The file system refused an operation (for example the session lock).
         case fileSystem
+        /// A value given by the caller cannot be used (for example a redacted path that is not a JSON Pointer).
+        case invalidArgument
+        /// A live recorder writes to the journal, and the operation would block it (a vacuum).
+        case busy
     }
 
     public let code: Code

@@ -19,6 +19,8 @@ struct SessionDescription: Sendable {
     var effectType: String?
     var appVersion: String?
     var metadata: JSONValue
+    /// What of the states never reaches the file (see ``Redactor``); the metadata lists its paths.
+    var redactor = Redactor.none
 }
 
 /// The writer: owns the connection on its own thread, encodes steps, batches them into transactions.
@@ -65,6 +67,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
 
     /// Where the session stands against its keyframe policy.
     private var budget: KeyframePolicy.Budget
+    /// Replaces the redacted places of what ``storedForm(of:)`` writes, and only that.
+    private let redactor: Redactor
     /// Actions lost to failed transactions, not yet written as a gap.
     private var unrecordedLoss: (count: Int, note: String, time: Date)?
 
@@ -73,6 +77,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         file = JournalFile.displayName(path)
         self.onError = onError
         budget = KeyframePolicy.Budget(session.keyframes)
+        redactor = session.redactor
         let connection = try JournalFile.open(path: path, mode: .readWrite)
         self.connection = connection
         try Journal.markInterruptedSessions(connection, path: path)
@@ -191,7 +196,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                 held.rows.append(try encode(step))
             } catch {
                 let label = step.action.map { labeler.label(of: $0) } ?? "initial state"
-                let reason = "\"\(label)\" does not encode: \(error)"
+                let reason = "\"\(label)\" does not encode: \(EncodingFailure.describe(error))"  // Never the value: it may hold secrets.
                 held.lostToEncoding += 1
                 gap(1, note: reason, time: step.time)
                 report(.encodingFailed, entry: nextSeq + held.rows.count - 1, "\(reason); recorded as a gap")
@@ -273,7 +278,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             json = try encoder.encodeWhole(state)
             patch = previousState.map { JSONPatch.diff(from: $0, to: json) }
         }
-        if let patch, budget.allowsDelta {
+        // Redaction: a patch that cannot be redacted exactly is written as a keyframe instead.
+        if let patch, budget.allowsDelta, let patch = redactor.delta(patch) {
             let text = patch.canonicalText
             if budget.admitDelta(bytes: text.utf8.count) {
                 if !trustsEquality { previousState = json }
@@ -292,7 +298,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                 json = full
             }
         }
-        let text = json.canonicalText
+        let text = redactor.keyframe(json).canonicalText
         budget.keyframe(bytes: text.utf8.count)
         if !trustsEquality { previousState = json }
         return (.keyframe, text)

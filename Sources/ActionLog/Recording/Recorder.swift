@@ -44,9 +44,10 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     ///   - path: the journal file; created with its schema when missing.
     ///   - sessionName: a name for the session, shown by `replay-cli sessions`.
     ///   - initialState: the state before the first action.
-    ///   - configuration: queue, batching, back-pressure and error handling.
+    ///   - configuration: queue, batching, back-pressure, redaction, retention and error handling.
     /// - Throws: ``JournalError`` when the file cannot be opened for writing, is not a journal, or is newer
-    ///   than this library.
+    ///   than this library; with code ``JournalError/Code/invalidArgument`` when a redacted path is not
+    ///   a JSON Pointer, or the metadata is not an object and so cannot list the redacted paths.
     public init(
         path: String,
         sessionName: String,
@@ -60,6 +61,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         case .drop: waitTimeout = .zero
         case .wait(let timeout): waitTimeout = max(.zero, timeout)
         }
+        let (redactor, metadata) = try Self.redaction(configuration, file: JournalFile.displayName(path))
         let description = SessionDescription(
             keyframes: configuration.keyframes,
             name: sessionName,
@@ -67,12 +69,14 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
             actionType: String(reflecting: Action.self),
             effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
             appVersion: configuration.appVersion,
-            metadata: StateVersion.adding(State.self, to: configuration.metadata)
+            metadata: metadata,
+            redactor: redactor
         )
         let started = WriterStart()
         let startedAt = Date()
         let handOff = self.handOff
         let onError = configuration.onError
+        let retention = configuration.retention
         let thread = Thread {
             let writer: JournalWriter<State, Action, Effect>
             do throws(JournalError) {
@@ -82,6 +86,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
                 return
             }
             started.resolve(.success(writer.sessionID))
+            Self.applyRetention(retention, path: path, session: writer.sessionID, onError: onError)
             writer.run(handOff)
         }
         thread.name = "ActionLog writer"

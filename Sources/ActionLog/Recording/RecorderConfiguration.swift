@@ -33,6 +33,24 @@ public struct RecorderConfiguration: Sendable {
     public var appVersion: String?
     /// Free-form JSON object stored with the session (device, build, user id hash...).
     public var metadata: JSONValue = [:]
+    /// Places of the state whose values never reach the file: each is written as a placeholder of
+    /// the same JSON type, in keyframes and deltas alike, and the session's metadata lists the paths
+    /// (under `actionlog.redactedPaths`) so that replay leaves them out of its comparisons. Default: none.
+    ///
+    /// ```swift
+    /// configuration.redactedPaths = ["/user/token", "/cards/*/number"]
+    /// ```
+    ///
+    /// Paths apply to states. A secret that also travels in an action or an effect needs its type
+    /// marked (``RedactedInJournal``, or wrapped in ``Redacted``), which redacts it everywhere.
+    public var redactedPaths: [RedactedPath] = []
+    /// How many sessions, how many bytes and how old a journal keeps, applied when a recorder opens
+    /// it. Default: ``RetentionPolicy/keepEverything``.
+    ///
+    /// ```swift
+    /// configuration.retention = RetentionPolicy(maximumSessions: 20, maximumBytes: 50_000_000, maximumAge: .seconds(7 * 86_400))
+    /// ```
+    public var retention = RetentionPolicy.keepEverything
     /// Called on the writer's thread for every failure: an entry that does not encode, a write that
     /// fails, entries dropped under back-pressure. The default prints to standard error.
     public var onError: @Sendable (RecorderError) -> Void = RecorderError.printToStandardError

@@ -17,6 +17,9 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         /// A keyframe showed that the state's `==` disagrees with its `encode(to:)`: the recorder now
         /// encodes that session's states in full.
         case equalityMismatch
+        /// The retention policy could not be applied when the recorder opened the journal; the old
+        /// sessions stay until the next recorder (or `replay-cli prune`) removes them.
+        case retentionFailed
     }
 
     public let code: Code

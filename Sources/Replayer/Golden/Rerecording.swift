@@ -33,6 +33,13 @@ enum Rerecording {
             }
         }
 
+        // A golden keeps its session's redacted paths: today's states are redacted as the recorder did.
+        let redactor: Redactor
+        switch Redactor.recorded(in: recorded.session.metadata) {
+        case .success(let paths): redactor = paths
+        case .failure(let error):
+            throw ReplayFailure(.newerSession, in: recorded, entry: nil, label: nil, reason: "the session's redacted paths cannot be read (\(error.reason))")
+        }
         var builder = SessionBuilder()
         var result = Result(recording: recorded, actions: 0, rewroteStates: [], rewroteEffects: [])
         var recordedStates = SessionStates(file: recorded.file, session: recorded.journalID)
@@ -52,7 +59,7 @@ enum Rerecording {
                 // Entry 0, or the first entry after a gap: start from what was recorded there.
                 let resumed = try decodeState(recordedJSON, entry)
                 if entry.seq == 0 {
-                    let json = try encoder.encode(resumed)
+                    let json = redactor.keyframe(try encoder.encode(resumed))
                     if json != recordedJSON { result.rewroteStates.append(0) }
                     builder.append(entry, state: json, effect: entry.effect)
                 } else {
@@ -70,7 +77,7 @@ enum Rerecording {
             let json: JSONValue
             let effectJSON: JSONValue?
             do {
-                json = try encoder.encode(current)
+                json = redactor.keyframe(try encoder.encode(current))
                 effectJSON = try effect.map { try encoder.encode($0) }
             } catch {
                 throw failure(.encodingFailed, entry, entry.label, "the replayed state or effect does not encode: \(error)")

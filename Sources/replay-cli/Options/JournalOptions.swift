@@ -54,9 +54,9 @@ func reportingErrors<T>(_ body: () throws(JournalError) -> T) throws -> T {
     } catch {
         Terminal.printError(error.description)
         switch error.code {
-        case .fileNotFound, .notADatabase, .notAJournal, .newerSchema, .sessionNotFound, .entryNotFound:
+        case .fileNotFound, .notADatabase, .notAJournal, .newerSchema, .sessionNotFound, .entryNotFound, .invalidArgument:
             throw ExitCode(64)
-        case .corrupt, .sqlite, .fileSystem:
+        case .corrupt, .sqlite, .fileSystem, .busy:
             throw ExitCode.failure
         }
     }

@@ -1,0 +1,44 @@
+/// What ``Journal/prune(_:dryRun:now:)`` removed (or, in a dry run, would remove), oldest first.
+///
+/// ```swift
+/// let report = try journal.prune(RetentionPolicy(maximumSessions: 5), dryRun: true)
+/// for removal in report.removed { print(removal.id, removal.name, removal.reason) }
+/// ```
+public struct PruneReport: Sendable, Equatable {
+    /// Which limit made a session go.
+    public enum Reason: Sendable, Equatable {
+        /// It ended longer ago than ``RetentionPolicy/maximumAge``.
+        case age
+        /// It was beyond the newest ``RetentionPolicy/maximumSessions``.
+        case count
+        /// The sessions' bytes were over ``RetentionPolicy/maximumBytes``.
+        case size
+    }
+
+    /// One session removed.
+    public struct Removal: Sendable, Equatable {
+        /// The session's id in the journal.
+        public let id: Session.ID
+        /// The session's name.
+        public let name: String
+        /// `closed` or `interrupted`: a live session is never removed.
+        public let status: Session.Status
+        /// Its entries, entry 0 and gaps included.
+        public let entryCount: Int
+        /// The UTF-8 bytes of its entries' texts (see ``RetentionPolicy/maximumBytes``).
+        public let bytes: Int
+        /// The first limit that made it go, in the order age, count, bytes.
+        public let reason: Reason
+    }
+
+    /// The sessions removed, oldest first.
+    public let removed: [Removal]
+    /// Live sessions that a limit would have removed had they not been recording, by id.
+    public let keptLive: [Session.ID]
+    /// The sessions left.
+    public let remainingSessions: Int
+    /// The bytes of the sessions left, when ``RetentionPolicy/maximumBytes`` made them counted.
+    public let remainingBytes: Int?
+    /// Whether nothing was changed (``Journal/prune(_:dryRun:now:)`` with `dryRun`).
+    public let dryRun: Bool
+}

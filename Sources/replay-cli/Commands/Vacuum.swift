@@ -1,0 +1,26 @@
+import ActionLog
+import ArgumentParser
+
+/// `replay-cli vacuum FILE`: gives the space of removed sessions back to the file system.
+struct Vacuum: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rewrite a journal without its free space (SQLite VACUUM), after prune removed sessions.",
+        discussion: """
+            Vacuum rewrites the whole file and holds the write lock meanwhile, so it refuses (exit 1) a journal \
+            that an app is recording into. A recorder that starts during a vacuum waits for it up to five \
+            seconds, then fails to open the journal.
+            """
+    )
+
+    @OptionGroup var journal: JournalOptions
+
+    func run() throws {
+        let opened = try journal.openForWriting()
+        let sizes = try reportingErrors { () throws(JournalError) in try opened.vacuum() }
+        let saved = sizes.bytesBefore - sizes.bytesAfter
+        print("""
+            \(opened.fileName): \(ByteSize.format(sizes.bytesBefore)) before, \(ByteSize.format(sizes.bytesAfter)) after \
+            (\(saved >= 0 ? ByteSize.format(saved) + " given back" : ByteSize.format(-saved) + " more")).
+            """)
+    }
+}
