@@ -11,6 +11,6 @@ struct ReplayCLI: AsyncParsableCommand {
             64 for usage errors (bad arguments, a file that is not a journal, an unknown session or entry).
             """,
         version: "0.1.0",
-        subcommands: [Demo.self, Sessions.self, Log.self, StateCommand.self, Verify.self, Export.self, Import.self, Diff.self]
+        subcommands: [Demo.self, Sessions.self, Log.self, StateCommand.self, Verify.self, Export.self, Import.self, Diff.self, Copy.self]
     )
 }

@@ -40,12 +40,12 @@ struct Export: ParsableCommand {
         // Written beside the target and renamed over it at the end: a failed export leaves no half file.
         let target = URL(fileURLWithPath: output)
         let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-            let handle = try? FileHandle(forWritingTo: temporary)
-        else {
+        // Mode 0600 whatever the umask, as every file holding recorded data (see PrivateFile).
+        guard let descriptor = try? PrivateFile.create(atPath: temporary.path) else {
             Terminal.printError("\(output): cannot write the file")
             throw ExitCode.failure
         }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
             defer { try? handle.close() }
             try source.exportJSONL(to: handle)
