@@ -258,8 +258,15 @@ struct JournalFileTests {
         let other = directory.path("other.actionlog")
         let recorder = try record(other, "other", count: 1)
         let openError = #expect(throws: JournalError.self) { try journal.copy(to: other, replacing: true) }
-        #expect(openError?.description == "app.actionlog: cannot copy to \(other): it has a write-ahead log (other.actionlog-wal) beside it, so it may be open; close it first")
+        let message = "a write-ahead log other.actionlog-wal is beside it (the journal there may be open, or its log was left behind); move it away first"
+        #expect(openError?.description == "app.actionlog: cannot copy to \(other): \(message)")
         recorder.close()
+        // A log left beside a name that holds no journal any more would be read into the copy.
+        let gone = directory.path("gone.actionlog")
+        #expect(FileManager.default.createFile(atPath: gone + "-wal", contents: Data()))
+        let leftError = #expect(throws: JournalError.self) { try journal.copy(to: gone) }
+        #expect(leftError?.description == "app.actionlog: cannot copy to \(gone): \(message.replacingOccurrences(of: "other", with: "gone"))")
+        try FileManager.default.removeItem(atPath: gone + "-wal")
         #expect(try Journal(path: other).sessions().map(\.name) == ["other"])
         #expect(try journal.verify().isValid)
         #expect(fileNames(in: directory.url.path) == ["app.actionlog", "folder", "hard.actionlog", "other.actionlog", "soft.actionlog"])

@@ -28,8 +28,9 @@ extension Journal {
     /// - Parameters:
     ///   - destination: the new file's path.
     ///   - replacing: whether to replace a file already at `destination`. Even then, the journal
-    ///     itself (the same file, through any path or link) and a journal with a `-wal` beside it
-    ///     (one that may be open) are never replaced.
+    ///     itself (the same file, through any path or link) is never replaced. A `-wal` file beside
+    ///     `destination` (a journal there may be open) is refused in any case: SQLite would read it
+    ///     into the copy.
     /// - Throws: ``JournalError`` with code ``JournalError/Code/fileSystem`` when `destination` exists
     ///   (and `replacing` is false), is this journal, or cannot be written; the error names both files.
     ///   See <https://www.sqlite.org/lang_vacuum.html#vacuuminto>.
@@ -84,27 +85,32 @@ extension Journal {
     private static let replacingHint = "pass replacing: true to replace it"
 
     /// Why ``copy(to:replacing:)`` would refuse `destination` before copying anything, or `nil`: it
-    /// exists (unless `replacing`), it is this journal or a file beside it, it is a directory, or it
-    /// has a write-ahead log beside it.
+    /// exists (unless `replacing`), it is this journal or a file beside it, it is a directory, or a
+    /// `-wal` file is beside it.
     ///
     /// - Parameters:
     ///   - destination: the copy's path.
     ///   - replacing: whether an existing file may be replaced.
     ///   - hint: what the message tells to do about an existing file (the CLI says `pass --force ...`).
     package func copyRefusal(to destination: String, replacing: Bool, hint: String = replacingHint) -> JournalError? {
-        guard let found = FileIdentity(path: destination) else { return nil }
-        let own = ["", "-wal", "-shm", "-journal"].compactMap { FileIdentity(path: path + $0) }
-        if own.contains(found) {
-            return copyError(to: destination, "it is the journal being copied, or a file of it")
+        if let found = FileIdentity(path: destination) {
+            let own = ["", "-wal", "-shm", "-journal"].compactMap { FileIdentity(path: path + $0) }
+            if own.contains(found) {
+                return copyError(to: destination, "it is the journal being copied, or a file of it")
+            }
+            if found.isDirectory {
+                return copyError(to: destination, "it is a directory")
+            }
+            guard replacing else {
+                return copyError(to: destination, "the file exists; \(hint)")
+            }
         }
-        if found.isDirectory {
-            return copyError(to: destination, "it is a directory")
-        }
-        guard replacing else {
-            return copyError(to: destination, "the file exists; \(hint)")
-        }
+        // SQLite would read the log into the copy, whatever journal it came from.
         if FileManager.default.fileExists(atPath: destination + "-wal") {
-            return copyError(to: destination, "it has a write-ahead log (\(JournalFile.displayName(destination))-wal) beside it, so it may be open; close it first")
+            return copyError(
+                to: destination,
+                "a write-ahead log \(JournalFile.displayName(destination))-wal is beside it (the journal there may be open, or its log was left behind); move it away first"
+            )
         }
         return nil
     }

@@ -40,7 +40,9 @@ struct Export: ParsableCommand {
         // Written beside the target and renamed over it at the end: a failed export leaves no half file.
         let target = URL(fileURLWithPath: output)
         let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(getpid()).tmp")
-        // Mode 0600 whatever the umask, as every file holding recorded data (see PrivateFile).
+        // Mode 0600 whatever the umask, as every file holding recorded data (see PrivateFile). A file of
+        // that name can only be left by an earlier process of the same id, which died: it goes.
+        try? FileManager.default.removeItem(at: temporary)
         guard let descriptor = try? PrivateFile.create(atPath: temporary.path) else {
             Terminal.printError("\(output): cannot write the file")
             throw ExitCode.failure
