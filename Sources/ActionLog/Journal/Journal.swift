@@ -22,10 +22,11 @@ public final class Journal: Sendable {
     /// How a journal is opened.
     public enum AccessMode: Sendable {
         /// Never creates or changes the file, and creates no file beside it: `SQLITE_OPEN_READONLY`,
-        /// no migration. The default for readers. See ``Journal`` for how a file in WAL mode is read.
+        /// no migration. The default for readers, and enough for ``copy(to:replacing:)``.
         case readOnly
-        /// Creates the file if needed, migrates an older schema, and marks sessions left behind by a
-        /// dead recorder `interrupted` in the file.
+        /// Creates the file if needed (mode 0600), migrates an older schema, and marks sessions left
+        /// behind by a dead recorder `interrupted` in the file. When the `Journal` goes away, it
+        /// leaves the file as a recorder's `close()` does: one file, when nothing else has it open.
         case readWrite
     }
 
