@@ -115,6 +115,28 @@ struct FileCommandTests {
         print("Skipped: cannot run a child as another user here: \(reason)")
     }
 
+    @Test("a session lock another user's recorder holds cannot be tested, so that user's session reads as recording")
+    func anotherUsersLock() throws {
+        guard let reason = otherUsersUnavailable() else {
+            try withTemporaryDirectory { directory in
+                #expect(chmod(directory.path, 0o755) == 0)
+                try runDemo(in: directory)
+                #expect(chmod(directory.appendingPathComponent("demo.actionlog").path, 0o644) == 0)
+                try runSQLite("UPDATE sessions SET status = 'recording', ended_at = NULL WHERE id = 2", on: "demo.actionlog", in: directory)
+                // A lock file as a recorder creates it (private), which no process holds: only its owner can tell.
+                let lock = directory.appendingPathComponent("demo.actionlog-lock-2").path
+                #expect(FileManager.default.createFile(atPath: lock, contents: nil, attributes: [.posixPermissions: 0o600]))
+                let statuses = { (result: (status: Int32, stdout: String, stderr: String)) throws -> [String?] in
+                    try jsonObjects(result.stdout).map { $0["status"] as? String }
+                }
+                #expect(try statuses(runCLI(["sessions", "demo.actionlog", "--json"], in: directory)) == ["closed", "interrupted"])
+                #expect(try statuses(runCLI(["sessions", "demo.actionlog", "--json"], in: directory, asUser: 65534)) == ["closed", "recording"])
+            }
+            return
+        }
+        print("Skipped: cannot run a child as another user here: \(reason)")
+    }
+
     @Test("copy makes a self-contained private copy, refuses an existing file without --force and the journal itself")
     func copyCommand() throws {
         try withTemporaryDirectory { directory in
