@@ -6,14 +6,17 @@ import Testing
 struct JournalTests {
     let directory = TemporaryDirectory()
 
-    @Test("a new journal gets schema v1, the application id and WAL")
+    @Test("a new journal gets schema v1 and the application id; WAL while open for writing, a rollback journal once closed")
     func createsSchema() throws {
         let path = directory.path("new.actionlog")
-        _ = try Journal(path: path, mode: .readWrite)
+        var writer: Journal? = try Journal(path: path, mode: .readWrite)
+        #expect(try Connection(path: path, mode: .readOnly).scalarText("PRAGMA journal_mode") == "wal")
+        _ = writer
+        writer = nil
         let connection = try Connection(path: path, mode: .readOnly)
         #expect(try connection.scalarInt("PRAGMA user_version") == 1)
         #expect(try connection.scalarInt("PRAGMA application_id") == 0x4143_4C47)
-        #expect(try connection.scalarText("PRAGMA journal_mode") == "wal")
+        #expect(try connection.scalarText("PRAGMA journal_mode") == "delete")
         let tables = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").rows { $0.text(0) }
         #expect(tables == ["entries", "sessions"])
         #expect(try Journal(path: path).sessions().isEmpty)

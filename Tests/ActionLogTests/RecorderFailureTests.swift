@@ -115,6 +115,7 @@ struct RecorderFailureTests {
         let error = #expect(throws: JournalError.self) {
             try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         }
-        #expect(error?.description == "x.actionlog: cannot open \(path): SQLite error 14: unable to open database file")
+        #expect(error?.description == "x.actionlog: cannot create \(path): No such file or directory")
+        #expect(error?.code == .fileSystem)
     }
 }

@@ -194,12 +194,17 @@ struct OutputIsInputTests {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
             let journal = directory.appendingPathComponent("demo.actionlog")
+            // A live recorder keeps the journal in WAL mode, with its write-ahead log beside it.
+            let live = try Recorder<Int, Int, Never>(path: journal.path, sessionName: "live", initialState: 0)
+            defer { live.close() }
+            live.record(action: 1, state: 1)
+            live.flush()
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: false)
             try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link.actionlog").path, withDestinationPath: "demo.actionlog")
             try FileManager.default.linkItem(at: journal, to: directory.appendingPathComponent("hard.actionlog"))
             let before = try Data(contentsOf: journal)
             let wal = directory.appendingPathComponent("demo.actionlog-wal")
-            try #require(FileManager.default.fileExists(atPath: wal.path), "the demo leaves its write-ahead log")
+            try #require(FileManager.default.fileExists(atPath: wal.path), "a live journal has its write-ahead log")
             let walBefore = try Data(contentsOf: wal)
 
             let result = try runCLI(["export", "demo.actionlog", "--session", "2", "--output", output, "--force"], in: directory)
@@ -208,7 +213,7 @@ struct OutputIsInputTests {
             #expect(result.stderr == "error: \(message); export never writes over its input, even with --force\n")
             #expect(try Data(contentsOf: journal) == before)
             #expect(try Data(contentsOf: wal) == walBefore)
-            #expect(try Journal(path: journal.path).sessions().count == 2)
+            #expect(try Journal(path: journal.path).sessions().count == 3)
         }
     }
 

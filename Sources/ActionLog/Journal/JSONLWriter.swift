@@ -98,6 +98,10 @@ extension Journal {
     /// ``SessionStates/checkAction(of:)``): a damaged entry stops the export with an error naming
     /// it, after the lines before it were written. What exports imports again.
     ///
+    /// The session is read in one read transaction: of a session a recorder is writing, the header
+    /// and the entries are those committed when the export began. Until it ends, a recorder can
+    /// write a journal in WAL mode but cannot start on a closed one (it waits up to its busy timeout).
+    ///
     /// ```swift
     /// try journal.exportJSONL(3, to: FileHandle.standardOutput)
     /// ```
@@ -108,9 +112,11 @@ extension Journal {
     /// - Throws: ``JournalError``: the session's errors, or ``JournalError/Code/fileSystem`` when
     ///   writing to `handle` fails (a full disk, a closed pipe).
     public func exportJSONL(_ id: Session.ID, to handle: FileHandle) throws(JournalError) {
-        let session = try self.session(id)
-        var cursor = try entryCursor(in: id)
-        try RecordedSession.writeJSONL(session: session, file: fileName, to: handle) { () throws(JournalError) in try cursor.next() }
+        try snapshot { () throws(JournalError) in
+            let session = try self.session(id)
+            var cursor = try entryCursor(in: id)
+            try RecordedSession.writeJSONL(session: session, file: fileName, to: handle) { () throws(JournalError) in try cursor.next() }
+        }
     }
 
     /// ``exportJSONL(_:to:)`` with the text handed to `write` in chunks of about 64 KiB: for a caller

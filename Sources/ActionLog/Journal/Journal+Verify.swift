@@ -31,7 +31,9 @@ extension Journal {
     /// sane session statuses.
     ///
     /// Unlike the other readers, it does not stop at the first damaged row: it reports them all.
-    /// It reads one page of entries at a time, so a session of any length costs bounded memory.
+    /// It reads one page of entries at a time, so a session of any length costs bounded memory, and
+    /// reads everything in one read transaction: a journal a recorder is writing is checked as it
+    /// was when the verify began, its sessions' counters with the entries they count.
     ///
     /// ```swift
     /// let result = try Journal(path: "app.actionlog").verify()
@@ -40,6 +42,10 @@ extension Journal {
     ///
     /// - Throws: ``JournalError`` only when the file cannot be read at all.
     public func verify() throws(JournalError) -> JournalVerification {
+        try snapshot { () throws(JournalError) in try verifySnapshot() }
+    }
+
+    private func verifySnapshot() throws(JournalError) -> JournalVerification {
         let sessions = try self.sessions()
         var findings: [JournalFinding] = []
         var entryCount = 0

@@ -1,10 +1,11 @@
 import Foundation
-import Synchronization
 
 /// A journal file: the sessions recorded into it and their entries.
 ///
-/// Open one to read what an app recorded. Readers open the file read-only by default and never
-/// change it, so a journal can be inspected while an app is still recording into it.
+/// Open one to read what an app recorded. Readers open the file read-only by default: they never
+/// change it, never migrate it, and never create a file beside it (no `-wal`, no `-shm`), so a
+/// journal can be inspected while an app is still recording into it, on a read-only volume, or
+/// when it belongs to another user.
 ///
 /// ```swift
 /// let journal = try Journal(path: "checkout.actionlog")
@@ -14,14 +15,18 @@ import Synchronization
 /// let state = try journal.state(at: 12, in: 1)   // the recorded state after entry 12
 /// ```
 ///
-/// A `Journal` is safe to share between tasks: its connection is guarded by a lock.
+/// A `Journal` is safe to share between tasks: its connection is guarded by a lock. A reader of
+/// several statements (``verify()``, ``exportJSONL(_:to:)``, ``recordedSession(_:)``) reads one
+/// snapshot: what was committed when it began.
 public final class Journal: Sendable {
     /// How a journal is opened.
     public enum AccessMode: Sendable {
-        /// Never creates or changes the file. The default for readers.
+        /// Never creates or changes the file, and creates no file beside it: `SQLITE_OPEN_READONLY`,
+        /// no migration. The default for readers, and enough for ``copy(to:replacing:)``.
         case readOnly
-        /// Creates the file if needed, migrates an older schema, and marks sessions left behind by a
-        /// dead recorder `interrupted` in the file.
+        /// Creates the file if needed (mode 0600), migrates an older schema, and marks sessions left
+        /// behind by a dead recorder `interrupted` in the file. When the `Journal` goes away, it
+        /// leaves the file as a recorder's `close()` does: one file, when nothing else has it open.
         case readWrite
     }
 
@@ -29,7 +34,7 @@ public final class Journal: Sendable {
     public let path: String
     /// The file name used in error messages.
     public let fileName: String
-    private let connection: Mutex<Connection>
+    private let connection: GuardedConnection
 
     /// Opens the journal at `path`.
     ///
@@ -45,7 +50,7 @@ public final class Journal: Sendable {
         if mode == .readWrite {
             try Self.markInterruptedSessions(connection, path: path)
         }
-        self.connection = Mutex(connection)
+        self.connection = GuardedConnection(connection)
     }
 
     /// Opens the journal at a file URL. See ``init(path:mode:)``.
@@ -54,20 +59,31 @@ public final class Journal: Sendable {
     }
 
     /// Runs `body` with the connection, turning SQLite errors into journal errors that name the file.
-    func read<T: Sendable>(session: Session.ID? = nil, entry: Int? = nil, _ body: (Connection) throws -> T) throws(JournalError) -> T {
-        let file = fileName
-        let result: Result<T, JournalError> = connection.withLock { connection in
-            do {
-                return .success(try body(connection))
-            } catch let error as JournalError {
-                return .failure(error)
-            } catch let error as SQLiteError {
-                return .failure(JournalFile.wrap(error, file: file, session: session, entry: entry))
-            } catch {
-                return .failure(JournalError(.sqlite, file: file, session: session, entry: entry, reason: "\(error)"))
-            }
+    func read<T>(session: Session.ID? = nil, entry: Int? = nil, _ body: (Connection) throws -> T) throws(JournalError) -> T {
+        do {
+            return try connection.withConnection(body)
+        } catch {
+            throw journalError(error, session: session, entry: entry)
         }
-        return try result.get()
+    }
+
+    /// Runs `body` in one read transaction, so that everything it reads comes from the same
+    /// committed state of the file, whatever a recorder commits meanwhile. See
+    /// ``GuardedConnection/snapshot(_:)``.
+    func snapshot<T>(_ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+        do {
+            return try connection.snapshot { () throws -> T in try body() }
+        } catch {
+            throw journalError(error)
+        }
+    }
+
+    private func journalError(_ error: any Error, session: Session.ID? = nil, entry: Int? = nil) -> JournalError {
+        switch error {
+        case let error as JournalError: error
+        case let error as SQLiteError: JournalFile.wrap(error, file: fileName, session: session, entry: entry)
+        default: JournalError(.sqlite, file: fileName, session: session, entry: entry, reason: "\(error)")
+        }
     }
 
     // MARK: - Sessions

@@ -10,8 +10,10 @@ enum JournalFile {
 
     /// Opens `path` as a journal.
     ///
-    /// A reader (`.readOnly`) never creates or changes the file. A writer creates the schema in a new
-    /// or empty file, migrates an older one, and switches it to WAL.
+    /// A reader (`.readOnly`) never creates or changes the file, and never creates a file beside it
+    /// (see ``readerNeedsImmutable(path:file:)``). A writer creates a missing file with mode 0600
+    /// (``PrivateFile``), creates the schema in a new or empty file, migrates an older one, and
+    /// switches it to WAL.
     static func open(path: String, mode: Connection.Mode) throws(JournalError) -> Connection {
         let file = displayName(path)
         var isDirectory: ObjCBool = false
@@ -22,9 +24,19 @@ enum JournalFile {
         if mode == .readOnly, !exists {
             throw JournalError(.fileNotFound, file: file, reason: "no such file (looked for \(path))")
         }
+        if mode == .readWrite, !exists {
+            do {
+                // Created here, not by SQLite, so that its mode (which SQLite gives the `-wal` and
+                // `-shm` files too) does not depend on the umask.
+                try PrivateFile.createIfMissing(atPath: path)
+            } catch {
+                throw JournalError(.fileSystem, file: file, reason: error.description)
+            }
+        }
+        let immutable = mode == .readOnly ? try readerNeedsImmutable(path: path, file: file) : false
         let connection: Connection
         do {
-            connection = try Connection(path: path, mode: mode)
+            connection = try Connection(path: path, mode: mode, immutable: immutable)
         } catch {
             throw JournalError(.sqlite, file: file, reason: "cannot open \(path): \(error)", sqlite: error)
         }
@@ -42,6 +54,59 @@ enum JournalFile {
             throw JournalError(.sqlite, file: file, reason: "\(error)")
         }
         return connection
+    }
+
+    // MARK: - Readers
+
+    /// Whether a reader must open `path` with `immutable=1` so that SQLite creates no file beside it.
+    ///
+    /// - A file in rollback-journal mode (how a writer leaves a journal it closes alone, and every
+    ///   copy): no. SQLite reads it under its ordinary locks and creates nothing.
+    /// - A file in WAL mode with its `-wal` and `-shm` (a recorder is writing it, or one died): no.
+    ///   SQLite reads the log through the existing `-shm`, read-only when this user may not write it
+    ///   (`SQLITE_READONLY_CANTINIT` then makes SQLite build the index in private memory).
+    /// - A file in WAL mode with no `-wal` (left by an older ActionLog or another tool): everything
+    ///   committed is in the file, but SQLite would create `-wal` and `-shm` to read it, or fail on a
+    ///   read-only directory. Yes: the file is read as it is, and ``GuardedConnection`` reopens it
+    ///   normally as soon as a recorder has created its `-wal` and `-shm`.
+    /// - A `-wal` without its `-shm`: refused. The log may hold committed entries, and SQLite would
+    ///   have to create the `-shm`.
+    ///
+    /// See <https://www.sqlite.org/wal.html#readonly>.
+    ///
+    /// - Throws: ``JournalError`` with code ``JournalError/Code/fileSystem`` for a `-wal` without its `-shm`.
+    static func readerNeedsImmutable(path: String, file: String) throws(JournalError) -> Bool {
+        guard isInWALMode(path) else { return false }
+        let manager = FileManager.default
+        switch (manager.fileExists(atPath: path + "-wal"), manager.fileExists(atPath: path + "-shm")) {
+        case (false, _):
+            return true
+        case (true, true):
+            return false
+        case (true, false):
+            throw JournalError(
+                .fileSystem, file: file,
+                reason: "its write-ahead log \(displayName(path))-wal has no \(displayName(path))-shm beside it, and a reader creates no file; open the journal for writing once (a recorder, or Journal(path:mode: .readWrite)) to fold the log into the file"
+            )
+        }
+    }
+
+    /// Whether a WAL-mode file that was opened `immutable=1` now has a `-wal` and a `-shm`: a
+    /// recorder has started on it, and a reader should open it again to read what it writes.
+    static func walAppeared(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm")
+    }
+
+    /// Whether the database header says WAL mode (bytes 18 and 19, the file format versions, are 2).
+    /// See <https://www.sqlite.org/fileformat2.html#database_header>. Anything unreadable is left to
+    /// SQLite to report.
+    private static func isInWALMode(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20,
+            header.prefix(16).elementsEqual("SQLite format 3\0".utf8)
+        else { return false }
+        return header[header.startIndex + 18] == 2 || header[header.startIndex + 19] == 2
     }
 
     /// Turns an SQLite error into a journal error that names the file.

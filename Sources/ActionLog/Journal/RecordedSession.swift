@@ -40,7 +40,8 @@ public struct RecordedSession: Sendable, Hashable {
 }
 
 extension Journal {
-    /// Reads a session with all its entries.
+    /// Reads a session with all its entries, in one read transaction: the session's counters match
+    /// its entries even while a recorder writes it.
     ///
     /// ```swift
     /// let recorded = try journal.recordedSession(1)
@@ -49,6 +50,8 @@ extension Journal {
     /// - Parameter id: the session's id.
     /// - Throws: ``JournalError`` when there is no such session or an entry cannot be read.
     public func recordedSession(_ id: Session.ID) throws(JournalError) -> RecordedSession {
-        RecordedSession(session: try session(id), entries: try entries(in: id), file: fileName)
+        try snapshot { () throws(JournalError) in
+            RecordedSession(session: try session(id), entries: try entries(in: id), file: fileName)
+        }
     }
 }

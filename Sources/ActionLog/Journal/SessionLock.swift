@@ -21,13 +21,15 @@ final class SessionLock: @unchecked Sendable {
         "\(journal)-lock-\(session)"
     }
 
-    /// Creates the lock file and locks it exclusively.
+    /// Creates the lock file (mode 0600, see ``PrivateFile``) and locks it exclusively.
     ///
     /// - Throws: the `errno` description when the file cannot be created or is already locked.
     init(journal: String, session: Int64) throws(SessionLockError) {
         path = Self.path(journal: journal, session: session)
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateFile.mode)
         guard descriptor >= 0 else { throw SessionLockError(path: path, errno: errno) }
+        // Whatever the umask, and for a stale file left by a dead recorder of this user too.
+        _ = fchmod(descriptor, PrivateFile.mode)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let error = SessionLockError(path: path, errno: errno)
             close(descriptor)
@@ -53,9 +55,13 @@ final class SessionLock: @unchecked Sendable {
     deinit { release() }
 
     /// Whether a live recorder holds the lock of `session` in `journal`. Never creates the file.
+    ///
+    /// A lock file that exists but that this process may not open (another user's recorder: lock
+    /// files are private) cannot be tested, and counts as held: the session reads as `recording`,
+    /// and no writer of this user marks it `interrupted`.
     static func isHeld(journal: String, session: Int64) -> Bool {
         let descriptor = open(path(journal: journal, session: session), O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return errno == EACCES }
         defer { close(descriptor) }
         if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
             flock(descriptor, LOCK_UN)

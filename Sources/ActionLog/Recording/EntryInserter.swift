@@ -36,6 +36,11 @@ final class EntryInserter {
         self.sessionID = session
     }
 
+    /// Finalizes the statements prepared so far, so that the connection can close at once.
+    func finalizeStatements() {
+        statements = Array(repeating: nil, count: statements.count)
+    }
+
     /// Inserts `rows` as entries `firstSeq`, `firstSeq + 1`, ... of the session.
     ///
     /// - Throws: ``SQLiteError`` when an insert fails; some of the rows may then be inserted, so call

@@ -304,6 +304,10 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         return (.keyframe, text)
     }
 
+    /// Marks the session closed, releases its lock and closes the connection, before `close()` returns:
+    /// the closing connection folds the write-ahead log into the journal file and, when no other
+    /// connection has the file open, switches it back to a rollback journal, so that the journal is
+    /// one file again (see ``Connection/close()``).
     private func finishSession() {
         do {
             try connection.cachedStatement("UPDATE sessions SET status = 'closed', ended_at = ?2 WHERE id = ?1")
@@ -312,6 +316,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             report(.writeFailed, entry: nil, "the session could not be marked closed (\(error)); it will read as interrupted")
         }
         lock.release()
+        inserter.finalizeStatements()
+        connection.close()
     }
 
     private func report(_ code: RecorderError.Code, entry: Int?, _ reason: String) {

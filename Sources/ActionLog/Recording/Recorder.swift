@@ -126,7 +126,19 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         handOff.flush()
     }
 
-    /// Flushes, marks the session `closed` and stops the writer. Later calls do nothing.
+    /// Flushes, marks the session `closed`, stops the writer and closes its connection to the journal,
+    /// all before it returns. Later calls do nothing.
+    ///
+    /// Closing folds the write-ahead log into the journal file and, when no other connection has the
+    /// journal open, switches it back from WAL to a rollback journal: the `-wal` and `-shm` files go,
+    /// and the `.actionlog` file alone holds every session, ready to copy or attach. With another
+    /// recorder or reader still open, the files stay (everything committed is in the file or the log)
+    /// and the last writer to close does the same.
+    ///
+    /// ```swift
+    /// recorder.close()
+    /// // app.actionlog is now one self-contained file (when nothing else had it open)
+    /// ```
     public func close() {
         handOff.close(wait: true)
     }

@@ -23,6 +23,7 @@ final class Statement {
     ///     statement it repeats, so that a failure reads the same whatever the number of rows.
     ///   - persistent: `SQLITE_PREPARE_PERSISTENT`, for a statement kept and reused.
     init(connection: Connection, sql: String, describedAs description: String? = nil, persistent: Bool) throws(SQLiteError) {
+        precondition(!connection.isClosed, "a closed connection was used")
         let shown = description ?? sql
         var statement: OpaquePointer?
         let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0

@@ -92,9 +92,16 @@ struct Export: ParsableCommand {
     private func writeReplacing(_ path: String) throws {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        // Mode 0600 whatever the umask, as every file holding recorded data (see PrivateFile). A file of
+        // that name can only be left by an earlier process of the same id, which died: it goes.
+        unlink(temporary)
+        let descriptor: Int32
+        do {
+            descriptor = try PrivateFile.create(atPath: temporary)
+        } catch {
+            throw OutputTarget(descriptor: -1, name: path).failure(error.errno)
+        }
         let target = OutputTarget(descriptor: descriptor, name: path)
-        guard descriptor >= 0 else { throw target.failure(errno) }
         var isOpen = true
         do {
             try source.exportJSONL(write: target.write)
