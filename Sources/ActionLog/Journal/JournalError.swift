@@ -26,6 +26,8 @@ public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible 
         case sqlite
         /// The file system refused an operation (for example the session lock).
         case fileSystem
+        /// A value to record did not encode: a recorder's initial state.
+        case encodingFailed
     }
 
     public let code: Code

@@ -39,7 +39,7 @@ func reportingErrors<T>(_ body: () throws(JournalError) -> T) throws -> T {
         switch error.code {
         case .fileNotFound, .notADatabase, .notAJournal, .newerSchema, .sessionNotFound, .entryNotFound:
             throw ExitCode(64)
-        case .corrupt, .sqlite, .fileSystem:
+        case .corrupt, .sqlite, .fileSystem, .encodingFailed:
             throw ExitCode.failure
         }
     }
