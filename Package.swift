@@ -44,7 +44,10 @@ let package = Package(
         ),
         // `swift run -c release actionlog-bench`: journaling cost against baselines measured in the same run.
         .executableTarget(name: "actionlog-bench", dependencies: ["ActionLog", "Replayer", "CSQLite"]),
-        .testTarget(name: "ActionLogTests", dependencies: ["ActionLog", "ActionLogExamples"]),
+        // Test support: records until it is killed (`CrashDurabilityTests` SIGKILLs it).
+        .executableTarget(name: "actionlog-crash-child", dependencies: ["ActionLog"]),
+        // Depends on the crash child so that `swift test` builds it.
+        .testTarget(name: "ActionLogTests", dependencies: ["ActionLog", "ActionLogExamples", "actionlog-crash-child"]),
         // RFC 6902 conformance (the public JSON Patch suite) and diff properties.
         .testTarget(
             name: "JSONPatchTests",

@@ -10,10 +10,11 @@ struct RecorderFailureTests {
     func dropsUnderBackpressure() throws {
         let path = directory.path("drop.actionlog")
         let log = ErrorLog()
-        // Capacity 2 and a writer that takes only when a flush asks: the queue holds entry 0 and
-        // one action, and everything after is dropped until a flush drains it.
+        // Capacity 1 and a writer that takes only when a flush asks: the queue holds one action
+        // (entry 0 is committed when the recorder starts), and everything after is dropped until a
+        // flush drains it.
         let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
-            $0.queueCapacity = 2
+            $0.queueCapacity = 1
             $0.batchSize = 10_000
             $0.writerWaitsForFlush = true
             $0.batchInterval = .seconds(3600)
@@ -50,11 +51,12 @@ struct RecorderFailureTests {
             $0.backpressure = .wait(timeout: .milliseconds(5))
         })
         recorder.record(action: .increment, state: Counter(count: 1), effect: nil)
+        recorder.record(action: .increment, state: Counter(count: 2), effect: nil)
         #expect(recorder.statistics.dropped == 1)
         recorder.close()
         let entries = try Journal(path: path).entries(in: recorder.sessionID)
-        #expect(entries.map(\.kind) == [.keyframe, .gap])
-        #expect(entries[1].content.gap?.dropped == 1)
+        #expect(entries.map(\.kind) == [.keyframe, .keyframe, .gap])
+        #expect(entries[2].content.gap?.dropped == 1)
     }
 
     @Test("an action that does not encode becomes a gap, is reported, and recording goes on")
@@ -97,7 +99,7 @@ struct RecorderFailureTests {
         #expect(log.all.map(\.description) == [
             "full.actionlog, session 1, entry 2: entries 2...3 were not written: SQLite error 19: database or disk is full — while executing "
                 + "INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note) "
-                + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+                + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11); until a write succeeds again, what is recorded is lost, and then written as a gap"
         ])
         #expect(recorder.statistics == RecorderStatistics(recorded: 5, dropped: 0, committed: 3, lost: 2, pending: 0))
         let journal = try Journal(path: path)

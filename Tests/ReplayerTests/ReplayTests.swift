@@ -108,7 +108,7 @@ struct ReplayTests {
     func resumesAfterGap() throws {
         let path = directory.path("gap.actionlog")
         var configuration = RecorderConfiguration()
-        configuration.queueCapacity = 2
+        configuration.queueCapacity = 1
         configuration.batchSize = 10_000
         configuration.batchInterval = .seconds(3600)
         configuration.writerWaitsForFlush = true
@@ -117,13 +117,15 @@ struct ReplayTests {
         let recorder = try Recorder<CartV1, CartV1.Action, Never>(path: path, sessionName: "cart", initialState: CartV1(), configuration: configuration)
         let reduce = recorder.recording(CartV1.reduce)
         var cart = CartV1()
-        reduce(&cart, .addToCart(id: "a"))   // seq 1 (the queue now holds entry 0 and a: full)
+        reduce(&cart, .addToCart(id: "a"))   // seq 1 (the queue of one now holds a: full)
         reduce(&cart, .addToCart(id: "b"))   // dropped: seq 2 becomes a gap
         recorder.flush()
         reduce(&cart, .addToCart(id: "c"))   // seq 3: replay cannot reach it, and rebases on its recorded state
+        recorder.flush()
         reduce(&cart, .addToCart(id: "d"))   // seq 4: replayed from c's recorded state
         recorder.flush()
         reduce(&cart, .addToCart(id: "e"))   // seq 5
+        recorder.flush()
         reduce(&cart, .addToCart(id: "f"))   // seq 6
         recorder.close()
 

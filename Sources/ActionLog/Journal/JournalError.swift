@@ -34,6 +34,8 @@ public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidArgument
         /// A live recorder writes to the journal, and the operation would block it (a vacuum).
         case busy
+        /// A value to record did not encode: a recorder's initial state.
+        case encodingFailed
     }
 
     public let code: Code

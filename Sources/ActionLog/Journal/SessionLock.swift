@@ -83,3 +83,38 @@ struct SessionLockError: Error, CustomStringConvertible {
         "cannot lock \(path): \(String(cString: strerror(errno)))"
     }
 }
+
+// MARK: - Reserved space
+
+extension SessionLock {
+    /// The disk space a recording session keeps in its lock file, given back when the disk fills so
+    /// that the session's last gap and its closing can still be written.
+    static let reservedBytes = 64 << 10
+
+    /// Allocates `bytes` of disk space to the lock file. Returns `false`, holding nothing, when the
+    /// file system has no room (or does not allocate ahead).
+    func reserve(bytes: Int) -> Bool {
+        guard descriptor >= 0 else { return false }
+        #if canImport(Glibc) || canImport(Musl)
+        // Allocates blocks without writing them: what tmpfs, ext4, XFS and btrfs count as used.
+        return posix_fallocate(descriptor, 0, off_t(bytes)) == 0
+        #else
+        // No posix_fallocate: write the bytes (APFS does not compress a plain write).
+        let chunk = [UInt8](repeating: 0x5A, count: bytes)
+        let written = chunk.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        if written != bytes {
+            _ = ftruncate(descriptor, 0)
+            return false
+        }
+        return true
+        #endif
+    }
+
+    /// Gives the reserved space back to the file system. Returns `false` when there was none to give.
+    func releaseReserve() -> Bool {
+        guard descriptor >= 0 else { return false }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return false }
+        return ftruncate(descriptor, 0) == 0
+    }
+}

@@ -3,7 +3,9 @@ import Foundation
 /// The bounded queue between the threads that dispatch and the recorder's writer thread.
 ///
 /// A monitor: every field is read and written with `condition` locked. The dispatching side does O(1)
-/// work under the lock (append, maybe signal). The writer takes what is queued as soon as it is
+/// work under the lock (append, maybe signal). The queue is bounded by count and by bytes: each item
+/// counts as ``stateBytesEstimate`` bytes, a figure the writer publishes (the encoded size of the last
+/// keyframe it wrote), so the caller measures nothing. The writer takes what is queued as soon as it is
 /// there, not when a batch is full: a queued step holds the caller's state, so that the caller's
 /// next in-place mutation would copy what the step shares with it. The writer encodes what it
 /// took at once, letting the states go, and commits the encoded entries by batches
@@ -36,11 +38,16 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
 
     private let condition = NSCondition()
     private let capacity: Int
+    private let byteCapacity: Int
     private let batchSize: Int
     private let batchInterval: Duration
 
     private var queue: [Pending] = []
     private var head = 0
+    /// What the queued items count for against `byteCapacity`: `count × stateBytesEstimate` as they came.
+    private var queuedBytes = 0
+    /// What each item handed over from now on counts for.
+    private var stateBytesEstimate = 0
     private var oldestEnqueuedAt: ContinuousClock.Instant?
     private var pendingDrops = 0
     private var closing = false
@@ -66,9 +73,10 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
     /// Whether the writer takes only when a flush or close asks (``RecorderConfiguration/writerWaitsForFlush``).
     private let waitsForFlush: Bool
 
-    init(capacity: Int, batchSize: Int, batchInterval: Duration, waitsForFlush: Bool = false) {
+    init(capacity: Int, byteCapacity: Int = .max, batchSize: Int, batchInterval: Duration, waitsForFlush: Bool = false) {
         self.waitsForFlush = waitsForFlush
         self.capacity = max(1, capacity)
+        self.byteCapacity = max(0, byteCapacity)
         self.batchSize = max(1, batchSize)
         self.batchInterval = batchInterval
     }
@@ -79,23 +87,32 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
 
     enum Outcome { case accepted, dropped, closed }
 
-    /// Hands `item` over. Never blocks longer than `timeout` (zero: not at all).
-    func put(_ item: Item, timeout: Duration) -> Outcome {
+    /// Hands `item` over. Never blocks longer than `timeout` (zero: not at all; `nil`: until there is
+    /// room or the recorder closes), counted from the call.
+    func put(_ item: Item, timeout: Duration?) -> Outcome {
+        let deadline = timeout.map { ContinuousClock.now.advanced(by: $0) }
         condition.lock()
         defer { condition.unlock() }
         guard !closing else { return .closed }
-        if count >= capacity, timeout > .zero {
-            let deadline = Date().addingTimeInterval(timeout.timeInterval)
-            while count >= capacity, !closing, condition.wait(until: deadline) {}
+        while !hasRoom, !closing {
+            if let deadline {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else { break }
+                _ = condition.wait(until: Date().addingTimeInterval(remaining.timeInterval))
+            } else {
+                condition.wait()
+            }
         }
         guard !closing else { return .closed }
-        guard count < capacity else {
+        guard hasRoom else {
             pendingDrops += 1
             dropped += 1
             return .dropped
         }
         if count == 0 { oldestEnqueuedAt = .now }
         queue.append(Pending(item: item, droppedBefore: pendingDrops))
+        let (sum, overflow) = queuedBytes.addingReportingOverflow(stateBytesEstimate)
+        queuedBytes = overflow ? .max : sum
         pendingDrops = 0
         accepted += 1
         // Wake the writer only when it sleeps: while dispatches come, it looks for them every
@@ -103,6 +120,12 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         // core to the writer (a woken thread may preempt the one that woke it).
         if count == 1, writerSleeps { condition.broadcast() }
         return .accepted
+    }
+
+    /// Whether one more item fits: under the count, and under the bytes unless the queue is empty (a
+    /// state larger than the whole byte capacity still goes through, one at a time).
+    private var hasRoom: Bool {
+        count < capacity && (count == 0 || queuedBytes <= byteCapacity - stateBytesEstimate)
     }
 
     /// Waits until every item accepted so far has been processed by the writer.
@@ -164,6 +187,7 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         let items = Array(queue[head...])
         queue.removeAll(keepingCapacity: true)
         head = 0
+        queuedBytes = 0
         let enqueuedAt = oldestEnqueuedAt
         oldestEnqueuedAt = nil
         let isLast = closing
@@ -198,6 +222,24 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         self.committed += committed
         self.lost += lost
         condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Sets what each item handed over from now on counts for against the byte capacity: the writer
+    /// calls it with the encoded size of each new keyframe.
+    func estimateStateBytes(_ bytes: Int) {
+        condition.lock()
+        stateBytesEstimate = max(0, bytes)
+        condition.unlock()
+    }
+
+    /// Counts an entry the writer committed without it passing through the queue (entry 0, written
+    /// when the recorder starts).
+    func didCommitDirectly() {
+        condition.lock()
+        accepted += 1
+        processed += 1
+        committed += 1
         condition.unlock()
     }
 

@@ -25,8 +25,12 @@ struct SessionDescription: Sendable {
 
 /// The writer: owns the connection on its own thread, encodes steps, batches them into transactions.
 ///
-/// Nothing here runs on a dispatching thread. Failures are reported through `onError`, counted, and
-/// written as `gap` entries once the file accepts writes again.
+/// Nothing here runs on a dispatching thread. Failures are reported through `onError` once per
+/// episode (a run of failed commits, ended by one that succeeds), counted, and written as `gap`
+/// entries once the file accepts writes again; a session closed meanwhile writes its last gap and
+/// its closing with the space its lock file keeps in reserve (see ``SessionLock/reservedBytes``).
+/// When the journal's path no longer names the file written (see ``JournalWatch``), the writer stops
+/// writing: what comes after is counted as lost.
 final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable> {
     typealias Item = Step<State, Action, Effect>
 
@@ -44,15 +48,12 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// Encodes each state at a cost proportional to what changed, while `==` can be trusted.
     /// It patches its previous JSON in place, so an append to a long array costs the append: the
     /// writer keeps no reference of its own to that JSON while `==` is trusted (see ``previousState``).
-    private let changeEncoder: ChangeEncoder<State> = {
-        let encoder = ChangeEncoder<State>()
-        encoder.patchesPreviousJSON = true
-        return encoder
-    }()
+    private let changeEncoder: ChangeEncoder<State>
     /// Cleared when a keyframe shows that the state's `==` disagrees with its encoding: from then on
     /// every state is encoded in full and diffed as JSON.
     private var trustsEquality = true
-    private var nextSeq = 0
+    /// Entry 0 is written by the initializer.
+    private var nextSeq = 1
     /// The state of the last entry encoded, for a JSON diff, once `==` is not trusted; while it is, the
     /// change encoder holds the previous state alone (a second reference here would make its in-place
     /// patching copy). `nil` when the next entry must be a keyframe.
@@ -69,15 +70,46 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     private var budget: KeyframePolicy.Budget
     /// Replaces the redacted places of what ``storedForm(of:)`` writes, and only that.
     private let redactor: Redactor
+    /// The encoded size of the last keyframe written: what the recorder counts for each queued state
+    /// (see ``RecorderConfiguration/queueByteCapacity``).
+    private(set) var keyframeBytes: Int
     /// Actions lost to failed transactions, not yet written as a gap.
     private var unrecordedLoss: (count: Int, note: String, time: Date)?
+    /// Set by a failed commit, cleared by one that succeeds: the failure that began the episode was
+    /// reported, and the next ones are only counted.
+    private var failing = false
+    /// Tells when the journal's path no longer names the file written.
+    private let watch: JournalWatch
+    /// Set once ``watch`` saw the file go: nothing more is written.
+    private var gone = false
+    /// For tests: fails transactions as a full disk or a read-only file would.
+    private let faults: WriteFaults?
 
-    /// Opens the journal for writing, creates the session and takes its lock.
-    init(path: String, session: SessionDescription, startedAt: Date, onError: @escaping @Sendable (RecorderError) -> Void) throws(JournalError) {
-        file = JournalFile.displayName(path)
+    /// Encodes `initialState`, opens the journal for writing, creates the session with the initial
+    /// state as entry 0 (one transaction), and takes the session's lock. Either the session exists with
+    /// its entry 0 and is locked, or this throws and leaves no session behind.
+    init(
+        path: String, session: SessionDescription, initialState: State, startedAt: Date,
+        faults: WriteFaults? = nil, onError: @escaping @Sendable (RecorderError) -> Void
+    ) throws(JournalError) {
+        self.faults = faults
+        let file = JournalFile.displayName(path)
+        self.file = file
         self.onError = onError
-        budget = KeyframePolicy.Budget(session.keyframes)
+        let changeEncoder = ChangeEncoder<State>()
+        changeEncoder.patchesPreviousJSON = true
+        self.changeEncoder = changeEncoder
         redactor = session.redactor
+        let initialText: String
+        do {
+            // Redacted as every keyframe is: entry 0 is written here, not by `storedForm(of:)`.
+            initialText = redactor.keyframe(try changeEncoder.encode(initialState).json).canonicalText
+        } catch {
+            throw JournalError(.encodingFailed, file: file, reason: "the initial state does not encode: \(error); no session was started")
+        }
+        budget = KeyframePolicy.Budget(session.keyframes)
+        budget.keyframe(bytes: initialText.utf8.count)
+        keyframeBytes = initialText.utf8.count
         let connection = try JournalFile.open(path: path, mode: .readWrite)
         self.connection = connection
         try Journal.markInterruptedSessions(connection, path: path)
@@ -88,10 +120,9 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         // SQLite refuse the pragma, the checks simply stay on.
         // See <https://www.sqlite.org/pragma.html#pragma_ignore_check_constraints>.
         try? connection.execute("PRAGMA ignore_check_constraints = ON")
-        let file = self.file
-        let sessionID: Session.ID
+        let (sessionID, lock): (Session.ID, SessionLock)
         do {
-            sessionID = try connection.transaction {
+            (sessionID, lock) = try connection.transaction {
                 try connection.prepare("""
                     INSERT INTO sessions (name, started_at, status, library_version, app_version, state_type, action_type, effect_type, metadata)
                     VALUES (?1, ?2, 'recording', ?3, ?4, ?5, ?6, ?7, ?8)
@@ -100,21 +131,37 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                         .optional(session.appVersion), .text(session.stateType), .text(session.actionType),
                         .optional(session.effectType), .text(session.metadata.canonicalText),
                     ])
-                return connection.lastInsertedRowID
+                let id = connection.lastInsertedRowID
+                // Locked before the session is committed: a writer opening the journal in between
+                // would take an unlocked `recording` session for a dead one.
+                let lock: SessionLock
+                do {
+                    lock = try SessionLock(journal: path, session: id)
+                } catch {
+                    throw JournalError(.fileSystem, file: file, session: id, reason: "\(error)")
+                }
+                do {
+                    // Entry 0 commits with the session: a session never exists without its initial state.
+                    try EntryInserter(connection: connection, session: id).insert([Row(kind: .keyframe, time: startedAt, state: initialText)], firstSeq: 0)
+                } catch {
+                    lock.release()
+                    throw error
+                }
+                return (id, lock)
             }
+        } catch let error as JournalError {
+            throw error
         } catch let error as SQLiteError {
             throw JournalFile.wrap(error, file: file)
         } catch {
             throw JournalError(.sqlite, file: file, reason: "\(error)")
         }
         self.sessionID = sessionID
+        self.lock = lock
         inserter = EntryInserter(connection: connection, session: sessionID)
-        do {
-            lock = try SessionLock(journal: path, session: sessionID)
-        } catch {
-            try? connection.prepare("DELETE FROM sessions WHERE id = ?1").execute([.integer(sessionID)])
-            throw JournalError(.fileSystem, file: file, session: sessionID, reason: error.description)
-        }
+        watch = JournalWatch(path: path)
+        // Best effort: on a disk too full for the reserve, the session records without one.
+        _ = lock.reserve(bytes: SessionLock.reservedBytes)
     }
 
     /// Takes steps as they are handed over and encodes them at once, commits the entries by batches,
@@ -126,6 +173,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// caller's large collections either (see ``EncodingContext/largeCount``). What waits for the
     /// commit is the encoded rows, at most a batch of them.
     func run(_ handOff: HandOff<Item>) {
+        var publishedBytes = keyframeBytes
         while true {
             var take = handOff.take(held: held.items, heldSince: held.since)
             if take.isAbandoned {
@@ -133,12 +181,21 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                 handOff.finish()
                 return
             }
-            if held.since == nil { held.since = take.enqueuedAt }
-            encode(&take)
-            if take.commitDue {
-                let (committed, lost) = commit()
-                handOff.didProcess(items: held.items, committed: committed, lost: lost)
-                held = Held()
+            if gone {
+                // The file is gone: nothing more is written, and what comes is counted as lost.
+                handOff.didProcess(items: take.items.count, committed: 0, lost: take.items.count)
+            } else {
+                if held.since == nil { held.since = take.enqueuedAt }
+                encode(&take)
+                if keyframeBytes != publishedBytes {
+                    publishedBytes = keyframeBytes
+                    handOff.estimateStateBytes(publishedBytes)
+                }
+                if take.commitDue {
+                    let (committed, lost) = commit()
+                    handOff.didProcess(items: held.items, committed: committed, lost: lost)
+                    held = Held()
+                }
             }
             if take.isLast {
                 finishSession()
@@ -214,7 +271,9 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         let rows = held.rows
         guard !rows.isEmpty else { return (0, 0) }
         let firstSeq = nextSeq
+        let lastSeq = firstSeq + rows.count - 1
         do {
+            try faults?.check()
             try connection.transaction {
                 try inserter.insert(rows, firstSeq: firstSeq)
                 let droppedTotal = rows.reduce(0) { $0 + ($1.dropped ?? 0) }
@@ -223,18 +282,45 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                         .execute([.integer(sessionID), .integer(Int64(droppedTotal))])
                 }
             }
-            nextSeq = firstSeq + rows.count
-            unrecordedLoss = nil
-            return (held.items - held.lostToEncoding, held.lostToEncoding)
         } catch {
+            if stopIfGone(lost: firstSeq...lastSeq) { return (0, held.items) }
             // The transaction rolled back: everything in it is lost, and becomes a gap once writes succeed again.
             let count = rows.reduce(0) { $0 + ($1.kind == .gap ? ($1.dropped ?? 0) : 1) }
             let note = "\(count) actions lost: the write failed (\(error))"
             unrecordedLoss = (count, note, rows.first?.time ?? Date())
             forgetPrevious()
-            report(.writeFailed, entry: firstSeq, "entries \(firstSeq)...\(firstSeq + rows.count - 1) were not written: \(error)")
+            if !failing {
+                failing = true
+                report(.writeFailed, entry: firstSeq, """
+                    \(Self.describe(firstSeq...lastSeq)) not written: \(error); until a write succeeds again, \
+                    what is recorded is lost, and then written as a gap
+                    """)
+            }
             return (0, held.items)
         }
+        nextSeq = lastSeq + 1
+        unrecordedLoss = nil
+        failing = false
+        // Committed, but perhaps to a file nobody can reach any more.
+        if stopIfGone(lost: firstSeq...lastSeq) { return (0, held.items) }
+        return (held.items - held.lostToEncoding, held.lostToEncoding)
+    }
+
+    /// "entry 4 was" or "entries 4...9 were".
+    private static func describe(_ entries: ClosedRange<Int>) -> String {
+        entries.count == 1 ? "entry \(entries.lowerBound) was" : "entries \(entries.lowerBound)...\(entries.upperBound) were"
+    }
+
+    /// Stops writing, and says so once, when the journal's path no longer names the file written.
+    /// Returns whether it stopped. `lost`: the entries of the batch just tried, which count as lost.
+    private func stopIfGone(lost: ClosedRange<Int>?) -> Bool {
+        guard !gone, let problem = watch.problem() else { return gone }
+        gone = true
+        unrecordedLoss = nil
+        forgetPrevious()
+        let what = lost.map { "\(Self.describe($0)) lost with it" } ?? "the session was not marked closed"
+        report(.fileGone, entry: lost?.lowerBound, "\(problem): \(what), and nothing more is written to this session")
+        return true
     }
 
     private func encode(_ step: Item) throws -> Row {
@@ -300,24 +386,52 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         }
         let text = redactor.keyframe(json).canonicalText
         budget.keyframe(bytes: text.utf8.count)
+        keyframeBytes = text.utf8.count
         if !trustsEquality { previousState = json }
         return (.keyframe, text)
     }
 
-    /// Marks the session closed, releases its lock and closes the connection, before `close()` returns:
-    /// the closing connection folds the write-ahead log into the journal file and, when no other
-    /// connection has the file open, switches it back to a rollback journal, so that the journal is
-    /// one file again (see ``Connection/close()``).
+    /// Writes what is left of the session: a gap for a loss not yet written, then its status
+    /// `closed` (when the disk is full, gives the lock file's reserve back and tries once more). Then
+    /// releases its lock and closes the connection, before `close()` returns: the closing connection
+    /// folds the write-ahead log into the journal file and, when no other connection has the file
+    /// open, switches it back to a rollback journal, so that the journal is one file again (see
+    /// ``Connection/close()``).
     private func finishSession() {
+        defer {
+            lock.release()
+            inserter.finalizeStatements()
+            connection.close()
+        }
+        guard !stopIfGone(lost: nil) else { return }
         do {
+            try writeClosing()
+        } catch {
+            if lock.releaseReserve() {
+                faults?.reserveReleased()
+                if (try? writeClosing()) != nil { return }
+            }
+            let lossNote = unrecordedLoss.map { ", without the gap of its last \($0.count) lost actions" } ?? ""
+            report(.writeFailed, entry: nil, "the session could not be marked closed (\(error)); it will read as interrupted\(lossNote)")
+        }
+    }
+
+    /// One transaction: the gap of a loss not yet written, and the session marked `closed`.
+    private func writeClosing() throws {
+        try faults?.check()
+        try connection.transaction {
+            if let loss = unrecordedLoss {
+                try inserter.insert([Row(kind: .gap, time: loss.time, dropped: loss.count, note: loss.note)], firstSeq: nextSeq)
+                try connection.cachedStatement("UPDATE sessions SET dropped = dropped + ?2 WHERE id = ?1")
+                    .execute([.integer(sessionID), .integer(Int64(loss.count))])
+            }
             try connection.cachedStatement("UPDATE sessions SET status = 'closed', ended_at = ?2 WHERE id = ?1")
                 .execute([.integer(sessionID), .real(Date().timeIntervalSince1970)])
-        } catch {
-            report(.writeFailed, entry: nil, "the session could not be marked closed (\(error)); it will read as interrupted")
         }
-        lock.release()
-        inserter.finalizeStatements()
-        connection.close()
+        if unrecordedLoss != nil {
+            nextSeq += 1
+            unrecordedLoss = nil
+        }
     }
 
     private func report(_ code: RecorderError.Code, entry: Int?, _ reason: String) {

@@ -33,12 +33,15 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     /// The journal file.
     public let path: String
     private let handOff: HandOff<Item>
-    private let waitTimeout: Duration
+    /// How long `record` may wait for room; `nil`: as long as it takes (``RecorderConfiguration/Backpressure/block``).
+    private let waitTimeout: Duration?
 
-    /// Opens (or creates) the journal at `path`, starts a session and records `initialState` as entry 0.
+    /// Opens (or creates) the journal at `path`, starts a session and commits `initialState` as entry 0.
     ///
-    /// Opening happens on the writer's thread; this initializer waits for it, so create the recorder at
-    /// start-up rather than in the middle of a gesture.
+    /// Opening, encoding the initial state and committing it with the new session happen on the
+    /// writer's thread; this initializer waits for them, so create the recorder at start-up rather than
+    /// in the middle of a gesture. Either the session starts with its entry 0 on disk, or this throws
+    /// and no session is left in the file.
     ///
     /// - Parameters:
     ///   - path: the journal file; created with its schema when missing.
@@ -46,8 +49,10 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     ///   - initialState: the state before the first action.
     ///   - configuration: queue, batching, back-pressure, redaction, retention and error handling.
     /// - Throws: ``JournalError`` when the file cannot be opened for writing, is not a journal, or is newer
-    ///   than this library; with code ``JournalError/Code/invalidArgument`` when a redacted path is not
-    ///   a JSON Pointer, or the metadata is not an object and so cannot list the redacted paths.
+    ///   than this library; when the session and its entry 0 cannot be committed (a full disk, a
+    ///   read-only file); with code ``JournalError/Code/encodingFailed`` when `initialState` does not
+    ///   encode; with code ``JournalError/Code/invalidArgument`` when a redacted path is not a JSON
+    ///   Pointer, or the metadata is not an object and so cannot list the redacted paths.
     public init(
         path: String,
         sessionName: String,
@@ -55,11 +60,13 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         configuration: RecorderConfiguration = RecorderConfiguration()
     ) throws(JournalError) {
         self.path = path
-        self.handOff = HandOff(capacity: configuration.queueCapacity, batchSize: configuration.batchSize, batchInterval: configuration.batchInterval,
+        self.handOff = HandOff(capacity: configuration.queueCapacity, byteCapacity: configuration.queueByteCapacity,
+            batchSize: configuration.batchSize, batchInterval: configuration.batchInterval,
             waitsForFlush: configuration.writerWaitsForFlush)
         switch configuration.backpressure {
         case .drop: waitTimeout = .zero
         case .wait(let timeout): waitTimeout = max(.zero, timeout)
+        case .block: waitTimeout = nil
         }
         let (redactor, metadata) = try Self.redaction(configuration, file: JournalFile.displayName(path))
         let description = SessionDescription(
@@ -77,22 +84,41 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         let handOff = self.handOff
         let onError = configuration.onError
         let retention = configuration.retention
+        let faults = configuration.writeFaults
+        let initial = InitialState(initialState)
+        let file = JournalFile.displayName(path)
         let thread = Thread {
+            // In a closure of its own, so that the writer thread keeps no reference to the initial
+            // state once it is written: one kept would share the app's buffers, and the app's next
+            // in-place mutation would copy them.
+            let start: Result<JournalWriter<State, Action, Effect>, JournalError> = {
+                guard let state = initial.take() else {
+                    return .failure(JournalError(.fileSystem, file: file, reason: "the writer thread started twice"))
+                }
+                do throws(JournalError) {
+                    return .success(try JournalWriter(path: path, session: description, initialState: state, startedAt: startedAt, faults: faults, onError: onError))
+                } catch {
+                    return .failure(error)
+                }
+            }()
             let writer: JournalWriter<State, Action, Effect>
-            do throws(JournalError) {
-                writer = try JournalWriter(path: path, session: description, startedAt: startedAt, onError: onError)
-            } catch {
+            switch start {
+            case .failure(let error):
                 started.resolve(.failure(error))
                 return
+            case .success(let made):
+                writer = made
             }
-            started.resolve(.success(writer.sessionID))
+            handOff.didCommitDirectly()
+            handOff.estimateStateBytes(writer.keyframeBytes)
+            // Before the initializer returns, so that what it leaves in the journal is settled.
             Self.applyRetention(retention, path: path, session: writer.sessionID, onError: onError)
+            started.resolve(.success(writer.sessionID))
             writer.run(handOff)
         }
         thread.name = "ActionLog writer"
         thread.start()
         sessionID = try started.wait().get()
-        _ = handOff.put(Item(action: nil, state: initialState, effect: nil, time: startedAt, reducerDuration: nil), timeout: .zero)
     }
 
     /// Closes the session if ``close()`` was not called. Does not wait for the writer.
@@ -104,8 +130,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
 
     /// Hands one dispatch to the writer. O(1) on the caller's thread: no encoding, no I/O.
     ///
-    /// When the queue is full, ``RecorderConfiguration/backpressure`` decides: wait a bounded time, or drop
-    /// and count. A dropped entry becomes a `gap` in the session. After ``close()`` this does nothing.
+    /// When the queue is full (by count or by bytes), ``RecorderConfiguration/backpressure`` decides:
+    /// wait a bounded time, or drop and count, or wait for room. A dropped entry becomes a `gap` in the
+    /// session. After ``close()`` this does nothing.
     ///
     /// - Parameters:
     ///   - action: the action that was reduced.
@@ -119,15 +146,17 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         )
     }
 
-    /// Returns when everything handed over so far is committed (or, if it could not be, reported and
-    /// counted as lost). Blocks the calling thread meanwhile: call it at moments that can wait, such as a
+    /// Returns when everything handed over so far is committed (or, if it could not be, counted as
+    /// lost, and reported once per episode of failures). Blocks the calling thread meanwhile: call it at moments that can wait, such as a
     /// scene moving to the background.
     public func flush() {
         handOff.flush()
     }
 
-    /// Flushes, marks the session `closed`, stops the writer and closes its connection to the journal,
-    /// all before it returns. Later calls do nothing.
+    /// Flushes, writes the gap of a loss not yet written, marks the session `closed`, stops the
+    /// writer and closes its connection to the journal, all before it returns. Later calls do
+    /// nothing. On a full disk the session's reserve of space is used for this; a file that accepts
+    /// no write leaves the session `interrupted`, and ``RecorderConfiguration/onError`` says so.
     ///
     /// Closing folds the write-ahead log into the journal file and, when no other connection has the
     /// journal open, switches it back from WAL to a rollback journal: the `-wal` and `-shm` files go,
@@ -159,6 +188,24 @@ extension Recorder where Effect == Never {
     /// Records an action of a reducer that has no effects. See ``record(action:state:effect:reducerDuration:)``.
     public func record(action: Action, state: State, reducerDuration: Duration? = nil) {
         record(action: action, state: state, effect: nil, reducerDuration: reducerDuration)
+    }
+}
+
+/// Hands the initial state to the writer thread once and keeps no reference to it after.
+private final class InitialState<State: Sendable>: Sendable {
+    private let value: Mutex<State?>
+
+    init(_ state: State) {
+        value = Mutex(state)
+    }
+
+    /// The state, the first time; `nil` after.
+    func take() -> State? {
+        value.withLock { stored in
+            let state = stored
+            stored = nil
+            return state
+        }
     }
 }
 

@@ -14,12 +14,27 @@ public struct RecorderConfiguration: Sendable {
     public enum Backpressure: Sendable, Equatable {
         /// Drop the entry and count it. The loss is written as a `gap` entry, so the session never looks complete.
         case drop
-        /// Wait up to `timeout` for room, then drop as ``drop`` does. The caller is never blocked longer.
+        /// Wait up to `timeout` for room, then drop as ``drop`` does. The caller is never blocked longer
+        /// (the time is counted from the call; how soon the thread runs again after it is up to the system).
         case wait(timeout: Duration)
+        /// Wait for room as long as the writer needs: nothing is ever dropped. For tests and CI
+        /// recordings that must be complete, not for an app in users' hands: the dispatching thread
+        /// runs at the writer's pace whenever the queue is full (a slow disk, a large state), and a
+        /// disk that stalls stalls the app. Never call `record` from ``RecorderConfiguration/onError``
+        /// with this policy: the writer calls the handler, so it would wait for itself.
+        case block
     }
 
     /// Entries handed over and not yet written. Default 4096.
     public var queueCapacity = 4096
+    /// The bytes of state the queue may hold, as the writer estimates them: each queued entry counts
+    /// for the encoded size of the last keyframe the writer wrote (entry 0 at first), measured on the
+    /// writer's thread, so `record` measures nothing. A queued state is counted whole because the
+    /// app's next in-place mutation makes it a copy of its own. When the queue is full by count or by
+    /// bytes, ``backpressure`` decides. One state larger than the whole capacity still goes through,
+    /// one at a time. The writer also holds the entries it took and is still encoding, so the states
+    /// in memory can reach about twice this. Default 32 MiB: 16 states of 2 MB, 4096 of 8 KB.
+    public var queueByteCapacity = 32 << 20
     /// Default: wait up to 50 ms, then drop.
     public var backpressure = Backpressure.wait(timeout: .milliseconds(50))
     /// The writer commits when this many entries are waiting... Default 256.
@@ -51,13 +66,18 @@ public struct RecorderConfiguration: Sendable {
     /// configuration.retention = RetentionPolicy(maximumSessions: 20, maximumBytes: 50_000_000, maximumAge: .seconds(7 * 86_400))
     /// ```
     public var retention = RetentionPolicy.keepEverything
-    /// Called on the writer's thread for every failure: an entry that does not encode, a write that
-    /// fails, entries dropped under back-pressure. The default prints to standard error.
+    /// Called on the writer's thread for every failure: an entry that does not encode, entries dropped
+    /// under back-pressure, a write that fails (once per episode: the next failures are only counted
+    /// until a write succeeds again), a journal deleted or replaced while recording. The default prints
+    /// to standard error.
     public var onError: @Sendable (RecorderError) -> Void = RecorderError.printToStandardError
     /// For tests: the writer takes nothing from the queue until a flush or close asks for it, as a
     /// writer that fell behind would, so that a test can fill the queue and see what is dropped.
     /// (Otherwise the writer takes each entry as soon as it is handed over.)
     package var writerWaitsForFlush = false
+    /// For tests where no small file system can be mounted: fails the writer's transactions as a full
+    /// disk or a read-only file would.
+    package var writeFaults: WriteFaults?
 
     public init() {}
 }

@@ -8,8 +8,15 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
         /// An action, state or effect threw while encoding.
         case encodingFailed
-        /// A transaction failed (disk full, read-only file, I/O error); its entries were lost.
+        /// A transaction failed (disk full, read-only file, I/O error); its entries were lost. Reported
+        /// once per episode: the failures after it are counted, not reported, until a write succeeds,
+        /// and what they lost is then written as one gap. Also reported when the session cannot be
+        /// marked closed.
         case writeFailed
+        /// The journal file (or its write-ahead log) was deleted, moved away or replaced by another
+        /// file while recording. Nothing more is written to the session, the new file at the path is
+        /// left alone, and what is recorded from then on is counted as lost.
+        case fileGone
         /// Entries were dropped because the writer fell behind.
         case dropped
         /// `record` was called after `close()`.

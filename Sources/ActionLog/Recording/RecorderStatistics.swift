@@ -11,7 +11,10 @@ public struct RecorderStatistics: Sendable, Equatable {
     public var dropped: Int
     /// Entries the writer committed.
     public var committed: Int
-    /// Entries handed over but lost by the writer: they did not encode, or their transaction failed.
+    /// Entries handed over but lost by the writer: they did not encode, their transaction failed, or
+    /// the journal was deleted or replaced (the batch committed just before the writer saw it, and
+    /// everything after). Together with ``dropped``, what the session's gap entries add up to, unless
+    /// the file stopped accepting writes before the recorder closed.
     public var lost: Int
     /// Entries handed over and not processed yet.
     public var pending: Int

@@ -56,7 +56,7 @@ func reportingErrors<T>(_ body: () throws(JournalError) -> T) throws -> T {
         switch error.code {
         case .fileNotFound, .notADatabase, .notAJournal, .newerSchema, .sessionNotFound, .entryNotFound, .invalidArgument:
             throw ExitCode(64)
-        case .corrupt, .sqlite, .fileSystem, .busy:
+        case .corrupt, .sqlite, .fileSystem, .busy, .encodingFailed:
             throw ExitCode.failure
         }
     }

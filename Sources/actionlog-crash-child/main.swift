@@ -1,0 +1,89 @@
+// `actionlog-crash-child JOURNAL SEED`: records into JOURNAL until it is killed. Test support for
+// `CrashDurabilityTests`, which SIGKILLs it at random moments and checks what it left.
+//
+// It prints, unbuffered, `session ID` once the session has started (entry 0 is committed), then
+// `flushed SEQ` each time a `flush()` returned: entries 0...SEQ are committed. Entry SEQ's state is
+// `CrashState(seq:)`, so the test can check every entry without being told what was recorded. SEED
+// picks how many actions go between flushes and when the child pauses, so that kills land while it
+// encodes, while it commits, and while it is idle.
+
+import ActionLog
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The state after entry `seq`: its count, the last 64 counts, and now and then a note of 12 KB, so
+/// that some rows span several pages.
+struct CrashState: Codable, Sendable {
+    var count: Int
+    var recent: [Int]
+    var note: String?
+
+    init(seq: Int) {
+        count = seq
+        recent = Array(max(0, seq - 63)...seq)
+        note = seq % 37 == 0 ? String(repeating: "n", count: 12_000) : nil
+    }
+}
+
+enum CrashAction: Codable, Sendable { case step }
+
+/// SplitMix64.
+struct Generator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes[written...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { exit(3) }
+        written += count
+    }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: actionlog-crash-child JOURNAL SEED\n".utf8))
+    exit(64)
+}
+var random = Generator(state: seed)
+var configuration = RecorderConfiguration()
+configuration.batchSize = 1 + Int(random.next() % 64)
+configuration.batchInterval = .milliseconds(1 + Int(random.next() % 20))
+configuration.backpressure = .block
+let recorder: Recorder<CrashState, CrashAction, Never>
+do {
+    recorder = try Recorder(path: arguments[1], sessionName: "crash \(seed)", initialState: CrashState(seq: 0), configuration: configuration)
+} catch {
+    FileHandle.standardError.write(Data("actionlog-crash-child: \(error)\n".utf8))
+    exit(1)
+}
+say("session \(recorder.sessionID)")
+var seq = 0
+while true {
+    for _ in 0..<(1 + Int(random.next() % 40)) {
+        seq += 1
+        recorder.record(action: .step, state: CrashState(seq: seq))
+    }
+    switch random.next() % 4 {
+    case 0:
+        recorder.flush()
+        say("flushed \(seq)")
+    case 1:
+        usleep(UInt32(random.next() % 3_000))
+    default:
+        break
+    }
+}
