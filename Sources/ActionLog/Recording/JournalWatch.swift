@@ -16,18 +16,7 @@ import Musl
 /// same path: a changed or missing identity always means another file, or none.
 struct JournalWatch {
     /// Which file a path names.
-    struct Identity: Equatable {
-        var device: UInt64
-        var inode: UInt64
-
-        /// The identity of the file at `path`, or `nil` when there is none.
-        init?(path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            device = UInt64(truncatingIfNeeded: status.st_dev)
-            inode = UInt64(truncatingIfNeeded: status.st_ino)
-        }
-    }
+    typealias Identity = FileIdentity
 
     private let path: String
     private let journal: Identity?
