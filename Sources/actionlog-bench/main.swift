@@ -9,6 +9,8 @@
 /// swift run -c release actionlog-bench --long     # long sessions at full size (1,000,000 counter and
 ///                                                 # 100,000 cart entries), however long recording takes
 /// swift run -c release actionlog-bench --caller-cost   # only the caller's cost at a UI's pace (CallerCost.swift)
+/// swift run -c release actionlog-bench --backpressure  # only `record` under a slow writer, per back-pressure policy
+///                                                      # (Backpressure.swift): max, p99, drops, memory, close
 /// swift build -c release && ./.build/release/actionlog-bench --scale   # only the readers at scale, full size
 /// ```
 ///
@@ -62,12 +64,14 @@ var scaleOnly = false
 var longSessions = false
 var runs = 3
 var callerCostOnly = false
+var backpressureOnly = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--quick": quick = true
     case "--long": longSessions = true
     case "--caller-cost": callerCostOnly = true
+    case "--backpressure": backpressureOnly = true
     case "--scale": scaleOnly = true
     case "--runs":
         guard let value = arguments.next().flatMap(Int.init), value > 0 else {
@@ -76,10 +80,10 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--scale] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--scale] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--runs N]")
         exit(64)
     }
 }
@@ -126,6 +130,20 @@ let search = searchWorkload(plan: Plan(actionLog: 5_000, naive: 2_000, floor: 50
 
 func progress(_ text: String) {
     FileHandle.standardError.write(Data("… \(text) (\(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s)\n".utf8))
+}
+
+// MARK: - Back-pressure
+
+if backpressureOnly {
+    print("## `record` when the writer falls behind, per back-pressure policy")
+    print()
+    do {
+        print(try backpressureReport(quick: quick, directory: directory, progress: progress))
+    } catch {
+        print("back-pressure measurement failed: \(error)")
+    }
+    try? FileManager.default.removeItem(atPath: directory)
+    exit(0)
 }
 
 // MARK: - Caller's cost at a UI's pace
