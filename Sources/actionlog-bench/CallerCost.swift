@@ -74,6 +74,7 @@ func measureCallerCost<State, Action>(
         let path = "\(directory)/caller-\(slug)-\(run).actionlog"
         var configuration = RecorderConfiguration()
         configuration.queueCapacity = max(throughputActions, dispatches) + 1
+        configuration.queueByteCapacity = .max
         configuration.backpressure = .wait(timeout: .seconds(60))
         let recorder = try Recorder<State, Action, Never>(
             path: path, sessionName: workload.name, initialState: workload.initial, configuration: configuration)

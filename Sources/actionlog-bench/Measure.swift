@@ -95,6 +95,7 @@ struct ActionLogRun {
 func runActionLog<State, Action>(_ workload: Workload<State, Action>, actions: [Action], path: String) throws -> ActionLogRun {
     var configuration = RecorderConfiguration()
     configuration.queueCapacity = actions.count + 1
+    configuration.queueByteCapacity = .max  // The queue holds every action: the loop measures `record`, not waiting.
     configuration.backpressure = .wait(timeout: .seconds(60))
     let recorder = try Recorder<State, Action, Never>(
         path: path, sessionName: workload.name, initialState: workload.initial, configuration: configuration

@@ -11,6 +11,8 @@
 /// swift run -c release actionlog-bench --caller-cost   # only the caller's cost at a UI's pace (CallerCost.swift)
 /// swift run -c release actionlog-bench --replay        # only replay speed, on sessions recorded for it
 ///                                                      # (ACTIONLOG_BENCH_KEEP=1 keeps their journals)
+/// swift run -c release actionlog-bench --backpressure  # only `record` under a slow writer, per back-pressure policy
+///                                                      # (Backpressure.swift): max, p99, drops, memory, close
 /// swift build -c release && ./.build/release/actionlog-bench --scale   # only the readers at scale, full size
 /// ```
 ///
@@ -65,12 +67,14 @@ var longSessions = false
 var runs = 3
 var callerCostOnly = false
 var replayOnly = false
+var backpressureOnly = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--quick": quick = true
     case "--long": longSessions = true
     case "--caller-cost": callerCostOnly = true
+    case "--backpressure": backpressureOnly = true
     case "--scale": scaleOnly = true
     case "--replay": replayOnly = true
     case "--runs":
@@ -80,10 +84,10 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--scale] [--replay] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--replay] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--scale] [--replay] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--replay] [--runs N]")
         exit(64)
     }
 }
@@ -162,6 +166,20 @@ if replayOnly {
         try? FileManager.default.removeItem(atPath: directory)
     }
     print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
+    exit(0)
+}
+
+// MARK: - Back-pressure
+
+if backpressureOnly {
+    print("## `record` when the writer falls behind, per back-pressure policy")
+    print()
+    do {
+        print(try backpressureReport(quick: quick, directory: directory, progress: progress))
+    } catch {
+        print("back-pressure measurement failed: \(error)")
+    }
+    try? FileManager.default.removeItem(atPath: directory)
     exit(0)
 }
 

@@ -212,6 +212,23 @@ struct RecorderFaultTests {
         #expect(!FileManager.default.fileExists(atPath: SessionLock.path(journal: path, session: recorder.sessionID)))
     }
 
+    @Test("a journal deleted while the recorder is idle: close tells it once and marks nothing")
+    func deletedWhileIdle() throws {
+        let path = directory.path("idle.actionlog")
+        let log = ErrorLog()
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Self.state(0), configuration: Self.committingOnFlush(log))
+        Self.record(recorder, from: 0, count: 5)
+        recorder.flush()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        recorder.close()
+
+        #expect(log.all.map(\.description) == [
+            "idle.actionlog, session 1: the journal was deleted or moved away while recording: the session was not marked closed, and nothing more is written to this session"
+        ])
+        #expect(recorder.statistics == RecorderStatistics(recorded: 6, dropped: 0, committed: 6, lost: 0, pending: 0))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test("a journal replaced by another file while recording: told once, the new file is left alone, everything after counted as lost")
     func replaced() throws {
         let path = directory.path("replaced.actionlog")

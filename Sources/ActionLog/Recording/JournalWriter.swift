@@ -84,15 +84,18 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     private var gone = false
     /// For tests: fails transactions as a full disk or a read-only file would.
     private let faults: WriteFaults?
+    /// The writer also commits once the rows it holds reach this many bytes of state.
+    private let commitBytes: Int
 
     /// Encodes `initialState`, opens the journal for writing, creates the session with the initial
     /// state as entry 0 (one transaction), and takes the session's lock. Either the session exists with
     /// its entry 0 and is locked, or this throws and leaves no session behind.
     init(
         path: String, session: SessionDescription, initialState: State, startedAt: Date,
-        faults: WriteFaults? = nil, onError: @escaping @Sendable (RecorderError) -> Void
+        commitBytes: Int = .max, faults: WriteFaults? = nil, onError: @escaping @Sendable (RecorderError) -> Void
     ) throws(JournalError) {
         self.faults = faults
+        self.commitBytes = commitBytes
         let file = JournalFile.displayName(path)
         self.file = file
         self.onError = onError
@@ -191,7 +194,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                     publishedBytes = keyframeBytes
                     handOff.estimateStateBytes(publishedBytes)
                 }
-                if take.commitDue {
+                // Also by bytes: encoded rows of large states would otherwise pile up until the batch is due.
+                if take.commitDue || held.bytes >= commitBytes {
                     let (committed, lost) = commit()
                     handOff.didProcess(items: held.items, committed: committed, lost: lost)
                     held = Held()
@@ -214,6 +218,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         var rows: [Row] = []
         /// The handed-over steps they hold (gap rows count what they stand for).
         var items = 0
+        /// The bytes of the state texts the rows hold.
+        var bytes = 0
         /// The steps of ``items`` that did not encode, each now a gap.
         var lostToEncoding = 0
         /// When the oldest of ``items`` was handed over.
@@ -250,7 +256,9 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                 report(.dropped, entry: nextSeq + held.rows.count - 1, "\(note); recorded as a gap")
             }
             do {
-                held.rows.append(try encode(step))
+                let row = try encode(step)
+                held.bytes += row.state?.utf8.count ?? 0
+                held.rows.append(row)
             } catch {
                 let label = step.action.map { labeler.label(of: $0) } ?? "initial state"
                 let reason = "\"\(label)\" does not encode: \(EncodingFailure.describe(error))"  // Never the value: it may hold secrets.

@@ -5,7 +5,8 @@
 /// ```swift
 /// var configuration = RecorderConfiguration()
 /// configuration.appVersion = "2.4.1 (311)"
-/// configuration.backpressure = .drop
+/// configuration.backpressure = .drop          // or .block in tests and CI: nothing ever dropped
+/// configuration.queueByteCapacity = 8 << 20   // at most 8 MiB of queued states
 /// configuration.onError = { error in logger.warning("\(error)") }
 /// let recorder = try Recorder(path: url.path, sessionName: "checkout", initialState: state, configuration: configuration)
 /// ```
@@ -32,8 +33,10 @@ public struct RecorderConfiguration: Sendable {
     /// writer's thread, so `record` measures nothing. A queued state is counted whole because the
     /// app's next in-place mutation makes it a copy of its own. When the queue is full by count or by
     /// bytes, ``backpressure`` decides. One state larger than the whole capacity still goes through,
-    /// one at a time. The writer also holds the entries it took and is still encoding, so the states
-    /// in memory can reach about twice this. Default 32 MiB: 16 states of 2 MB, 4096 of 8 KB.
+    /// one at a time. The writer also holds the steps it took and is encoding, and the encoded rows
+    /// waiting for their commit (it commits once they hold this many bytes of state, whatever
+    /// ``batchSize`` says), so what recording holds in memory stays within about three times this.
+    /// Default 32 MiB: 16 states of 2 MB, 4096 of 8 KB.
     public var queueByteCapacity = 32 << 20
     /// Default: wait up to 50 ms, then drop.
     public var backpressure = Backpressure.wait(timeout: .milliseconds(50))
