@@ -121,3 +121,14 @@ struct RecorderFailureTests {
         #expect(error?.code == .fileSystem)
     }
 }
+
+@Suite("RecorderError: what the default handler prints")
+struct RecorderErrorDescriptionTests {
+    @Test("control and bidirectional characters from a file name or a reason are escaped, on one line")
+    func escapesControlCharacters() {
+        let error = RecorderError(
+            code: .encodingFailed, file: "app\u{1B}]0;x\u{07}.actionlog", session: 3, entry: 4,
+            reason: "action \"add\ncart\u{202E}\" does not encode")
+        #expect(error.description == #"app\u{1B}]0;x\u{7}.actionlog, session 3, entry 4: action "add\u{A}cart\u{202E}" does not encode"#)
+    }
+}

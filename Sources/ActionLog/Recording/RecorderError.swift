@@ -37,8 +37,10 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
     /// The explanation, without the location.
     public let reason: String
 
+    /// `file, session N, entry M: reason`, with control and bidirectional characters escaped (as
+    /// every ActionLog message is): a reason may quote a label or a path from the app.
     public var description: String {
-        "\(file), session \(session)\(entry.map { ", entry \($0)" } ?? ""): \(reason)"
+        "\(file), session \(session)\(entry.map { ", entry \($0)" } ?? ""): \(reason)".displayEscaped
     }
 
     /// The default error handler: one line on standard error.
