@@ -36,8 +36,50 @@ struct RecorderFailureTests {
         #expect(entries[2].content.gap?.note == "2 actions dropped: the writer fell behind")
         #expect(try entries[3].content.storedJSON?.decode(Counter.self) == Counter(count: 10))
         #expect(try journal.session(recorder.sessionID).droppedCount == 2)
-        #expect(log.all.map(\.description) == ["drop.actionlog, session 1, entry 2: 2 actions dropped: the writer fell behind; recorded as a gap"])
+        #expect(log.all.map(\.description) == [
+            "drop.actionlog, session 1, entry 2: 2 actions dropped: the writer fell behind; recorded as a gap"
+                + " (further drops are counted, and told again once the writer has caught up)",
+        ])
         #expect(try journal.verify().isValid)
+    }
+
+    @Test("an overload is told once however many gaps it leaves, and again after the writer caught up")
+    func dropsAreToldOncePerEpisode() throws {
+        let path = directory.path("episodes.actionlog")
+        let log = ErrorLog()
+        // The writer takes only at a flush: between two flushes, the queue of one overflows at will.
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
+            $0.queueCapacity = 1
+            $0.batchSize = 10_000
+            $0.writerWaitsForFlush = true
+            $0.batchInterval = .seconds(3600)
+            $0.backpressure = .drop
+        })
+        var count = 0
+        func dispatch(_ times: Int) {
+            for _ in 0..<times {
+                count += 1
+                recorder.record(action: .add(1), state: Counter(count: count), effect: nil)
+            }
+        }
+        // One overload: three rounds, each leaving a gap behind the step that got through.
+        for _ in 0..<3 {
+            dispatch(3)
+            recorder.flush()
+        }
+        // The step after the last drops carries their gap; the round after it is the first without
+        // drops: the writer has caught up. Then a second overload.
+        dispatch(1)
+        recorder.flush()
+        dispatch(1)
+        recorder.flush()
+        dispatch(3)
+        recorder.close()
+
+        #expect(recorder.statistics.dropped == 8)
+        #expect(log.all.map(\.code) == [.dropped, .dropped], "one report per overload")
+        let gaps = try Journal(path: path).entries(in: recorder.sessionID).compactMap { $0.content.gap?.dropped }
+        #expect(gaps == [2, 2, 2, 2])
     }
 
     @Test("waiting back-pressure gives up after its timeout, so the caller is never blocked for long")

@@ -227,6 +227,16 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     }
 
     private var held = Held()
+    /// Whether drops under back-pressure were reported since the writer last caught up: a long
+    /// overload is told once, not at every gap it leaves (the gaps and the statistics count every drop).
+    private var dropsReported = false
+
+    /// Reports a gap of dropped actions, once per episode of drops.
+    private func reportDrops(_ note: String) {
+        guard !dropsReported else { return }
+        dropsReported = true
+        report(.dropped, entry: nextSeq + held.rows.count - 1, "\(note); recorded as a gap (further drops are counted, and told again once the writer has caught up)")
+    }
 
     /// Adds a gap of `count` entries to the held rows, or extends the last row when it is a gap.
     private func gap(_ count: Int, note: String, time: Date) {
@@ -246,6 +256,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         }
         var items = take.items
         take.items = []
+        // A take without drops means the writer caught up: the next drop starts a new episode.
+        if take.trailingDrops == 0, !items.contains(where: { $0.droppedBefore > 0 }) { dropsReported = false }
         items.reverse()
         held.items += items.count
         while let pending = items.popLast() {
@@ -253,7 +265,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             if pending.droppedBefore > 0 {
                 let note = "\(pending.droppedBefore) actions dropped: the writer fell behind"
                 gap(pending.droppedBefore, note: note, time: step.time)
-                report(.dropped, entry: nextSeq + held.rows.count - 1, "\(note); recorded as a gap")
+                reportDrops(note)
             }
             do {
                 let row = try encode(step)
@@ -270,7 +282,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         if take.trailingDrops > 0 {
             let note = "\(take.trailingDrops) actions dropped: the writer fell behind"
             gap(take.trailingDrops, note: note, time: Date())
-            report(.dropped, entry: nextSeq + held.rows.count - 1, "\(note); recorded as a gap")
+            reportDrops(note)
         }
     }
 

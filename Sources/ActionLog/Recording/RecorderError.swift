@@ -17,7 +17,9 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         /// file while recording. Nothing more is written to the session, the new file at the path is
         /// left alone, and what is recorded from then on is counted as lost.
         case fileGone
-        /// Entries were dropped because the writer fell behind.
+        /// Entries were dropped because the writer fell behind. Reported once per overload: later
+        /// drops are counted (in ``RecorderStatistics/dropped`` and in the session's gaps) without a
+        /// report until the writer has caught up (a batch it takes holds no drops).
         case dropped
         /// `record` was called after `close()`.
         case recordAfterClose
