@@ -91,10 +91,14 @@ public final class Journal: Sendable {
     private static let sessionColumns = """
         SELECT s.id, s.name, s.started_at, s.ended_at, s.status, s.library_version, s.app_version,
                s.state_type, s.action_type, s.effect_type, s.metadata, s.dropped,
-               (SELECT count(*) FROM entries e WHERE e.session_id = s.id),
-               (SELECT max(time) FROM entries e WHERE e.session_id = s.id)
+               (SELECT max(seq) + 1 FROM entries e WHERE e.session_id = s.id),
+               (SELECT time FROM entries e WHERE e.session_id = s.id ORDER BY seq DESC LIMIT 1)
         FROM sessions s
         """
+    // The count and the last time come from the session's last entry, found through the primary
+    // key (session_id, seq): two b-tree descents, not a scan of the session. Sequence numbers are
+    // gapless (a loss is a `gap` entry), so the last seq + 1 is the count; a file whose numbers have
+    // holes counts them too, and `verify` names them.
 
     /// Every session in the journal, oldest first.
     ///

@@ -37,7 +37,9 @@ public struct Session: Sendable, Hashable, Identifiable {
     public let effectType: String?
     /// Free-form metadata given at recording time; a JSON object.
     public let metadata: JSONValue
-    /// Entries in the session, entry 0 (the initial state) and gaps included.
+    /// Entries in the session, entry 0 (the initial state) and gaps included. Read from a journal,
+    /// the last entry's seq + 1 (entries are numbered from 0 without holes, a loss being a `gap`
+    /// entry), so that it costs a primary-key lookup, not a count; ``Journal/verify()`` names holes.
     public let entryCount: Int
     /// Actions lost to back-pressure or failures; each loss is also a `gap` entry.
     public let droppedCount: Int
