@@ -33,7 +33,8 @@ public struct ReplayOptions: Sendable {
     /// change *and undoes* before the next full comparison, which the default cannot see.
     public var comparesWholeStates = false
 
-    /// The defaults: compare everything, stop at the first divergence, no upcasters.
+    /// The defaults: ignore no field, stop at the first divergence, no upcasters, and compare long
+    /// arrays where each step changed them (see ``comparesWholeStates``).
     public init() {}
 
     /// Options in one expression.
