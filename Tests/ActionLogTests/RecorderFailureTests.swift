@@ -6,20 +6,24 @@ import Testing
 struct RecorderFailureTests {
     let directory = TemporaryDirectory()
 
-    @Test("when the queue is full, entries are dropped, counted, and recorded as a gap")
-    func dropsUnderBackpressure() throws {
-        let path = directory.path("drop.actionlog")
-        let log = ErrorLog()
-        // Capacity 1 and a writer that takes only when a flush asks: the queue holds one action
-        // (entry 0 is committed when the recorder starts), and everything after is dropped until a
-        // flush drains it.
-        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
+    /// A recorder whose queue holds one action and whose writer takes only when a flush asks: entry
+    /// 0 is committed when it starts, and everything after the first action is dropped until a
+    /// flush drains the queue.
+    private func overflowingRecorder(path: String, log: ErrorLog) throws -> CounterRecorder {
+        try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
             $0.queueCapacity = 1
             $0.batchSize = 10_000
             $0.writerWaitsForFlush = true
             $0.batchInterval = .seconds(3600)
             $0.backpressure = .drop
         })
+    }
+
+    @Test("when the queue is full, entries are dropped, counted, and recorded as a gap")
+    func dropsUnderBackpressure() throws {
+        let path = directory.path("drop.actionlog")
+        let log = ErrorLog()
+        let recorder = try overflowingRecorder(path: path, log: log)
         recorder.record(action: .add(1), state: Counter(count: 1), effect: nil)
         recorder.record(action: .add(2), state: Counter(count: 3), effect: nil)
         recorder.record(action: .add(3), state: Counter(count: 6), effect: nil)
@@ -47,14 +51,7 @@ struct RecorderFailureTests {
     func dropsAreToldOncePerEpisode() throws {
         let path = directory.path("episodes.actionlog")
         let log = ErrorLog()
-        // The writer takes only at a flush: between two flushes, the queue of one overflows at will.
-        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
-            $0.queueCapacity = 1
-            $0.batchSize = 10_000
-            $0.writerWaitsForFlush = true
-            $0.batchInterval = .seconds(3600)
-            $0.backpressure = .drop
-        })
+        let recorder = try overflowingRecorder(path: path, log: log)
         var count = 0
         func dispatch(_ times: Int) {
             for _ in 0..<times {
