@@ -150,6 +150,80 @@ struct RecorderFailureTests {
         #expect(try journal.verify().isValid)
     }
 
+    @Test("steps encoded while a commit stalls and then fails are lost with it, in one gap, and the next entry is a keyframe")
+    func failureWhileCommitStalls() throws {
+        let path = directory.path("stall.actionlog")
+        let log = ErrorLog()
+        let faults = WriteFaults()
+        let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
+            $0.batchSize = 1
+            $0.writeFaults = faults
+        })
+        recorder.record(action: .add(1), state: Counter(count: 1), effect: nil)
+        recorder.flush()
+        faults.set(.diskFull)
+        faults.hold()
+        recorder.record(action: .add(2), state: Counter(count: 3), effect: nil)
+        while !faults.isHoldingOne { usleep(1_000) }
+        // The commit of entry 2 waits: entries 3 and 4 are encoded meanwhile, as deltas from entry 2.
+        recorder.record(action: .add(3), state: Counter(count: 6), effect: nil)
+        recorder.record(action: .add(4), state: Counter(count: 10), effect: nil)
+        while recorder.encodedSteps < 4 { usleep(1_000) }
+        faults.release()
+        recorder.flush()
+        faults.set(nil)
+        recorder.record(action: .add(5), state: Counter(count: 15), effect: nil)
+        recorder.close()
+
+        #expect(log.all.map(\.description) == [
+            "stall.actionlog, session 1, entry 2: entry 2 was not written: SQLite error 13: database or disk is full — while executing COMMIT; "
+                + "until a write succeeds again, what is recorded is lost, and then written as a gap"
+        ])
+        #expect(recorder.statistics == RecorderStatistics(recorded: 6, dropped: 0, committed: 3, lost: 3, pending: 0))
+        let journal = try Journal(path: path)
+        let entries = try journal.entries(in: recorder.sessionID)
+        #expect(entries.map(\.kind) == [.keyframe, .keyframe, .gap, .keyframe])
+        #expect(entries[2].content.gap?.dropped == 3)
+        #expect(entries[2].content.gap?.note == "3 actions lost: the write failed (SQLite error 13: database or disk is full — while executing COMMIT)")
+        #expect(try entries[3].content.storedJSON?.decode(Counter.self) == Counter(count: 15))
+        #expect(try journal.verify().isValid)
+    }
+
+    @Test("while the disk stalls, the writer still lets each state go: the app's next in-place mutation copies nothing")
+    func stalledDiskHoldsNoState() throws {
+        struct History: Codable, Equatable, Sendable {
+            var lines: [Int]
+        }
+        let path = directory.path("stalled.actionlog")
+        let faults = WriteFaults()
+        let recorder = try Recorder<History, CounterAction, Never>(
+            path: path, sessionName: "s", initialState: History(lines: []), configuration: configuration(ErrorLog()) {
+                $0.batchSize = 1
+                $0.writeFaults = faults
+            })
+        var state = History(lines: Array(0..<10_000))
+        recorder.record(action: .increment, state: state)
+        recorder.flush()
+        faults.hold()
+        state.lines.append(10_000)
+        recorder.record(action: .increment, state: state)
+        while !faults.isHoldingOne { usleep(1_000) }
+        state.lines.append(10_001)
+        recorder.record(action: .increment, state: state)
+        while recorder.encodedSteps < 3 { usleep(1_000) }
+        // The commit of the first append still waits; the second append is encoded and released.
+        let before = state.lines.withUnsafeBufferPointer { $0.baseAddress }
+        state.lines[0] = -1
+        let after = state.lines.withUnsafeBufferPointer { $0.baseAddress }
+        faults.release()
+        recorder.close()
+
+        #expect(before == after)
+        #expect(recorder.statistics == RecorderStatistics(recorded: 4, dropped: 0, committed: 4, lost: 0, pending: 0))
+        let states = try Journal(path: path).entries(in: recorder.sessionID).count
+        #expect(states == 4)
+    }
+
     @Test("a file the recorder cannot open for writing throws at start-up, naming the file")
     func unwritableLocation() throws {
         let path = directory.path("no/such/dir/x.actionlog")

@@ -148,6 +148,23 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         while wait, !finished { condition.wait() }
     }
 
+    /// The items the writer has encoded and let go of so far.
+    private var encoded = 0
+
+    /// The writer encoded `items` taken items and holds none of them any more.
+    func didEncode(_ items: Int) {
+        condition.lock()
+        encoded += items
+        condition.unlock()
+    }
+
+    /// The items the writer has encoded and let go of so far.
+    var encodedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return encoded
+    }
+
     var isClosing: Bool {
         condition.lock()
         defer { condition.unlock() }

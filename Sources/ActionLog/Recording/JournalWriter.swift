@@ -23,7 +23,9 @@ struct SessionDescription: Sendable {
     var redactor = Redactor.none
 }
 
-/// The writer: owns the connection on its own thread, encodes steps, batches them into transactions.
+/// The writer's encoding half: takes steps from the recorder's queue on its own thread, encodes
+/// them, and hands the encoded rows by batches to the committing half (``EntryCommitter``), which
+/// owns the connection on a second thread.
 ///
 /// Nothing here runs on a dispatching thread. Failures are reported through `onError` once per
 /// episode (a run of failed commits, ended by one that succeeds), counted, and written as `gap`
@@ -35,9 +37,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     typealias Item = Step<State, Action, Effect>
 
     let sessionID: Session.ID
-    private let connection: Connection
-    private let lock: SessionLock
-    private let inserter: EntryInserter
+    /// The committing half, until ``run(_:)`` starts its thread.
+    private let committer: EntryCommitter
     private let file: String
     private let onError: @Sendable (RecorderError) -> Void
     /// Encodes actions, effects and whole states, keeping its per-type decisions between them.
@@ -52,8 +53,11 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// Cleared when a keyframe shows that the state's `==` disagrees with its encoding: from then on
     /// every state is encoded in full and diffed as JSON.
     private var trustsEquality = true
-    /// Entry 0 is written by the initializer.
+    /// The seq the next row encoded should get, as far as this half knows: for the entry numbers of
+    /// its reports. Entry 0 is written by the initializer.
     private var nextSeq = 1
+    /// The failed commits this half knows of (see ``CommitPipe/outcome()``).
+    private var failuresSeen = 0
     /// The state of the last entry encoded, for a JSON diff, once `==` is not trusted; while it is, the
     /// change encoder holds the previous state alone (a second reference here would make its in-place
     /// patching copy). `nil` when the next entry must be a keyframe.
@@ -73,17 +77,6 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// The encoded size of the last keyframe written: what the recorder counts for each queued state
     /// (see ``RecorderConfiguration/queueByteCapacity``).
     private(set) var keyframeBytes: Int
-    /// Actions lost to failed transactions, not yet written as a gap.
-    private var unrecordedLoss: (count: Int, note: String, time: Date)?
-    /// Set by a failed commit, cleared by one that succeeds: the failure that began the episode was
-    /// reported, and the next ones are only counted.
-    private var failing = false
-    /// Tells when the journal's path no longer names the file written.
-    private let watch: JournalWatch
-    /// Set once ``watch`` saw the file go: nothing more is written.
-    private var gone = false
-    /// For tests: fails transactions as a full disk or a read-only file would.
-    private let faults: WriteFaults?
     /// The writer also commits once the rows it holds reach this many bytes of state.
     private let commitBytes: Int
 
@@ -94,7 +87,6 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         path: String, session: SessionDescription, initialState: State, startedAt: Date,
         commitBytes: Int = .max, faults: WriteFaults? = nil, onError: @escaping @Sendable (RecorderError) -> Void
     ) throws(JournalError) {
-        self.faults = faults
         self.commitBytes = commitBytes
         let file = JournalFile.displayName(path)
         self.file = file
@@ -114,7 +106,6 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         budget.keyframe(bytes: initialText.utf8.count)
         keyframeBytes = initialText.utf8.count
         let connection = try JournalFile.open(path: path, mode: .readWrite)
-        self.connection = connection
         try Journal.markInterruptedSessions(connection, path: path)
         // The writer's rows meet the schema's CHECK constraints by construction (`kind` is an
         // `Entry.Kind`), and SQLite 3.40 evaluates `kind IN (...)` by building a temporary table for
@@ -160,71 +151,99 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             throw JournalError(.sqlite, file: file, reason: "\(error)")
         }
         self.sessionID = sessionID
-        self.lock = lock
-        inserter = EntryInserter(connection: connection, session: sessionID)
-        watch = JournalWatch(path: path)
+        committer = EntryCommitter(
+            connection: connection, session: sessionID, lock: lock, path: path, file: file, faults: faults,
+            pipe: CommitPipe(byteCapacity: commitBytes), onError: onError)
         // Best effort: on a disk too full for the reserve, the session records without one.
         _ = lock.reserve(bytes: SessionLock.reservedBytes)
     }
 
-    /// Takes steps as they are handed over and encodes them at once, commits the entries by batches,
-    /// until the recorder closes (or is abandoned).
+    /// Takes steps as they are handed over and encodes them at once, hands the encoded rows by
+    /// batches to the committing half (started here, on a thread of its own), until the recorder
+    /// closes (or is abandoned). Returns once the committing half has finished the session.
     ///
     /// A step is encoded as soon as the writer can take it, not when its batch is due, and then
     /// released: a step still held would keep the caller's state buffers shared, and the caller's next
     /// in-place mutation would copy them on its own thread. The change encoder keeps no buffer of the
     /// caller's large collections either (see ``EncodingContext/largeCount``). What waits for the
-    /// commit is the encoded rows, at most a batch of them.
+    /// commit is the encoded rows, and the commit runs beside the encoding of the next steps.
     func run(_ handOff: HandOff<Item>) {
+        let committer = self.committer
+        let pipe = committer.pipe
+        let thread = Thread {
+            lowerCurrentThreadPriority()
+            committer.run(handOff)
+        }
+        thread.name = "ActionLog committer"
+        thread.qualityOfService = .utility
+        thread.start()
         var publishedBytes = keyframeBytes
         while true {
             var take = handOff.take(held: held.items, heldSince: held.since)
             if take.isAbandoned {
-                lock.abandon()
-                handOff.finish()
+                pipe.abandon()
+                pipe.waitUntilFinished()
                 return
             }
-            if gone {
+            let outcome = pipe.outcome()
+            if outcome.gone {
                 // The file is gone: nothing more is written, and what comes is counted as lost.
                 handOff.didProcess(items: take.items.count, committed: 0, lost: take.items.count)
             } else {
+                noticeFailures(outcome)
                 if held.since == nil { held.since = take.enqueuedAt }
+                let count = take.items.count
                 encode(&take)
+                handOff.didEncode(count)
                 if keyframeBytes != publishedBytes {
                     publishedBytes = keyframeBytes
                     handOff.estimateStateBytes(publishedBytes)
                 }
                 // Also by bytes: encoded rows of large states would otherwise pile up until the batch is due.
                 if take.commitDue || held.bytes >= commitBytes {
-                    let (committed, lost) = commit()
-                    handOff.didProcess(items: held.items, committed: committed, lost: lost)
-                    held = Held()
+                    submitHeld(pipe)
                 }
             }
             if take.isLast {
-                finishSession()
-                handOff.finish()
+                submitHeld(pipe)
+                pipe.close()
+                pipe.waitUntilFinished()
                 return
             }
         }
+    }
+
+    /// Hands the held rows to the committing half, and starts a new batch.
+    private func submitHeld(_ pipe: CommitPipe) {
+        // A failure the committing half met since: the held rows follow states lost with it. They go
+        // (to be counted in the gap), and the next row is a keyframe.
+        noticeFailures(pipe.outcome())
+        guard held.items > 0 || !held.rows.isEmpty else { return }
+        nextSeq += held.rows.count
+        pipe.submit(held)
+        held = Held(generation: failuresSeen)
+    }
+
+    /// Takes note of commits that failed since the last look: the rows held so far (begun before)
+    /// are handed over to be counted as lost, and the next entry is a keyframe.
+    private func noticeFailures(_ outcome: (failures: Int, resumeSeq: Int, gone: Bool)) {
+        guard outcome.failures != failuresSeen else { return }
+        if held.items > 0 || !held.rows.isEmpty {
+            committer.pipe.submit(held)  // its generation is older: the committing half counts it as lost
+        }
+        failuresSeen = outcome.failures
+        held = Held(generation: failuresSeen)
+        // The gap of the loss comes first, then what is encoded from now on.
+        nextSeq = outcome.resumeSeq + 1
+        forgetPrevious()
     }
 
     // MARK: - Writing
 
     private typealias Row = EntryInserter.Row
 
-    /// The entries encoded and not yet committed.
-    private struct Held {
-        var rows: [Row] = []
-        /// The handed-over steps they hold (gap rows count what they stand for).
-        var items = 0
-        /// The bytes of the state texts the rows hold.
-        var bytes = 0
-        /// The steps of ``items`` that did not encode, each now a gap.
-        var lostToEncoding = 0
-        /// When the oldest of ``items`` was handed over.
-        var since: ContinuousClock.Instant?
-    }
+    /// The entries encoded and not yet handed to the committing half.
+    private typealias Held = EncodedBatch
 
     private var held = Held()
     /// Whether drops under back-pressure were reported since the writer last caught up: a long
@@ -251,9 +270,6 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
 
     /// Encodes the steps of `take` into held rows, releasing each step once encoded (`take` keeps none).
     private func encode(_ take: inout HandOff<Item>.Take) {
-        if held.rows.isEmpty, let loss = unrecordedLoss {
-            gap(loss.count, note: loss.note, time: loss.time)
-        }
         var items = take.items
         take.items = []
         // A take without drops means the writer caught up: the next drop starts a new episode.
@@ -284,63 +300,6 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             gap(take.trailingDrops, note: note, time: Date())
             reportDrops(note)
         }
-    }
-
-    /// Commits the held rows in one transaction. Returns how many handed-over steps were committed and lost.
-    private func commit() -> (committed: Int, lost: Int) {
-        let rows = held.rows
-        guard !rows.isEmpty else { return (0, 0) }
-        let firstSeq = nextSeq
-        let lastSeq = firstSeq + rows.count - 1
-        do {
-            try faults?.check()
-            try connection.transaction {
-                try inserter.insert(rows, firstSeq: firstSeq)
-                let droppedTotal = rows.reduce(0) { $0 + ($1.dropped ?? 0) }
-                if droppedTotal > 0 {
-                    try connection.cachedStatement("UPDATE sessions SET dropped = dropped + ?2 WHERE id = ?1")
-                        .execute([.integer(sessionID), .integer(Int64(droppedTotal))])
-                }
-            }
-        } catch {
-            if stopIfGone(lost: firstSeq...lastSeq) { return (0, held.items) }
-            // The transaction rolled back: everything in it is lost, and becomes a gap once writes succeed again.
-            let count = rows.reduce(0) { $0 + ($1.kind == .gap ? ($1.dropped ?? 0) : 1) }
-            let note = "\(count) actions lost: the write failed (\(error))"
-            unrecordedLoss = (count, note, rows.first?.time ?? Date())
-            forgetPrevious()
-            if !failing {
-                failing = true
-                report(.writeFailed, entry: firstSeq, """
-                    \(Self.describe(firstSeq...lastSeq)) not written: \(error); until a write succeeds again, \
-                    what is recorded is lost, and then written as a gap
-                    """)
-            }
-            return (0, held.items)
-        }
-        nextSeq = lastSeq + 1
-        unrecordedLoss = nil
-        failing = false
-        // Committed, but perhaps to a file nobody can reach any more.
-        if stopIfGone(lost: firstSeq...lastSeq) { return (0, held.items) }
-        return (held.items - held.lostToEncoding, held.lostToEncoding)
-    }
-
-    /// "entry 4 was" or "entries 4...9 were".
-    private static func describe(_ entries: ClosedRange<Int>) -> String {
-        entries.count == 1 ? "entry \(entries.lowerBound) was" : "entries \(entries.lowerBound)...\(entries.upperBound) were"
-    }
-
-    /// Stops writing, and says so once, when the journal's path no longer names the file written.
-    /// Returns whether it stopped. `lost`: the entries of the batch just tried, which count as lost.
-    private func stopIfGone(lost: ClosedRange<Int>?) -> Bool {
-        guard !gone, let problem = watch.problem() else { return gone }
-        gone = true
-        unrecordedLoss = nil
-        forgetPrevious()
-        let what = lost.map { "\(Self.describe($0)) lost with it" } ?? "the session was not marked closed"
-        report(.fileGone, entry: lost?.lowerBound, "\(problem): \(what), and nothing more is written to this session")
-        return true
     }
 
     private func encode(_ step: Item) throws -> Row {
@@ -409,49 +368,6 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         keyframeBytes = text.utf8.count
         if !trustsEquality { previousState = json }
         return (.keyframe, text)
-    }
-
-    /// Writes what is left of the session: a gap for a loss not yet written, then its status
-    /// `closed` (when the disk is full, gives the lock file's reserve back and tries once more). Then
-    /// releases its lock and closes the connection, before `close()` returns: the closing connection
-    /// folds the write-ahead log into the journal file and, when no other connection has the file
-    /// open, switches it back to a rollback journal, so that the journal is one file again (see
-    /// ``Connection/close()``).
-    private func finishSession() {
-        defer {
-            lock.release()
-            inserter.finalizeStatements()
-            connection.close()
-        }
-        guard !stopIfGone(lost: nil) else { return }
-        do {
-            try writeClosing()
-        } catch {
-            if lock.releaseReserve() {
-                faults?.reserveReleased()
-                if (try? writeClosing()) != nil { return }
-            }
-            let lossNote = unrecordedLoss.map { ", without the gap of its last \($0.count) lost actions" } ?? ""
-            report(.writeFailed, entry: nil, "the session could not be marked closed (\(error)); it will read as interrupted\(lossNote)")
-        }
-    }
-
-    /// One transaction: the gap of a loss not yet written, and the session marked `closed`.
-    private func writeClosing() throws {
-        try faults?.check()
-        try connection.transaction {
-            if let loss = unrecordedLoss {
-                try inserter.insert([Row(kind: .gap, time: loss.time, dropped: loss.count, note: loss.note)], firstSeq: nextSeq)
-                try connection.cachedStatement("UPDATE sessions SET dropped = dropped + ?2 WHERE id = ?1")
-                    .execute([.integer(sessionID), .integer(Int64(loss.count))])
-            }
-            try connection.cachedStatement("UPDATE sessions SET status = 'closed', ended_at = ?2 WHERE id = ?1")
-                .execute([.integer(sessionID), .real(Date().timeIntervalSince1970)])
-        }
-        if unrecordedLoss != nil {
-            nextSeq += 1
-            unrecordedLoss = nil
-        }
     }
 
     private func report(_ code: RecorderError.Code, entry: Int?, _ reason: String) {

@@ -89,7 +89,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         let initial = InitialState(initialState)
         let file = JournalFile.displayName(path)
         let thread = Thread {
-            lowerWriterPriority()
+            lowerCurrentThreadPriority()
             // In a closure of its own, so that the writer thread keeps no reference to the initial
             // state once it is written: one kept would share the app's buffers, and the app's next
             // in-place mutation would copy them.
@@ -175,6 +175,12 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         handOff.close(wait: true)
     }
 
+    /// The steps handed over that the writer has encoded and let go of so far (for tests): the
+    /// initial state is not counted.
+    package var encodedSteps: Int {
+        handOff.encodedCount
+    }
+
     /// The counters so far: recorded, dropped, committed, lost, pending.
     public var statistics: RecorderStatistics {
         handOff.statistics()
@@ -194,13 +200,13 @@ extension Recorder where Effect == Never {
     }
 }
 
-/// Gives the writer thread (the calling thread) a lower priority than the app's threads: a thread that
+/// Gives the calling thread (each of the writer's two) a lower priority than the app's threads: a thread that
 /// waits in `record` under back-pressure runs again as soon as its time is up, instead of waiting for
 /// the writer's time slice (measured with `actionlog-bench --backpressure`: with 2 MB states, the
 /// slowest `.wait(50 ms)` call took 53-76 ms instead of 62-235 ms). On Apple platforms the thread's
 /// quality of service (`.utility`) does this; on Linux, where quality of service means nothing, a nice
 /// value of 5 for this thread alone (Linux keeps one per thread). The writer still gets every idle cycle.
-private func lowerWriterPriority() {
+func lowerCurrentThreadPriority() {
     #if canImport(Glibc)
     // `who` 0 is the calling thread on Linux. Lowering one's own priority needs no privilege.
     _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)

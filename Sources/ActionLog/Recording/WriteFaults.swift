@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import Synchronization
 
 /// For tests on machines where no small file system can be mounted: makes the recorder's writer fail
@@ -23,8 +24,25 @@ package final class WriteFaults: Sendable {
     }
 
     private let state = Mutex<(fault: Fault?, roomForOne: Bool)>((nil, false))
+    /// Whether the next transaction waits for ``release()``, and whether one waits now.
+    private let gate = Mutex<(closed: Bool, waiting: Bool)>((false, false))
 
     package init() {}
+
+    /// Makes the next transactions wait, before they start, until ``release()``: a disk that stalls.
+    package func hold() {
+        gate.withLock { $0.closed = true }
+    }
+
+    /// Lets the transactions held by ``hold()`` go on.
+    package func release() {
+        gate.withLock { $0.closed = false }
+    }
+
+    /// Whether a transaction waits at the gate ``hold()`` closed.
+    package var isHoldingOne: Bool {
+        gate.withLock { $0.waiting }
+    }
 
     /// Sets the fault from now on; `nil` for none.
     ///
@@ -35,6 +53,12 @@ package final class WriteFaults: Sendable {
 
     /// Throws the error SQLite would give a transaction under the fault; the writer calls it first.
     func check() throws(SQLiteError) {
+        while gate.withLock({ gate in
+            gate.waiting = gate.closed
+            return gate.closed
+        }) {
+            usleep(1_000)
+        }
         let fault: Fault? = state.withLock { state in
             if state.roomForOne {
                 state.roomForOne = false
