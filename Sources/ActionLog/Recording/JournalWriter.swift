@@ -1,13 +1,26 @@
 import Foundation
 
 /// One dispatched step, as handed from the dispatching thread to the writer: values only, nothing encoded.
+///
+/// `@usableFromInline`, with the hand-off's dispatching side: ``Recorder/record(action:state:effect:reducerDuration:)``
+/// is inlined into the app, so that it runs specialized for the app's types (see ``HandOff``).
+@usableFromInline
 struct Step<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable>: Sendable {
     /// `nil` for entry 0, the initial state.
-    var action: Action?
-    var state: State
-    var effect: Effect?
-    var time: Date
-    var reducerDuration: Duration?
+    @usableFromInline var action: Action?
+    @usableFromInline var state: State
+    @usableFromInline var effect: Effect?
+    @usableFromInline var time: Date
+    @usableFromInline var reducerDuration: Duration?
+
+    @inlinable
+    init(action: Action?, state: State, effect: Effect?, time: Date, reducerDuration: Duration?) {
+        self.action = action
+        self.state = state
+        self.effect = effect
+        self.time = time
+        self.reducerDuration = reducerDuration
+    }
 }
 
 /// Describes the session a writer creates.

@@ -26,15 +26,15 @@ import Synchronization
 /// same bytes come again; it labels each distinct action once (see ``ActionLabel``). Like the state
 /// (see ``ChangeEncoder``), an action's `encode(to:)` must therefore depend on the action alone.
 public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable>: Sendable {
-    typealias Item = Step<State, Action, Effect>
+    @usableFromInline typealias Item = Step<State, Action, Effect>
 
     /// The session this recorder writes.
     public let sessionID: Session.ID
     /// The journal file.
     public let path: String
-    private let handOff: HandOff<Item>
+    @usableFromInline let handOff: HandOff<Item>
     /// How long `record` may wait for room; `nil`: as long as it takes (``RecorderConfiguration/Backpressure/block``).
-    private let waitTimeout: Duration?
+    @usableFromInline let waitTimeout: Duration?
 
     /// Opens (or creates) the journal at `path`, starts a session and commits `initialState` as entry 0.
     ///
@@ -142,6 +142,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     ///   - state: the state the reducer produced.
     ///   - effect: the effect the reducer returned, if any.
     ///   - reducerDuration: how long the reducer took, if measured.
+    @inlinable
     public func record(action: Action, state: State, effect: Effect?, reducerDuration: Duration? = nil) {
         _ = handOff.put(
             Item(action: action, state: state, effect: effect, time: Date(), reducerDuration: reducerDuration),
@@ -195,6 +196,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
 
 extension Recorder where Effect == Never {
     /// Records an action of a reducer that has no effects. See ``record(action:state:effect:reducerDuration:)``.
+    @inlinable
     public func record(action: Action, state: State, reducerDuration: Duration? = nil) {
         record(action: action, state: state, effect: nil, reducerDuration: reducerDuration)
     }
