@@ -16,7 +16,7 @@ public struct RecorderConfiguration: Sendable {
         /// Drop the entry and count it. The loss is written as a `gap` entry, so the session never looks complete.
         case drop
         /// Wait up to `timeout` for room, then drop as ``drop`` does. The caller is never blocked longer
-        /// (the time is counted from the call; how soon the thread runs again after it is up to the system).
+        /// (the time is counted from when `record` finds the queue full; how soon the thread runs again after it is up to the system).
         case wait(timeout: Duration)
         /// Wait for room as long as the writer needs: nothing is ever dropped. For tests and CI
         /// recordings that must be complete, not for an app in users' hands: the dispatching thread
