@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "ActionLog", targets: ["ActionLog"]),
         .library(name: "Replayer", targets: ["Replayer"]),
+        // The reference `Store` (pure reducer, effect handler, middleware) that records in one line.
+        .library(name: "ActionLogStore", targets: ["ActionLogStore"]),
         .executable(name: "replay-cli", targets: ["replay-cli"]),
     ],
     dependencies: [
@@ -33,8 +35,10 @@ let package = Package(
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             ]
         ),
-        // The reference Store and the example features used by the demo, the fixtures and the tests.
-        .target(name: "ActionLogExamples", dependencies: ["ActionLog"]),
+        // The reference Store with its recording hook: a product, so an app imports it instead of copying it.
+        .target(name: "ActionLogStore", dependencies: ["ActionLog"]),
+        // The example features used by the demo, the fixtures and the tests.
+        .target(name: "ActionLogExamples", dependencies: ["ActionLog", "ActionLogStore"]),
         .executableTarget(
             name: "replay-cli",
             dependencies: [
@@ -58,7 +62,15 @@ let package = Package(
         .testTarget(
             name: "ReplayerTests",
             dependencies: [
-                "Replayer", "ActionLog", "ActionLogExamples",
+                "Replayer", "ActionLog", "ActionLogStore", "ActionLogExamples",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+        // A Store from the ActionLogStore product, recorded and replayed as an app's tests would.
+        .testTarget(
+            name: "ActionLogStoreTests",
+            dependencies: [
+                "ActionLogStore", "ActionLog", "Replayer",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),

@@ -1,10 +1,10 @@
 import ActionLog
+import ActionLogStore
 
 /// Scripted sessions of the example features: what `replay-cli demo` records and what the golden
 /// fixtures under `fixtures/` were recorded from.
 public enum ExampleScripts {
-    public typealias CitySearchRecorder = Recorder<CitySearch, Message<CitySearch.Input, CitySearch.Feedback>, CitySearch.Effect>
-    public typealias CheckoutRecorder = Recorder<Checkout.State, Checkout.Event, Never>
+    public typealias CheckoutRecorder = Recorder<Checkout.State, Checkout.Event, Checkout.SideEffect>
 
     /// The city search inputs of the script, in order.
     public static let citySearchInputs: [CitySearch.Input] = [
@@ -19,8 +19,8 @@ public enum ExampleScripts {
     /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
     @MainActor
     public static func recordCitySearch(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (Session.ID, CitySearch) {
-        let recorder = try CitySearchRecorder(path: path, sessionName: "city search", initialState: CitySearch(), configuration: configuration)
-        let store = Store(initialState: CitySearch(), effectHandler: CitySearchEffects(), middleware: [recorder])
+        let store = Store(initialState: CitySearch(), effectHandler: CitySearchEffects())
+        let recorder = try store.startRecording(path: path, sessionName: "city search", configuration: configuration)
         for input in citySearchInputs {
             store.send(input)
             await store.settle()

@@ -68,8 +68,8 @@ struct PruneCommandTests {
             let age = try runCLI(["prune", "demo.actionlog", "--older-than", "7d"], in: directory)
             #expect(age.status == 0)
             #expect(age.stdout == """
-                Removed session 2 "checkout": closed, 15 entries, 3.1 kB (ended more than 7d ago)
-                demo.actionlog: removed 1 session (15 entries, 3.1 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
+                Removed session 2 "checkout": closed, 15 entries, 3.5 kB (ended more than 7d ago)
+                demo.actionlog: removed 1 session (15 entries, 3.5 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
 
                 """)
         }
@@ -89,9 +89,9 @@ struct PruneCommandTests {
             #expect(pruned.stderr == "")
             #expect(pruned.stdout == """
                 Removed session 1 "city search": closed, 17 entries, 4.5 kB (beyond --keep 0)
-                Removed session 2 "checkout": closed, 15 entries, 3.1 kB (beyond --keep 0)
+                Removed session 2 "checkout": closed, 15 entries, 3.5 kB (beyond --keep 0)
                 Kept session 3 "live": it is being recorded (a live session is never removed)
-                demo.actionlog: removed 2 sessions (32 entries, 7.6 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
+                demo.actionlog: removed 2 sessions (32 entries, 8.1 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
 
                 """)
 

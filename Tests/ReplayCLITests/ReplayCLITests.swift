@@ -138,7 +138,7 @@ struct SessionsCommandTests {
             #expect(values.map { int($0["dropped"]) } == [0, 0])
             #expect(values.map { $0["stateType"] as? String } == ["ActionLogExamples.CitySearch", "ActionLogExamples.Checkout.State"])
             #expect(values.map { $0["actionType"] as? String } == [
-                "ActionLogExamples.Message<ActionLogExamples.CitySearch.Input, ActionLogExamples.CitySearch.Feedback>",
+                "ActionLogStore.Message<ActionLogExamples.CitySearch.Input, ActionLogExamples.CitySearch.Feedback>",
                 "ActionLogExamples.Checkout.Event",
             ])
             #expect(values.map { $0["appVersion"] as? String } == ["replay-cli demo", "replay-cli demo"])
@@ -249,8 +249,11 @@ struct LogCommandTests {
                 #expect(matches(entry["time"] as? String ?? "", timestampPattern))
                 #expect(((entry["offsetSeconds"] as? NSNumber)?.doubleValue ?? -1) >= 0)
                 #expect(entry["dropped"] is NSNull)
-                #expect(entry["effect"] is NSNull)  // Checkout has no effects (Effect == Never).
             }
+            // The state machine's side effects are its entries' effects.
+            #expect(entries.map { ($0["effect"] as? [String: Any]).map { $0.keys.sorted() } } == [
+                nil, nil, nil, ["validateCart"], nil, ["chargePayment"], nil, nil, nil, nil, ["validateCart"], nil, ["chargePayment"], nil, nil,
+            ])
             #expect(entries.dropFirst().allSatisfy { int($0["reducerNanoseconds"]) != nil })
 
             let citySearch = try runCLI(["log", "demo.actionlog", "--session", "1", "--json"], in: directory)

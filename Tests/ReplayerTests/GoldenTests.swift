@@ -1,5 +1,6 @@
 import ActionLog
 import ActionLogExamples
+import ActionLogStore
 import Foundation
 import Replayer
 import Synchronization
@@ -60,20 +61,65 @@ struct GoldenTests {
         If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.
         """
 
+    // MARK: - Side effects of the state machine
+
+    @Test("a changed side effect of the state machine fails the golden with the whole message, its state unchanged")
+    func changedSideEffectFails() {
+        // The regression: a 99-cent fee is charged on top of the total; every state stays the same.
+        func feeCharging(_ state: inout Checkout.State, _ event: Checkout.Event) -> Checkout.SideEffect? {
+            let sideEffect = Checkout.reduce(&state, event)
+            if case .chargePayment(let total) = sideEffect { return .chargePayment(totalCents: total + 99) }
+            return sideEffect
+        }
+        let result = verifyReplay(golden: "fixtures/checkout.jsonl", record: .never, reducer: feeCharging)
+        let divergence = result.replay?.divergence
+        #expect(divergence?.stateDifferences == [])
+        #expect(result.message == """
+            Replay diverged at entry 5 of session "checkout" of checkout.jsonl (payTapped).
+
+              Effect:
+                − Checkout.SideEffect.chargePayment(totalCents: 67400)
+                + Checkout.SideEffect.chargePayment(totalCents: 67499)
+
+            (Recorded: −, Replayed: +)
+
+            If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.
+            """)
+    }
+
+    @Test("the checkout golden journals each side effect as the entry's effect")
+    func checkoutGoldenHoldsSideEffects() throws {
+        let recording = try RecordedSession(contentsOfJSONL: Self.fixtures.appendingPathComponent("checkout.jsonl"))
+        let effects = try recording.entries.compactMap { entry in try entry.effect.map { (entry.seq, try $0.decode(Checkout.SideEffect.self)) } }
+        #expect(effects.map(\.0) == [3, 5, 10, 12])
+        #expect(effects.map(\.1) == [
+            .validateCart(Checkout.Cart(items: [
+                Checkout.Item(sku: "tea-01", name: "Green tea", priceCents: 1_250, quantity: 2),
+                Checkout.Item(sku: "kettle-9", name: "Copper kettle", priceCents: 64_900, quantity: 1),
+            ])),
+            .chargePayment(totalCents: 67_400),
+            .validateCart(Checkout.Cart(items: [
+                Checkout.Item(sku: "tea-01", name: "Green tea", priceCents: 1_250, quantity: 2),
+                Checkout.Item(sku: "cup-02", name: "Tea cup", priceCents: 900, quantity: 4),
+            ])),
+            .chargePayment(totalCents: 6_100),
+        ])
+    }
+
     // MARK: - Old recordings
 
-    @Test("a golden recorded before addItem was renamed replays through an upcaster")
+    @Test("a golden recorded before addItem was renamed, and before side effects were journaled, replays through an upcaster")
     func oldFormatWithUpcaster() {
         assertReplay(
             golden: "fixtures/checkout-v0.jsonl",
             options: ReplayOptions(upcasters: [.renameCase("addProduct", to: "addItem")]),
             record: .never,
-            reducer: Checkout.reduce)
+            reducer: Checkout.transition)
     }
 
     @Test("without the upcaster, the old golden fails naming file, session, entry, label and the missing case")
     func oldFormatWithoutUpcaster() {
-        let result = verifyReplay(golden: "fixtures/checkout-v0.jsonl", record: .never, reducer: Checkout.reduce)
+        let result = verifyReplay(golden: "fixtures/checkout-v0.jsonl", record: .never, reducer: Checkout.transition)
         #expect(result.message == """
             Replay of session "checkout" of checkout-v0.jsonl stopped after 0 matching entries: checkout-v0.jsonl, \
             session "checkout", entry 1: action "addProduct" no longer decodes: Event has no case "addProduct"
@@ -85,9 +131,10 @@ struct GoldenTests {
 }
 
 /// The checkout reducer with a regression: validation takes a dollar off the total.
-func regressedCheckout(_ state: inout Checkout.State, _ event: Checkout.Event) {
-    Checkout.reduce(&state, event)
+func regressedCheckout(_ state: inout Checkout.State, _ event: Checkout.Event) -> Checkout.SideEffect? {
+    Checkout.transition(&state, event)
     if case .cartValidated = event, case .cartValid(let cart, let total) = state {
         state = .cartValid(cart: cart, totalCents: total - 100)
     }
+    return Checkout.sideEffect(for: state)
 }

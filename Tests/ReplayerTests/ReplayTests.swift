@@ -1,5 +1,6 @@
 import ActionLog
 import ActionLogExamples
+import ActionLogStore
 import Foundation
 import Replayer
 import Testing

@@ -71,15 +71,16 @@ struct UpcasterTests {
     func migrateGolden() throws {
         let path = directory.path("checkout-v0.jsonl")
         try FileManager.default.copyItem(atPath: GoldenTests.fixtures.appendingPathComponent("checkout-v0.jsonl").path, toPath: path)
-        #expect(verifyReplay(golden: path, record: .never, reducer: Checkout.reduce).replay?.failure?.code == .actionDoesNotDecode)
+        #expect(verifyReplay(golden: path, record: .never, reducer: Checkout.transition).replay?.failure?.code == .actionDoesNotDecode)
+        let old = try String(contentsOfFile: path, encoding: .utf8)
 
         let report = try migrate(golden: path, upcasters: [.renameCase("addProduct", to: "addItem")], as: Checkout.Event.self)
         #expect(report.description == "Migrated \(path): rewrote the actions of entries 1, 2, 9.")
-        let result = verifyReplay(golden: path, record: .never, reducer: Checkout.reduce)
+        // Recorded before side effects were journaled: the transition alone replays it.
+        let result = verifyReplay(golden: path, record: .never, reducer: Checkout.transition)
         #expect(result.passed, "\(result.message ?? "")")
-        // The migrated golden is today's golden, byte for byte.
-        #expect(try String(contentsOfFile: path, encoding: .utf8)
-            == String(contentsOf: GoldenTests.fixtures.appendingPathComponent("checkout.jsonl"), encoding: .utf8))
+        // Only the renamed actions and their labels changed, byte for byte.
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == old.replacingOccurrences(of: "addProduct", with: "addItem"))
         #expect(try migrate(golden: path, upcasters: [.renameCase("addProduct", to: "addItem")], as: Checkout.Event.self).rewritten == [])
     }
 

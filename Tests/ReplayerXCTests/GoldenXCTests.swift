@@ -28,11 +28,12 @@ final class GoldenXCTests: XCTestCase {
 
     func testChangedReducerFailsWithTheWholeMessage() {
         capturing = true
-        assertReplay(golden: "fixtures/checkout.jsonl", record: .never) { (state: inout Checkout.State, event: Checkout.Event) in
-            Checkout.reduce(&state, event)
+        assertReplay(golden: "fixtures/checkout.jsonl", record: .never) { (state: inout Checkout.State, event: Checkout.Event) -> Checkout.SideEffect? in
+            Checkout.transition(&state, event)
             if case .cartValidated = event, case .cartValid(let cart, let total) = state {
                 state = .cartValid(cart: cart, totalCents: total - 100)
             }
+            return Checkout.sideEffect(for: state)
         }
         capturing = false
         // XCTFail prefixes "failed - "; on Linux, IssueReporting may append a note about host

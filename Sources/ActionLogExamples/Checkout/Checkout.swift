@@ -1,5 +1,8 @@
 /// Example feature in the state-machine style: a pure `reduce(currentState:event:)` gives the next
-/// state, and ``CheckoutViewModel`` performs the side effects the new state calls for.
+/// state, `sideEffect(for:)` describes the side effect the new state calls for, and
+/// ``CheckoutViewModel`` performs it. `reduce(_:_:)` is both in one step: the reducer the ViewModel
+/// runs, a recorder wraps, and replay re-drives — so the side effects are journaled as the entries'
+/// effects and a change to them is a divergence.
 ///
 /// idle → validatingCart → cartValid → processingPayment → paymentSuccess / paymentFailed → completed
 public enum Checkout {
@@ -95,8 +98,34 @@ public enum Checkout {
         }
     }
 
-    /// The same transition as an in-place reducer, the shape a recorder wraps.
-    public static func reduce(_ state: inout State, _ event: Event) {
+    /// What the ViewModel does for a state, described as a value: journaled as the entry's effect,
+    /// compared by replay, performed by ``CheckoutViewModel``.
+    public enum SideEffect: Codable, Equatable, Sendable {
+        /// Ask the cart validator about the cart; it answers `cartValidated` or `cartRejected`.
+        case validateCart(Cart)
+        /// Charge the total; the payment gateway answers `paymentSucceeded` or `paymentDeclined`.
+        case chargePayment(totalCents: Int)
+    }
+
+    /// The side effect a state calls for, if any. Pure: it decides, the ViewModel performs.
+    public static func sideEffect(for state: State) -> SideEffect? {
+        switch state {
+        case .validatingCart(let cart): .validateCart(cart)
+        case .processingPayment(_, let total): .chargePayment(totalCents: total)
+        default: nil
+        }
+    }
+
+    /// The transition, then the side effect of the new state: the in-place reducer the ViewModel
+    /// runs, the shape a recorder wraps (`recorder.recording(Checkout.reduce)`) and replay re-drives.
+    public static func reduce(_ state: inout State, _ event: Event) -> SideEffect? {
+        state = reduce(currentState: state, event: event)
+        return sideEffect(for: state)
+    }
+
+    /// The transition alone, as an in-place reducer without effects: replays sessions recorded
+    /// before the side effects were journaled (`fixtures/checkout-v0.jsonl`), comparing states only.
+    public static func transition(_ state: inout State, _ event: Event) {
         state = reduce(currentState: state, event: event)
     }
 }

@@ -1,13 +1,16 @@
 import ActionLog
+import ActionLogStore
 import Observation
 
-/// The checkout as a state-machine ViewModel: `handle(event:)` runs the pure transition, then starts
-/// the side effects the new state needs; their results come back as events.
+/// The checkout as a state-machine ViewModel: `handle(event:)` runs the pure transition, which also
+/// describes the side effect the new state needs (``Checkout/sideEffect(for:)``), then performs that
+/// side effect; its result comes back as an event.
 ///
-/// Recording wraps the transition function, so the ViewModel records without knowing about the journal:
+/// Recording wraps the reducer, so the ViewModel records without knowing about the journal, and
+/// each entry holds the event, the new state and the side effect:
 ///
 /// ```swift
-/// let recorder = try Recorder<Checkout.State, Checkout.Event, Never>(path: path, sessionName: "checkout", initialState: .initial)
+/// let recorder = try Recorder<Checkout.State, Checkout.Event, Checkout.SideEffect>(path: path, sessionName: "checkout", initialState: .initial)
 /// let viewModel = CheckoutViewModel(reduce: recorder.recording(Checkout.reduce))
 /// viewModel.handle(event: .addItem(item))
 /// ```
@@ -15,27 +18,31 @@ import Observation
 @Observable
 public final class CheckoutViewModel {
     public private(set) var state: Checkout.State
-    @ObservationIgnored private let reduce: (inout Checkout.State, Checkout.Event) -> Void
+    @ObservationIgnored private let reduce: (inout Checkout.State, Checkout.Event) -> Checkout.SideEffect?
     @ObservationIgnored private let services: CheckoutServices
     @ObservationIgnored private let effects = EffectTasks()
 
     /// - Parameters:
     ///   - state: the initial state.
     ///   - services: the cart validator and the payment gateway.
-    ///   - reduce: the transition; pass a recorder's wrapper to journal it.
+    ///   - reduce: the transition with its side effect; pass a recorder's wrapper to journal both.
     public init(
         state: Checkout.State = .initial,
         services: CheckoutServices = CheckoutServices(),
-        reduce: @escaping (inout Checkout.State, Checkout.Event) -> Void = Checkout.reduce
+        reduce: @escaping (inout Checkout.State, Checkout.Event) -> Checkout.SideEffect? = Checkout.reduce
     ) {
         self.state = state
         self.services = services
         self.reduce = reduce
     }
 
+    /// Runs the transition and performs the side effect the new state calls for, if any.
+    ///
+    /// - Parameter event: from the view, or the result of a side effect.
     public func handle(event: Checkout.Event) {
-        reduce(&state, event)
-        performSideEffects(for: state)
+        if let sideEffect = reduce(&state, event) {
+            perform(sideEffect)
+        }
     }
 
     /// Waits until no side effect is running. For tests, scripts and demos.
@@ -43,15 +50,13 @@ public final class CheckoutViewModel {
         await effects.settle()
     }
 
-    private func performSideEffects(for state: Checkout.State) {
+    private func perform(_ sideEffect: Checkout.SideEffect) {
         let services = services
-        switch state {
-        case .validatingCart(let cart):
+        switch sideEffect {
+        case .validateCart(let cart):
             run { await services.validate(cart) }
-        case .processingPayment(_, let total):
+        case .chargePayment(let total):
             run { await services.charge(totalCents: total) }
-        default:
-            break
         }
     }
 

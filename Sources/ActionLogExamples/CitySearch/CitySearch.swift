@@ -1,3 +1,5 @@
+import ActionLogStore
+
 /// Example feature for the reference ``Store``: search a catalogue of cities as the user types.
 ///
 /// Inputs `onAppear` and `queryChanged`; the `fetch` effect answers with `resultsLoaded` or `loadFailed`.

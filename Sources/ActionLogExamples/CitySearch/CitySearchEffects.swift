@@ -1,3 +1,5 @@
+import ActionLogStore
+
 /// The city search's effect handler, simulated: a fixed catalogue and no network, so every run
 /// gives the same answers. A query containing a digit fails, to exercise the failure path.
 public struct CitySearchEffects: EffectHandler {

@@ -1,12 +1,14 @@
 /// The effects a store or ViewModel has running, so that `settle()` can wait for all of them.
-/// Shared by ``Store`` and ``CheckoutViewModel``.
+/// Used by ``Store``, and by the example state-machine ViewModel of this package.
 @MainActor
-final class EffectTasks {
+package final class EffectTasks {
     private var running: [Int: Task<Void, Never>] = [:]
     private var nextID = 0
 
+    package init() {}
+
     /// Runs `work`, then hands its result to `deliver` on the main actor.
-    func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result, then deliver: @escaping @MainActor (Result) -> Void) {
+    package func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result, then deliver: @escaping @MainActor (Result) -> Void) {
         let id = nextID
         nextID += 1
         running[id] = Task { [weak self] in
@@ -17,7 +19,7 @@ final class EffectTasks {
     }
 
     /// Waits until no effect is running, including effects started while waiting.
-    func settle() async {
+    package func settle() async {
         while let task = running.first?.value {
             await task.value
         }
