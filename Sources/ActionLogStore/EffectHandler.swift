@@ -19,6 +19,10 @@ public protocol EffectHandler<State>: Sendable {
 
     /// Runs `effect`; the returned feedback, if any, is sent to the store.
     ///
+    /// ```swift
+    /// let feedback = await CounterEffects().handle(.fetchFact(2))   // .factLoaded("2 is …")
+    /// ```
+    ///
     /// - Parameter effect: what the reducer asked for.
     /// - Returns: the feedback to send to the store, or `nil` for none.
     func handle(_ effect: State.Effect) async -> State.Feedback?

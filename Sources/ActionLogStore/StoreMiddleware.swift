@@ -16,7 +16,11 @@ public protocol StoreMiddleware<State>: Sendable {
     /// The feature whose reduces this middleware sees.
     associatedtype State: StoreState
 
-    /// Called after each reduce.
+    /// Called after each reduce, on the main actor, before the effect starts.
+    ///
+    /// ```swift
+    /// middleware.didReduce(.input(.increment), state: state, effect: nil, duration: .microseconds(3))
+    /// ```
     ///
     /// - Parameters:
     ///   - message: the message that was reduced.

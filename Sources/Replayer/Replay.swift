@@ -142,7 +142,7 @@ extension Replay where Effect == Never {
     /// Replays a reducer that returns no effect.
     ///
     /// ```swift
-    /// let report = try Replay(journal: journal, session: 1, reducer: Checkout.reduce).run()
+    /// let report = try Replay(journal: journal, session: 1, reducer: Checkout.transition).run()   // states only
     /// ```
     public init(
         journal: Journal, session: Session.ID, options: ReplayOptions = ReplayOptions(),

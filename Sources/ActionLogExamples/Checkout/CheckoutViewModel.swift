@@ -17,6 +17,7 @@ import Observation
 @MainActor
 @Observable
 public final class CheckoutViewModel {
+    /// The current state of the checkout.
     public private(set) var state: Checkout.State
     @ObservationIgnored private let reduce: (inout Checkout.State, Checkout.Event) -> Checkout.SideEffect?
     @ObservationIgnored private let services: CheckoutServices

@@ -63,7 +63,7 @@ public func assertReplay<State: Codable, Action: Codable, Effect: Encodable>(
 /// for a reducer that returns no effect.
 ///
 /// ```swift
-/// assertReplay(golden: "fixtures/checkout.jsonl", reducer: Checkout.reduce)
+/// assertReplay(golden: "fixtures/checkout-v0.jsonl", reducer: Checkout.transition)   // states only
 /// ```
 public func assertReplay<State: Codable, Action: Codable>(
     golden: String,

@@ -68,7 +68,7 @@ public func verifyReplay<State: Codable, Action: Codable, Effect: Encodable>(
 /// reducer that returns no effect.
 ///
 /// ```swift
-/// let result = verifyReplay(golden: "fixtures/checkout.jsonl", reducer: Checkout.reduce)
+/// let result = verifyReplay(golden: "fixtures/checkout-v0.jsonl", reducer: Checkout.transition)   // states only
 /// ```
 public func verifyReplay<State: Codable, Action: Codable>(
     golden: String,
