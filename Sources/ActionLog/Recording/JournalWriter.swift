@@ -8,6 +8,8 @@ struct Step<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: E
     var effect: Effect?
     var time: Date
     var reducerDuration: Duration?
+    /// For a step of an asynchronous handler: when it ran, its service calls and output events.
+    var handler: HandlerRecord?
 }
 
 /// Describes the session a writer creates.
@@ -364,7 +366,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             effect: effect,
             durationNanoseconds: step.reducerDuration.map { duration in
                 duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-            }
+            },
+            handler: step.handler
         )
     }
 
