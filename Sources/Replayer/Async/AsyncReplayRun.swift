@@ -93,17 +93,19 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             turns.append((step.handler.started, .start(seq)))
             for (index, call) in step.calls.enumerated() { turns.append((call.answered, .answer(seq, call: index))) }
         }
-        turns.sort { $0.position < $1.position }
+        func seq(of turn: Turn) -> Int {
+            switch turn { case .start(let seq), .answer(let seq, _): seq }
+        }
+        turns.sort { ($0.position, seq(of: $0.turn)) < ($1.position, seq(of: $1.turn)) }
         for (previous, next) in zip(turns, turns.dropFirst()) where previous.position == next.position {
-            let seq: Int = switch next.turn { case .start(let seq), .answer(let seq, _): seq }
-            return builder.report(failure: failure(.damagedHandlerRecords, seq, nil, "two turns hold the same place \(next.position) in the run order"))
+            return builder.report(failure: failure(.damagedHandlerRecords, seq(of: next.turn), nil, "two turns hold the same place \(next.position) in the run order"))
         }
 
         let viewModel = await make(initialState)
         let host = ReplayHost()
         let redactor = (try? Redactor.recorded(in: recording.session.metadata).get()) ?? .none
-        var runs: [Int: Task<Void, Never>] = [:]
         defer {
+            host.stop()
             for step in steps.values { for call in step.pending.values { call.fail(ReplayStopped()) } }
         }
         for (_, turn) in turns {
@@ -118,7 +120,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 let mailbox = host.mailbox(for: seq)
                 let actions = step.actions
                 let handle = viewModel.handle
-                runs[seq] = Task {
+                Task {
                     await HandlerRun.$current.withValue(run) {
                         for action in actions { await handle(action) }
                     }
@@ -157,7 +159,6 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 step.pending[index] = pending
                 steps[seq] = step
             case .finished:
-                runs[seq] = nil
                 if let expected {
                     builder.divergences.append(divergence(step, call: ServiceCallDifference(index: index, recorded: expected.description, made: nil)))
                     return builder.report(failure: nil)

@@ -45,6 +45,14 @@ final class HandlerMailbox: Sendable {
         waiter?.resume(returning: event)
     }
 
+    /// Takes the events posted and not yet taken.
+    func drain() -> [HandlerEvent] {
+        state.withLock { state in
+            defer { state.events = [] }
+            return state.events
+        }
+    }
+
     /// The handler's next event, once it comes.
     func next() async -> HandlerEvent {
         await withCheckedContinuation { (continuation: CheckedContinuation<HandlerEvent, Never>) in
@@ -66,21 +74,48 @@ struct ReplayStopped: Error, CustomStringConvertible {
 /// Answers the service calls of replayed handlers: each call waits, in its handler's mailbox, for
 /// the driver to check it against the recording and give the recorded answer in its turn.
 final class ReplayHost: HandlerHost {
-    private let mailboxes = Mutex<[Int: HandlerMailbox]>([:])
+    private struct State {
+        var mailboxes: [Int: HandlerMailbox] = [:]
+        /// Set when the replay stops: calls made from then on fail at once.
+        var stopped = false
+    }
+    private let state = Mutex(State())
 
     func mailbox(for token: Int) -> HandlerMailbox {
-        mailboxes.withLock { boxes in
-            if let box = boxes[token] { return box }
+        state.withLock { state in
+            if let box = state.mailboxes[token] { return box }
             let box = HandlerMailbox()
-            boxes[token] = box
+            state.mailboxes[token] = box
             return box
+        }
+    }
+
+    /// Stops the replay: every call waiting for an answer, and every call made from now on, fails
+    /// with ``ReplayStopped``, so that no handler task is left waiting.
+    func stop() {
+        let boxes = state.withLock { state in
+            state.stopped = true
+            return Array(state.mailboxes.values)
+        }
+        for box in boxes {
+            for case .called(let pending) in box.drain() { pending.fail(ReplayStopped()) }
+        }
+    }
+
+    /// Posts a call to its handler's mailbox, unless the replay stopped; returns whether it posted.
+    private func post(_ pending: PendingCall, token: Int) -> Bool {
+        state.withLock { state in
+            guard !state.stopped else { return false }
+            let box = state.mailboxes[token] ?? HandlerMailbox()
+            state.mailboxes[token] = box
+            box.post(.called(pending))
+            return true
         }
     }
 
     func call<Result: Codable & Sendable>(
         _ request: CallRequest, in run: HandlerRun, live: () async throws -> Result
     ) async throws -> Result {
-        let mailbox = mailbox(for: run.token)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             let pending = PendingCall(
                 request: request,
@@ -100,7 +135,7 @@ final class ReplayHost: HandlerHost {
                     }
                 },
                 fail: { continuation.resume(throwing: $0) })
-            mailbox.post(.called(pending))
+            if !post(pending, token: run.token) { pending.fail(ReplayStopped()) }
         }
     }
 
