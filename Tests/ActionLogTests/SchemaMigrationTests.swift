@@ -64,5 +64,6 @@ struct SchemaMigrationTests {
         connection.close()
         let error = #expect(throws: JournalError.self) { try Journal(path: path).handlerRecords(in: 1) }
         #expect(error?.description == "damaged.actionlog, session 1, entry 1: the arguments of call 0 are not a JSON array")
+        #expect(try Journal(path: path).verify().findings.map(\.description) == ["session 1, entry 1: the arguments of call 0 are not a JSON array"])
     }
 }

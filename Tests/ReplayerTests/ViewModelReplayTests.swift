@@ -178,6 +178,11 @@ struct ViewModelReplayTests {
             but the replay asked for an actor ViewModel with services ProductService
             """)
         #expect(asActor.failure?.code == .wrongArchitecture)
+        let asReducer = try Replay(recording: recorded) { (_: inout ProductSnapshot, _: ProductAction) in }.run()
+        #expect(asReducer.failure?.description == """
+            product.actionlog, session 1 "product card": the session holds an actor ViewModel, but the replay asked for a reducer; \
+            replay it with ViewModelReplay or EventViewModelReplay
+            """)
     }
 }
 

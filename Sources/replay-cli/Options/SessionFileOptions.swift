@@ -43,8 +43,10 @@ struct SessionFileOptions: ParsableArguments {
             try reportingJournalErrors {
                 var reader = try RecordedSession.jsonlReader(at: URL(fileURLWithPath: file))
                 try check(sessionName: reader.session.name, file: reader.file)
+                let handlers = reader.handlers
                 try RecordedSession.writeJSONL(
-                    session: reader.session, file: reader.file, next: { () throws(JournalError) in try reader.next() }, write: write)
+                    session: reader.session, file: reader.file, handler: { handlers.bySeq[$0] },
+                    next: { () throws(JournalError) in try reader.next() }, write: write)
             }
             return
         }
