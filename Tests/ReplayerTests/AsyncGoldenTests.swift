@@ -87,6 +87,34 @@ struct AsyncGoldenTests {
         #expect(report.failure?.description == """
             product.actionlog, session 1 "product card", entry 2: two turns hold the same place 0 in the run order
             """)
+        var early = try journal.recordedSession(1)
+        guard case .call(var call) = early.handlers[1].records[0] else { return #expect(Bool(false)) }
+        call.answered = 0
+        early.handlers[1].records[0] = .call(call)
+        let answeredEarly = await ViewModelReplay(recording: early, services: ["ProductService"], viewModel: Self.viewModel(.none)).run()
+        #expect(answeredEarly.failure?.description == """
+            product.actionlog, session 1 "product card", entry 2: call 0 is answered at place 0 of the run order, not after place 0
+            """)
+    }
+
+    @Test("a recorded service that the live service calls in turn is part of the outer call")
+    func nestedServices() async throws {
+        struct Outer: ProductService {
+            let inner = RecordedProductService(live: FakeProductService())
+            func fetchProduct(id: String) async throws -> Product { try await inner.fetchProduct(id: id) }
+            func addToBasket(id: String, quantity: Int) async throws -> Int { try await inner.addToBasket(id: id, quantity: quantity) }
+        }
+        let path = directory.path("nested.actionlog")
+        let state = await ProductState()
+        let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: Outer()))
+        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: path, sessionName: "nested", services: ["ProductService"], handle: { await viewModel.handle($0) }, snapshot: { state.snapshot })
+        reducer(.viewDidLoad(id: "p-7"))
+        await reducer.settle()
+        reducer.close()
+        let recorded = try Journal(path: path).recordedSession(1)
+        #expect(recorded.handlers.map { $0.calls.map(\.description) } == [[#"ProductService.fetchProduct("p-7")"#]])
+        #expect(await productReplay(recorded).run().isMatch)
     }
 
     @Test("send hands the action over and returns before its handler runs")

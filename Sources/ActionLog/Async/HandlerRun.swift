@@ -39,6 +39,9 @@ package struct ErrorTypeBox: @unchecked Sendable {
 package final class HandlerRun: Sendable {
     /// The run of the handler this task (or the task that started it) works for.
     @TaskLocal package static var current: HandlerRun?
+    /// Set while a recorded call's live service runs: a recorded service that the live one calls in
+    /// turn is part of that call, and is neither journaled nor given a turn of its own.
+    @TaskLocal package static var insideCall = false
 
     /// Tells this handler from the others of the session (recording: the order actions were sent).
     package let token: Int

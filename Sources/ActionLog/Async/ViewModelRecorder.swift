@@ -177,7 +177,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
         scheduler.yield(run.token)
         let outcome: Swift.Result<Result, any Error>
         do {
-            outcome = .success(try await live())
+            outcome = .success(try await HandlerRun.$insideCall.withValue(true) { try await live() })
         } catch {
             outcome = .failure(error)
         }

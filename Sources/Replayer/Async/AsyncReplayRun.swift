@@ -91,7 +91,14 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         for seq in order {
             guard let step = steps[seq] else { continue }
             turns.append((step.handler.started, .start(seq)))
-            for (index, call) in step.calls.enumerated() { turns.append((call.answered, .answer(seq, call: index))) }
+            var previous = step.handler.started
+            for (index, call) in step.calls.enumerated() {
+                guard call.answered > previous else {
+                    return builder.report(failure: failure(.damagedHandlerRecords, seq, nil, "call \(index) is answered at place \(call.answered) of the run order, not after place \(previous)"))
+                }
+                previous = call.answered
+                turns.append((call.answered, .answer(seq, call: index)))
+            }
         }
         func seq(of turn: Turn) -> Int {
             switch turn { case .start(let seq), .answer(let seq, _): seq }
@@ -101,6 +108,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             return builder.report(failure: failure(.damagedHandlerRecords, seq(of: next.turn), nil, "two turns hold the same place \(next.position) in the run order"))
         }
 
+        var finished: Set<Int> = []
         let viewModel = await make(initialState)
         let host = ReplayHost()
         let redactor = (try? Redactor.recorded(in: recording.session.metadata).get()) ?? .none
@@ -176,6 +184,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 }
                 let ignored = IgnoredFields(patterns: options.ignoring, redactor: redactor)
                 let differences = step.state.differences(to: redactor.keyframe(replayed)).filter { !ignored.matches($0.path) }
+                finished.insert(seq)
                 if differences.isEmpty {
                     builder.matched += 1
                 } else {
@@ -184,6 +193,11 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                     if options.stopAtFirstDivergence { return builder.report(failure: nil) }
                 }
             }
+        }
+        if let unfinished = order.first(where: { !finished.contains($0) }) {
+            return builder.report(failure: failure(.damagedHandlerRecords, unfinished, steps[unfinished]?.label, """
+                the handler did not return within its recorded turns: a call it made has no answer in the run order
+                """))
         }
         return builder.report(failure: nil)
     }
