@@ -117,6 +117,36 @@ struct AsyncGoldenTests {
         #expect(await productReplay(recorded).run().isMatch)
     }
 
+    @Test("a call from a task the handler left running is not journaled and does not stop later handlers")
+    func callAfterReturn() async throws {
+        let (gate, done) = (Gate(), Gate())
+        let service = RecordedProductService(live: FakeProductService())
+        let path = directory.path("late.actionlog")
+        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: path, sessionName: "late", services: ["ProductService"],
+            handle: { action in
+                if case .viewDidLoad = action {
+                    Task {
+                        await gate.wait()
+                        _ = try? await service.fetchProduct(id: "late")
+                        done.open()
+                    }
+                } else {
+                    _ = try? await service.fetchProduct(id: "p-1")
+                }
+            },
+            snapshot: { ProductSnapshot() })
+        reducer(.viewDidLoad(id: "p-1"))
+        await reducer.settle()
+        gate.open()
+        await done.wait()
+        reducer(.addToBasket)
+        await reducer.settle()
+        reducer.close()
+        let handlers = try Journal(path: path).handlerRecords(in: 1)
+        #expect(handlers.map { $0.calls.map(\.description) } == [[], [#"ProductService.fetchProduct("p-1")"#]])
+    }
+
     @Test("send hands the action over and returns before its handler runs")
     func sendDoesNotWait() async throws {
         let gate = Gate()

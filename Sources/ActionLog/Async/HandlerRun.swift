@@ -49,6 +49,7 @@ package final class HandlerRun: Sendable {
     /// For replay: the entry replayed, which the handler may read (``ReplayedEntry``).
     package let entry: ReplayedEntry?
     private let recorded = Mutex<[HandlerRecord.Record]>([])
+    private let returned = Atomic<Bool>(false)
 
     package init(token: Int, host: any HandlerHost, entry: ReplayedEntry? = nil) {
         self.token = token
@@ -59,6 +60,16 @@ package final class HandlerRun: Sendable {
     /// Adds a call or an output event to what the handler did.
     package func append(_ record: HandlerRecord.Record) {
         recorded.withLock { $0.append(record) }
+    }
+
+    /// Marks the handler returned: what a task it left behind does later is not part of its entry.
+    package func markReturned() {
+        returned.store(true, ordering: .releasing)
+    }
+
+    /// Whether the handler has returned.
+    package var hasReturned: Bool {
+        returned.load(ordering: .acquiring)
     }
 
     /// What the handler did so far, in order.

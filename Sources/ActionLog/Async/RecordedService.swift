@@ -186,6 +186,7 @@ public struct ServiceCallDivergence: Error, Sendable, Hashable, CustomStringConv
         self.made = made
     }
 
+    /// `entry 2: called ProductService.fetchProduct("p-8"), but the recording has ProductService.fetchProduct("p-7")`.
     public var description: String {
         "entry \(seq): called \(made), but \(recorded.map { "the recording has \($0)" } ?? "the recording has no more calls")"
     }

@@ -153,6 +153,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             await HandlerRun.$current.withValue(run) {
                 await handle(action)
             }
+            run.markReturned()
             let duration = start.duration(to: clock.now)
             let state = await snapshot()
             recorder.record(
@@ -174,6 +175,8 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
     func call<Result: Codable & Sendable>(
         _ request: CallRequest, in run: HandlerRun, live: () async throws -> Result
     ) async throws -> Result {
+        // A task the handler left running calls after its entry was written: not journaled, no turn.
+        guard !run.hasReturned else { return try await live() }
         scheduler.yield(run.token)
         let outcome: Swift.Result<Result, any Error>
         do {
@@ -182,6 +185,12 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             outcome = .failure(error)
         }
         let answered = await scheduler.ask(for: run.token).wait()
+        if run.hasReturned {
+            // The handler returned meanwhile (the call came from a task it did not await): the
+            // turn goes back at once, or no other handler would ever run again.
+            scheduler.yield(run.token)
+            return try outcome.get()
+        }
         let recorded: ServiceCall.Outcome
         switch outcome {
         case .success(let value): recorded = .returned(RecordedService.encode(value))

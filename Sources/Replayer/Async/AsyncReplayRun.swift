@@ -167,6 +167,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 step.pending[index] = pending
                 steps[seq] = step
             case .finished:
+                outputs?.finish(seq)
                 if let expected {
                     builder.divergences.append(divergence(step, call: ServiceCallDifference(index: index, recorded: expected.description, made: nil)))
                     return builder.report(failure: nil)
@@ -252,70 +253,5 @@ private struct ReportBuilder {
             file: recording.file, session: recording.session, sessionName: recording.displayName,
             entriesReplayed: matched, entriesWithActions: entriesWithActions, skipped: skipped,
             divergences: divergences, failure: failure, warnings: [])
-    }
-}
-
-/// The output events of a replayed event ViewModel, checked against the recorded ones as they come.
-final class OutputLog: Sendable {
-    private struct State {
-        var recorded: [Int: [OutputEvent]] = [:]
-        var emitted: [Int: Int] = [:]
-        var active: Int?
-        var divergence: (seq: Int, difference: OutputDifference)?
-    }
-    private let state = Mutex(State())
-    private let ignoring: [FieldPattern]
-
-    init(ignoring: [FieldPattern]) {
-        self.ignoring = ignoring
-    }
-
-    func begin(_ seq: Int, recorded: [OutputEvent]) {
-        state.withLock { $0.recorded[seq] = recorded }
-    }
-
-    func activate(_ seq: Int) {
-        state.withLock { $0.active = seq }
-    }
-
-    /// Checks an event the replayed ViewModel emitted, against the next recorded one of its entry.
-    func emitted<Event: Encodable>(_ event: Event) {
-        let token = HandlerRun.current?.token
-        let json = try? JSONValueEncoder().encode(event)
-        let ignored = IgnoredFields(patterns: ignoring, redactor: .none)
-        state.withLock { state in
-            guard state.divergence == nil, let seq = token ?? state.active else { return }
-            let index = state.emitted[seq, default: 0]
-            state.emitted[seq] = index + 1
-            let recorded = state.recorded[seq].flatMap { index < $0.count ? $0[index].event : nil }
-            let differences = Self.differences(recorded, json).filter { !ignored.matches($0.path) }
-            guard !differences.isEmpty else { return }
-            let dump = DumpDiff.effectDiff(recorded: recorded, replayed: event, ignored: ignored, replayedJSON: json)
-            state.divergence = (seq, OutputDifference(index: index, differences: differences, dump: dump))
-        }
-    }
-
-    /// The first divergence found, if any.
-    func divergence() -> (seq: Int, difference: OutputDifference)? {
-        state.withLock { $0.divergence }
-    }
-
-    /// The first recorded event of `seq` the replayed handler did not emit, once it returned.
-    func missing(_ seq: Int) -> OutputDifference? {
-        state.withLock { state in
-            let index = state.emitted[seq, default: 0]
-            guard let recorded = state.recorded[seq], index < recorded.count else { return nil }
-            let event = recorded[index].event
-            let dump = "\u{2212} \(recorded[index].label): \(event.canonicalText)\n+ (no event: the handler returned)"
-            return OutputDifference(index: index, differences: [FieldDifference(path: FieldPath(), recorded: event, replayed: nil)], dump: dump)
-        }
-    }
-
-    private static func differences(_ recorded: JSONValue?, _ replayed: JSONValue?) -> [FieldDifference] {
-        switch (recorded, replayed) {
-        case (nil, nil): []
-        case (let recorded?, let replayed?): recorded.differences(to: replayed)
-        default: [FieldDifference(path: FieldPath(), recorded: recorded, replayed: replayed)]
-        }
     }
 }
