@@ -5,9 +5,10 @@ import IssueReporting
 /// Replays a golden session of an actor ViewModel into a fresh one and says whether behaviour
 /// changed: the pure core of the async ``assertReplay(golden:sessionName:services:options:fileID:filePath:line:column:viewModel:)``.
 ///
-/// The golden is a journal (`.actionlog`) recorded with `ViewModelRecorder`. An asynchronous golden
-/// comes from a live session (its service answers are the live ones), so this never writes one:
-/// a missing golden, or a changed behaviour, asks to record the session again.
+/// The golden is a journal (`.actionlog`) recorded with `ViewModelRecorder`, or its text form
+/// (`.jsonl`, from `replay-cli export`). An asynchronous golden comes from a live session (its
+/// service answers are the live ones), so this never writes one, whatever the record mode: a
+/// missing golden, or a changed behaviour, asks to record the session again.
 ///
 /// ```swift
 /// let result = await verifyReplay(golden: "fixtures/product.actionlog", services: ["ProductService"]) { initial in
@@ -19,7 +20,7 @@ import IssueReporting
 /// ```
 ///
 /// - Parameters:
-///   - golden: the golden journal; a relative path is found from the test file's directory upwards.
+///   - golden: the golden (`.actionlog` or `.jsonl`); a relative path is found from the test file's directory upwards.
 ///   - sessionName: for a journal holding several sessions, the name of the one to replay.
 ///   - services: the names of the recorded services the ViewModel uses.
 ///   - options: fields to ignore, upcasters.
@@ -53,7 +54,7 @@ public func verifyReplay<State: Codable & Sendable, Action: Codable & Sendable>(
 /// ```
 ///
 /// - Parameters:
-///   - golden: the golden journal, recorded with `EventViewModelRecorder`.
+///   - golden: the golden (`.actionlog` or `.jsonl`), recorded with `EventViewModelRecorder`.
 ///   - sessionName: for a journal holding several sessions, the name of the one to replay.
 ///   - services: the names of the recorded services the ViewModel uses.
 ///   - options: fields to ignore, upcasters.
@@ -90,7 +91,7 @@ public func verifyReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable 
 /// ```
 ///
 /// - Parameters:
-///   - golden: the golden journal; a relative path is found from the test file's directory upwards.
+///   - golden: the golden (`.actionlog` or `.jsonl`); a relative path is found from the test file's directory upwards.
 ///   - sessionName: for a journal holding several sessions, the name of the one to replay.
 ///   - services: the names of the recorded services the ViewModel uses.
 ///   - options: fields to ignore, upcasters.
@@ -133,7 +134,7 @@ public func assertReplay<State: Codable & Sendable, Action: Codable & Sendable>(
 /// ```
 ///
 /// - Parameters:
-///   - golden: the golden journal, recorded with `EventViewModelRecorder`.
+///   - golden: the golden (`.actionlog` or `.jsonl`), recorded with `EventViewModelRecorder`.
 ///   - sessionName: for a journal holding several sessions, the name of the one to replay.
 ///   - services: the names of the recorded services the ViewModel uses.
 ///   - options: fields to ignore, upcasters.
