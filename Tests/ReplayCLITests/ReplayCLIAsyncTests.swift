@@ -40,6 +40,16 @@ struct ReplayCLIAsyncTests {
         #expect(objects[0]["handler"] == nil)
         let handler = try #require(objects[1]["handler"] as? [String: Any])
         #expect(int(handler["started"]) == 0)
+
+        let diff = try runCLI(["diff", "lookup.actionlog", "--session", "1", "0", "2"], in: directory)
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(lines(diff.stdout) == [
+            #"Entry 0 → entry 2 of session 1 "lookup":"#,
+            "No difference.",
+            "Service calls and output events of entries 1...2:",
+            #"  entry 1 call Directory.find("ada") → "Ada Lovelace""#,
+            #"  entry 2 call Directory.find("") threw {"description":"empty name","type":"ReplayCLITests.EmptyName"}"#,
+        ])
     }
 }
 

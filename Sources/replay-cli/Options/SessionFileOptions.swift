@@ -68,6 +68,13 @@ struct SessionFileOptions: ParsableArguments {
         }
     }
 
+    /// What the session's asynchronous handlers did, by entry: empty for a reducer's session.
+    func handlerRecords() throws -> [HandlerRecord] {
+        if isTextForm { return try textSession().handlers }
+        let (journal, session) = try journalSession()
+        return try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session.id) }
+    }
+
     private func textSession() throws -> RecordedSession {
         try reportingErrors { () throws(JournalError) in
             let recorded = try RecordedSession(contentsOfJSONL: URL(fileURLWithPath: file))
