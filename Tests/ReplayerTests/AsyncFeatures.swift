@@ -224,16 +224,19 @@ actor SignInViewModel {
     nonisolated let output = Output<SignInViewModelEvent>()
     let service: any AuthService
     let greetsInLowercase: Bool
+    /// A change: the form is shown twice, or not at all.
+    let formsShown: Int
 
-    init(service: any AuthService, greetsInLowercase: Bool = false) {
+    init(service: any AuthService, greetsInLowercase: Bool = false, formsShown: Int = 1) {
         self.service = service
         self.greetsInLowercase = greetsInLowercase
+        self.formsShown = formsShown
     }
 
     func handle(event: SignInViewEvent) async {
         switch event {
         case .viewDidLoad:
-            output.send(.showForm(title: "Sign in"))
+            for _ in 0..<formsShown { output.send(.showForm(title: "Sign in")) }
         case .signInTapped(let email):
             output.send(.showSpinner)
             do {
@@ -259,9 +262,9 @@ func recordSignInSession(path: String, script: [SignInViewEvent]) async throws -
     return events.recorder.sessionID
 }
 
-func signInReplay(_ recording: RecordedSession, lowercase: Bool = false) -> EventViewModelReplay<SignInViewEvent, SignInViewModelEvent> {
+func signInReplay(_ recording: RecordedSession, lowercase: Bool = false, formsShown: Int = 1) -> EventViewModelReplay<SignInViewEvent, SignInViewModelEvent> {
     EventViewModelReplay(recording: recording, services: ["AuthService"]) { emit in
-        let viewModel = SignInViewModel(service: RecordedAuthService(live: OfflineAuthService()), greetsInLowercase: lowercase)
+        let viewModel = SignInViewModel(service: RecordedAuthService(live: OfflineAuthService()), greetsInLowercase: lowercase, formsShown: formsShown)
         viewModel.output.addHandler(emit)
         return { await viewModel.handle(event: $0) }
     }

@@ -54,6 +54,31 @@ struct EventViewModelReplayTests {
         #expect(report.divergence?.output?.differences == [FieldDifference(path: [.key("signedIn"), .key("greeting")], recorded: "Hello, Ada", replayed: "hello, Ada")])
     }
 
+    @Test("a missing and an extra output event are divergences at their index")
+    func missingAndExtraOutputs() async throws {
+        let recorded = try await record()
+        let missing = await signInReplay(recorded, formsShown: 0).run()
+        #expect(missing.description == """
+            Replay diverged at entry 1 of session 1 "sign in" of sign-in.actionlog (viewDidLoad).
+
+              Output event 0:
+                − .showForm(title: "Sign in")
+                + nil
+
+            (Recorded: −, Replayed: +)
+            """)
+        let extra = await signInReplay(recorded, formsShown: 2).run()
+        #expect(extra.description == """
+            Replay diverged at entry 1 of session 1 "sign in" of sign-in.actionlog (viewDidLoad).
+
+              Output event 1:
+                − nil
+                + .showForm(title: "Sign in")
+
+            (Recorded: −, Replayed: +)
+            """)
+    }
+
     @Test("a recorded service error replays as the failure event")
     func errorPath() async throws {
         let recorded = try await record([.signInTapped(email: "nobody")])

@@ -12,9 +12,14 @@ final class OutputLog: Sendable {
     }
     private let state = Mutex(State())
     private let ignoring: [FieldPattern]
+    /// The custom-dump diff of a recorded event against none, for an event type that allows it.
+    private let dumpAgainstNone: @Sendable (JSONValue) -> String?
 
-    init(ignoring: [FieldPattern]) {
+    init<Event: Encodable & Sendable>(ignoring: [FieldPattern], eventType: Event.Type) {
         self.ignoring = ignoring
+        dumpAgainstNone = { recorded in
+            DumpDiff.effectDiff(recorded: recorded, replayed: nil as Event?, ignored: IgnoredFields(patterns: [], redactor: .none), replayedJSON: nil)
+        }
     }
 
     func begin(_ seq: Int, recorded: [OutputEvent]) {
@@ -58,13 +63,15 @@ final class OutputLog: Sendable {
 
     /// The first recorded event of `seq` the replayed handler did not emit, once it returned.
     func missing(_ seq: Int) -> OutputDifference? {
-        state.withLock { state in
+        let found: (index: Int, event: JSONValue)? = state.withLock { state in
             let index = state.emitted[seq, default: 0]
             guard let recorded = state.recorded[seq], index < recorded.count else { return nil }
-            let event = recorded[index].event
-            let dump = "\u{2212} \(recorded[index].label): \(event.canonicalText)\n+ (no event: the handler returned)"
-            return OutputDifference(index: index, differences: [FieldDifference(path: FieldPath(), recorded: event, replayed: nil)], dump: dump)
+            return (index, recorded[index].event)
         }
+        guard let found else { return nil }
+        return OutputDifference(
+            index: found.index, differences: [FieldDifference(path: FieldPath(), recorded: found.event, replayed: nil)],
+            dump: dumpAgainstNone(found.event))
     }
 
     private static func differences(_ recorded: JSONValue?, _ replayed: JSONValue?) -> [FieldDifference] {

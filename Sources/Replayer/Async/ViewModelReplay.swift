@@ -162,7 +162,7 @@ public struct EventViewModelReplay<ViewEvent: Codable & Sendable, ViewModelEvent
     ///
     /// - Returns: the report; divergences and entries that cannot be replayed are findings in it.
     public func run() async -> ReplayReport {
-        let outputs = OutputLog(ignoring: options.ignoring)
+        let outputs = OutputLog(ignoring: options.ignoring, eventType: ViewModelEvent.self)
         let make = self.make
         return await AsyncReplayRun<NoState, ViewEvent>(
             recording: recording, options: options, architecture: .eventViewModel, services: services, outputs: outputs
