@@ -42,6 +42,23 @@ struct AsyncJSONLTests {
         #expect(String(decoding: exported, as: UTF8.self) == text)
     }
 
+    @Test("migrating an async golden with upcasters keeps its calls and turns")
+    func migrateKeepsHandlers() async throws {
+        let path = directory.path("product.actionlog")
+        let id = try await recordProductSession(path: path, script: overlappingScript)
+        let recorded = try Journal(path: path).recordedSession(id)
+        let old = recorded.jsonl()
+            .replacingOccurrences(of: #"{"addToBasket":{}}"#, with: #"{"addToCart":{}}"#)
+            .replacingOccurrences(of: #""label":"addToBasket""#, with: #""label":"addToCart""#)
+        let file = directory.url.appendingPathComponent("old.jsonl")
+        try old.write(to: file, atomically: true, encoding: .utf8)
+        let report = try migrate(golden: file.path, upcasters: [.renameCase("addToCart", to: "addToBasket")], as: ProductAction.self)
+        #expect(report.rewritten == [3])
+        let migrated = try RecordedSession(contentsOfJSONL: file)
+        #expect(migrated.handlers == recorded.handlers)
+        #expect(await productReplay(migrated).run().isMatch)
+    }
+
     @Test("a damaged handler member is refused naming the file, the entry and the line")
     func damagedHandler() async throws {
         let path = directory.path("sign-in.actionlog")
