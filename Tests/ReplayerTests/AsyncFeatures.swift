@@ -269,3 +269,30 @@ func signInReplay(_ recording: RecordedSession, lowercase: Bool = false, formsSh
         return { await viewModel.handle(event: $0) }
     }
 }
+
+/// The same screen with a handler that returns at once and answers from a task it starts.
+final class TaskSignInViewModel: Sendable {
+    let output = Output<SignInViewModelEvent>()
+    let service: any AuthService
+
+    init(service: any AuthService) {
+        self.service = service
+    }
+
+    func handle(event: SignInViewEvent) {
+        switch event {
+        case .viewDidLoad:
+            output.send(.showForm(title: "Sign in"))
+        case .signInTapped(let email):
+            output.send(.showSpinner)
+            HandlerTask.start { [output, service] in
+                do {
+                    let name = try await service.signIn(email: email)
+                    output.send(.signedIn(name: name, greeting: "Hello, \(name)"))
+                } catch {
+                    output.send(.failed(message: "\(error)"))
+                }
+            }
+        }
+    }
+}

@@ -79,6 +79,27 @@ struct EventViewModelReplayTests {
             """)
     }
 
+    @Test("a handler that answers from a HandlerTask journals the task's calls and events under its entry, and replays")
+    func handlerTask() async throws {
+        let path = directory.path("task.actionlog")
+        let viewModel = TaskSignInViewModel(service: RecordedAuthService(live: FakeAuthService()))
+        let events = try await EventViewModelRecorder<SignInViewEvent, SignInViewModelEvent>(
+            path: path, sessionName: "sign in", services: ["AuthService"], handle: { viewModel.handle(event: $0) })
+        viewModel.output.addHandler { events.emitted($0) }
+        events.send(.viewDidLoad)
+        events.send(.signInTapped(email: "ada@example.com"))
+        await events.settle()
+        events.close()
+        let recorded = try Journal(path: path).recordedSession(1)
+        #expect(recorded.handlers == (try await record()).handlers)
+        let report = await EventViewModelReplay<SignInViewEvent, SignInViewModelEvent>(recording: recorded, services: ["AuthService"]) { emit in
+            let viewModel = TaskSignInViewModel(service: RecordedAuthService(live: OfflineAuthService()))
+            viewModel.output.addHandler(emit)
+            return { viewModel.handle(event: $0) }
+        }.run()
+        #expect(report.isMatch, "\(report)")
+    }
+
     @Test("a recorded service error replays as the failure event")
     func errorPath() async throws {
         let recorded = try await record([.signInTapped(email: "nobody")])

@@ -21,8 +21,8 @@ import Foundation
 /// An event emitted while a handler runs is journaled with the `ViewEvent` that handler answers
 /// (the task's handler, or else the one whose turn it is; see ``ViewModelRecorder`` for turns). The
 /// handler must return when the ViewModel's work for the event is done: `await` the service calls,
-/// or await the task it starts. An event emitted while no handler runs (from a timer, say) is not
-/// journaled. The session has no state: each entry's state is ``NoState``.
+/// or start the task that answers later with ``HandlerTask/start(_:)``, which the entry waits for.
+/// An event emitted while no handler runs (from a timer, say) is not journaled. The session has no state: each entry's state is ``NoState``.
 public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewModelEvent: Encodable & Sendable>: Sendable {
     /// The recorder of the entries.
     public let recorder: Recorder<NoState, ViewEvent, Never>

@@ -50,6 +50,8 @@ package final class HandlerRun: Sendable {
     package let entry: ReplayedEntry?
     private let recorded = Mutex<[HandlerRecord.Record]>([])
     private let returned = Atomic<Bool>(false)
+    /// Tasks started with ``HandlerTask/start(_:)`` and not finished, and who waits for none to be left.
+    private let tasks = Mutex<(running: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
 
     package init(token: Int, host: any HandlerHost, entry: ReplayedEntry? = nil) {
         self.token = token
@@ -60,6 +62,34 @@ package final class HandlerRun: Sendable {
     /// Adds a call or an output event to what the handler did.
     package func append(_ record: HandlerRecord.Record) {
         recorded.withLock { $0.append(record) }
+    }
+
+    /// Counts a task started for this handler's entry.
+    package func taskStarted() {
+        tasks.withLock { $0.running += 1 }
+    }
+
+    /// A task started for this handler's entry finished.
+    package func taskFinished() {
+        let waiters: [CheckedContinuation<Void, Never>] = tasks.withLock { state in
+            state.running -= 1
+            guard state.running == 0 else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once every task started for this entry has finished.
+    package func waitForTasks() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = tasks.withLock { state in
+                if state.running == 0 { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
     }
 
     /// Marks the handler returned: what a task it left behind does later is not part of its entry.
@@ -109,4 +139,39 @@ public struct ReplayedEntry: Sendable, Hashable {
 
     /// The entry that the current task's handler replays; `nil` outside a replay.
     public static var current: ReplayedEntry? { HandlerRun.current?.entry }
+}
+
+/// Starts a task that belongs to the action being handled: its service calls and output events are
+/// journaled with that action's entry, and the entry is written once the task has finished too.
+///
+/// For a ViewModel whose handler returns at once and answers later from a task it starts (an event
+/// ViewModel's `handle(event:)` that is not `async`), write `HandlerTask.start { … }` where it wrote
+/// `Task { … }`:
+///
+/// ```swift
+/// func handle(event: SignInViewEvent) {
+///     output.send(.showSpinner)
+///     HandlerTask.start {
+///         let name = try? await self.service.signIn(email: email)
+///         self.output.send(name.map { .signedIn(name: $0) } ?? .failed)
+///     }
+/// }
+/// ```
+///
+/// Recording and replay wait for it as for the handler itself, in the handler's turns. Outside a
+/// recorded or replayed handler it is a plain `Task`.
+public enum HandlerTask {
+    /// Starts `body` in a task of the current handler's entry.
+    ///
+    /// - Parameter body: the work; it inherits the handler's task-local values.
+    /// - Returns: the task.
+    @discardableResult
+    public static func start(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        guard let run = HandlerRun.current, !run.hasReturned else { return Task { await body() } }
+        run.taskStarted()
+        return Task {
+            await body()
+            run.taskFinished()
+        }
+    }
 }

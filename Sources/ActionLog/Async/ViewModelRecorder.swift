@@ -153,6 +153,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             await HandlerRun.$current.withValue(run) {
                 await handle(action)
             }
+            await run.waitForTasks()
             run.markReturned()
             let duration = start.duration(to: clock.now)
             let state = await snapshot()

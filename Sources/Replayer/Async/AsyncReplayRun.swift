@@ -132,6 +132,8 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                     await HandlerRun.$current.withValue(run) {
                         for action in actions { await handle(action) }
                     }
+                    await run.waitForTasks()
+                    run.markReturned()
                     mailbox.post(.finished)
                 }
             case .answer(let answered, let index):
