@@ -97,6 +97,10 @@ public struct Divergence: Sendable, Equatable {
     public let stateDump: String?
     /// The effect difference as a swift-custom-dump diff, when the effect type allows it.
     public let effectDump: String?
+    /// For an asynchronous handler: the service call made that is not the one recorded.
+    public internal(set) var serviceCall: ServiceCallDifference? = nil
+    /// For an event ViewModel: the first output event that differs from the recorded one.
+    public internal(set) var output: OutputDifference? = nil
 
     /// The state and effect sections of the report, indented, each line escaped for a terminal.
     var differencesText: String {
@@ -118,6 +122,16 @@ public struct Divergence: Sendable, Equatable {
         }
         section("State", stateDump, stateDifferences)
         section("Effect", effectDump, effectDifferences)
+        if let serviceCall { sections.append(serviceCall.text) }
+        if let output {
+            let title = "Output event \(output.index)"
+            if let dump = output.dump {
+                let lines = dump.split(separator: "\n", omittingEmptySubsequences: false).map { "    \(String($0).displayEscaped)" }
+                sections.append((["  \(title):"] + lines).joined(separator: "\n"))
+            } else {
+                section(title, nil, output.differences)
+            }
+        }
         return sections.joined(separator: "\n\n")
     }
 }
@@ -142,6 +156,13 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
         case noInitialState
         /// The session was recorded by a newer ActionLog than this reader.
         case newerSession
+        /// The session was recorded by another kind of code than the replay drives (a reducer, an
+        /// actor ViewModel, an event ViewModel), or with another set of services.
+        case wrongArchitecture
+        /// A recorded service result (or error) does not decode into today's type.
+        case serviceResultDoesNotDecode
+        /// The records of the session's asynchronous handlers do not describe a run that can be replayed.
+        case damagedHandlerRecords
     }
 
     public let code: Code
@@ -199,8 +220,44 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
             case .actionDoesNotDecode: "\(location): action \"\(label ?? "?")\" no longer decodes: \(reason)"
             case .upcastFailed: "\(location): the upcaster for \"\(label ?? "?")\" failed: \(reason)"
             case .stateDoesNotDecode: "\(location): the recorded state no longer decodes: \(reason)"
-            case .encodingFailed, .noInitialState, .newerSession: "\(location): \(reason)"
+            case .serviceResultDoesNotDecode: "\(location): the result of service call \"\(label ?? "?")\" no longer decodes: \(reason)"
+            case .encodingFailed, .noInitialState, .newerSession, .wrongArchitecture, .damagedHandlerRecords: "\(location): \(reason)"
             }
         return message.displayEscaped
     }
+}
+
+/// A service call of a replayed handler that is not the recorded one: another method or other
+/// arguments, a call the recording does not have, or a recorded call the handler did not make.
+public struct ServiceCallDifference: Sendable, Equatable {
+    /// The call's place among the entry's calls: 0 for its first.
+    public let index: Int
+    /// The recorded call, e.g. `ProductService.fetchProduct("p-7")`; `nil` when the recording has no
+    /// call there.
+    public let recorded: String?
+    /// The call made; `nil` when the handler returned without making it.
+    public let made: String?
+
+    /// The report's section:
+    ///
+    ///       Service call 0:
+    ///         − ProductService.fetchProduct("p-7")
+    ///         + ProductService.fetchProduct("p-8")
+    var text: String {
+        [
+            "  Service call \(index):",
+            "    − \(recorded ?? "(no call: the recording's handler returned)")".displayEscaped,
+            "    + \(made ?? "(no call: the handler returned)")".displayEscaped,
+        ].joined(separator: "\n")
+    }
+}
+
+/// The first output event of an entry that differs from the recorded one (event MVVM).
+public struct OutputDifference: Sendable, Equatable {
+    /// The event's place among the entry's output events: 0 for its first.
+    public let index: Int
+    /// The differing fields; a missing event on one side is one difference at the root.
+    public let differences: [FieldDifference]
+    /// The difference as a swift-custom-dump diff, when the event type is `Decodable & Equatable`.
+    public let dump: String?
 }

@@ -350,6 +350,10 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// A session this reader must not replay: recorded by a newer ActionLog, or with a newer version
     /// of the state type (``VersionedState``).
     private func refusal() -> ReplayFailure? {
+        // A ViewModel's session has turns and service answers that a reducer cannot take.
+        if let architecture = SessionArchitecture.of(recording.session.metadata).architecture, architecture != .reducer {
+            return failure(.wrongArchitecture, seq: nil, label: nil, "the session holds \(architecture.phrase), but the replay asked for a reducer; replay it with ViewModelReplay or EventViewModelReplay")
+        }
         if let redactionProblem {
             return failure(.newerSession, seq: nil, label: nil, """
                 the session's redacted paths cannot be read (\(redactionProblem)), so its placeholders cannot be told from changes; \

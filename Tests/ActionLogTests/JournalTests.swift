@@ -6,7 +6,7 @@ import Testing
 struct JournalTests {
     let directory = TemporaryDirectory()
 
-    @Test("a new journal gets schema v1 and the application id; WAL while open for writing, a rollback journal once closed")
+    @Test("a new journal gets schema v2 and the application id; WAL while open for writing, a rollback journal once closed")
     func createsSchema() throws {
         let path = directory.path("new.actionlog")
         var writer: Journal? = try Journal(path: path, mode: .readWrite)
@@ -14,11 +14,11 @@ struct JournalTests {
         _ = writer
         writer = nil
         let connection = try Connection(path: path, mode: .readOnly)
-        #expect(try connection.scalarInt("PRAGMA user_version") == 1)
+        #expect(try connection.scalarInt("PRAGMA user_version") == 2)
         #expect(try connection.scalarInt("PRAGMA application_id") == 0x4143_4C47)
         #expect(try connection.scalarText("PRAGMA journal_mode") == "delete")
         let tables = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").rows { $0.text(0) }
-        #expect(tables == ["entries", "sessions"])
+        #expect(tables == ["calls", "entries", "handlers", "sessions"])
         #expect(try Journal(path: path).sessions().isEmpty)
     }
 
@@ -84,7 +84,7 @@ struct JournalTests {
         try sql(path, "PRAGMA user_version = 7")
         for mode in [Journal.AccessMode.readOnly, .readWrite] {
             let error = #expect(throws: JournalError.self) { try Journal(path: path, mode: mode) }
-            #expect(error?.description == "future.actionlog: written with journal schema version 7, but this ActionLog reads versions up to 1; update ActionLog to read it")
+            #expect(error?.description == "future.actionlog: written with journal schema version 7, but this ActionLog reads versions up to 2; update ActionLog to read it")
             #expect(error?.code == .newerSchema)
         }
     }

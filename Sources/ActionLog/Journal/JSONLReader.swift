@@ -92,6 +92,8 @@ struct JSONLReader {
     private var expected = 0
     private var lastTime: Date?
     private var states: SessionStates
+    /// The handler records of the entries read so far (an asynchronous session's `"handler"` members).
+    let collected = CollectedHandlers()
 
     /// Opens a `.jsonl` file and reads its header.
     init(url: URL) throws(JournalError) {
@@ -152,7 +154,8 @@ struct JSONLReader {
             if let blank {
                 throw fail(line: blank, entry: expected, "a blank line; after the header, every line holds one entry")
             }
-            let entry = try readEntry(line, line: source.lineNumber)
+            let (entry, handler) = try readEntry(line, line: source.lineNumber)
+            if let handler { collected.add(handler) }
             expected += 1
             lastTime = max(lastTime ?? entry.time, entry.time)
             if checking {
@@ -184,7 +187,9 @@ struct JSONLReader {
     mutating func readAll() throws(JournalError) -> RecordedSession {
         var entries: [Entry] = []
         while let entry = try next(checking: false) { entries.append(entry) }
-        return RecordedSession(session: session(entryCount: entries.count), entries: entries, file: file)
+        var recorded = RecordedSession(session: session(entryCount: entries.count), entries: entries, file: file)
+        recorded.handlers = collected.inOrder
+        return recorded
     }
 
     /// The header's session, with what reading the entries found.
@@ -242,7 +247,7 @@ struct JSONLReader {
     }
 
     /// Reads the line of entry `expected`.
-    private func readEntry(_ line: ArraySlice<UInt8>, line number: Int) throws(JournalError) -> Entry {
+    private func readEntry(_ line: ArraySlice<UInt8>, line number: Int) throws(JournalError) -> (Entry, HandlerRecord?) {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: Array(line), maximumDepth: Self.lineDepth)
@@ -271,7 +276,15 @@ struct JSONLReader {
         } catch {
             throw fields.fail("\(error)")
         }
-        return Entry(
+        var handler: HandlerRecord?
+        if let json = members["handler"] {
+            do {
+                handler = try HandlerRecord(json: json, seq: expected)
+            } catch {
+                throw fields.fail(error.reason)
+            }
+        }
+        let entry = Entry(
             session: 0, seq: expected,
             time: try fields.require(fields.time("time"), "time"),
             label: try fields.string("label"),
@@ -280,6 +293,7 @@ struct JSONLReader {
             effect: members["effect"],
             reducerDuration: try fields.int("durationNs").map { .nanoseconds($0) }
         )
+        return (entry, handler)
     }
 }
 
@@ -362,6 +376,8 @@ extension RecordedSession {
         package var session: Session { reader.session(entryCount: count) }
         /// The file's name.
         package var file: String { reader.file }
+        /// The handler records of the entries read so far.
+        package var handlers: CollectedHandlers { reader.collected }
 
         /// The next entry, checked, or `nil` after the last one (when the dropped count is checked).
         package mutating func next() throws(JournalError) -> Entry? {

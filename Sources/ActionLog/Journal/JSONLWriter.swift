@@ -26,8 +26,8 @@ struct JSONLWriter {
         end()
     }
 
-    /// One entry's line.
-    mutating func entry(_ entry: Entry) {
+    /// One entry's line; `handler`: what its asynchronous handler did, if it had one.
+    mutating func entry(_ entry: Entry, handler: HandlerRecord? = nil) {
         begin()
         add("seq", String(entry.seq))
         add("kind", string: entry.kind.rawValue)
@@ -36,6 +36,7 @@ struct JSONLWriter {
         add("durationNs", entry.durationNanoseconds.map { String($0) })
         add("action", json: entry.action)
         add("effect", json: entry.effect)
+        add("handler", json: handler?.jsonValue)
         switch entry.content {
         case .keyframe(let state):
             add("state", json: state)
@@ -114,8 +115,9 @@ extension Journal {
     public func exportJSONL(_ id: Session.ID, to handle: FileHandle) throws(JournalError) {
         try snapshot { () throws(JournalError) in
             let session = try self.session(id)
+            let handlers = Dictionary(try handlerRecords(in: id).map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
             var cursor = try entryCursor(in: id)
-            try RecordedSession.writeJSONL(session: session, file: fileName, to: handle) { () throws(JournalError) in try cursor.next() }
+            try RecordedSession.writeJSONL(session: session, file: fileName, to: handle, handler: { handlers[$0] }) { () throws(JournalError) in try cursor.next() }
         }
     }
 
@@ -125,18 +127,22 @@ extension Journal {
     /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
     package func exportJSONL(_ id: Session.ID, write: ([UInt8]) throws -> Void) throws {
         let session = try self.session(id)
+        // An asynchronous session's handler records are read at once: one small record per entry.
+        let handlers = Dictionary(try handlerRecords(in: id).map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
         var cursor = try entryCursor(in: id)
-        try RecordedSession.writeJSONL(session: session, file: fileName, next: { () throws(JournalError) in try cursor.next() }, write: write)
+        try RecordedSession.writeJSONL(
+            session: session, file: fileName, handler: { handlers[$0] }, next: { () throws(JournalError) in try cursor.next() }, write: write)
     }
 }
 
 extension RecordedSession {
     /// Writes a session's text form from entries read one at a time, checking them on the way.
     package static func writeJSONL(
-        session: Session, file: String, to handle: FileHandle, next: () throws(JournalError) -> Entry?
+        session: Session, file: String, to handle: FileHandle, handler: (Int) -> HandlerRecord? = { _ in nil },
+        next: () throws(JournalError) -> Entry?
     ) throws(JournalError) {
         do {
-            try writeJSONL(session: session, file: file, next: next) { bytes in
+            try writeJSONL(session: session, file: file, handler: handler, next: next) { bytes in
                 do {
                     try handle.write(contentsOf: bytes)
                 } catch {
@@ -156,7 +162,8 @@ extension RecordedSession {
     ///
     /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
     package static func writeJSONL(
-        session: Session, file: String, next: () throws(JournalError) -> Entry?, write: ([UInt8]) throws -> Void
+        session: Session, file: String, handler: (Int) -> HandlerRecord? = { _ in nil },
+        next: () throws(JournalError) -> Entry?, write: ([UInt8]) throws -> Void
     ) throws {
         var writer = JSONLWriter()
         var states = SessionStates(file: file, session: session.journalID)
@@ -169,7 +176,7 @@ extension RecordedSession {
         while let entry = try next() {
             try states.checkAction(of: entry)
             try states.advance(past: entry)
-            writer.entry(entry)
+            writer.entry(entry, handler: handler(entry.seq))
             try drain(force: false)
         }
         try drain(force: true)

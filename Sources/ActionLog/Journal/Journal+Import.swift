@@ -27,7 +27,7 @@ extension Journal {
     public func insert(_ recorded: RecordedSession) throws(JournalError) -> Session.ID {
         var entries = recorded.entries.makeIterator()
         do {
-            return try insert(session: recorded.session, file: recorded.file) { entries.next() }
+            return try insert(session: recorded.session, file: recorded.file, handlers: { recorded.handlers }) { entries.next() }
         } catch {
             throw recorded.locate(error)
         }
@@ -42,7 +42,9 @@ extension Journal {
     ///   - source: the file the entries come from, for errors about them.
     ///   - next: the next entry, or `nil` after the last.
     /// - Returns: the new session's id.
-    package func insert(session: Session, file source: String, next: () throws(JournalError) -> Entry?) throws(JournalError) -> Session.ID {
+    package func insert(
+        session: Session, file source: String, handlers: () -> [HandlerRecord] = { [] }, next: () throws(JournalError) -> Entry?
+    ) throws(JournalError) -> Session.ID {
         let file = fileName
         let isLive = session.status == .recording
         let status = isLive ? Session.Status.interrupted : session.status
@@ -89,6 +91,16 @@ extension Journal {
                     }
                 }
                 try states.finish(droppedCount: session.droppedCount)
+                for handler in handlers() {
+                    guard handler.seq >= 1, handler.seq < states.entryCount else {
+                        throw JournalError(.corrupt, file: source, session: session.journalID, entry: handler.seq, reason: "a handler record for an entry the session does not have")
+                    }
+                    do throws(SQLiteError) {
+                        try HandlerInserter.insert(handler, connection: connection, session: id, seq: handler.seq)
+                    } catch {
+                        throw JournalFile.wrap(error, file: file, entry: handler.seq)
+                    }
+                }
                 if isLive {
                     // Stored as interrupted, ended at its last entry: how a reader reports such a session.
                     try connection.prepare("UPDATE sessions SET ended_at = ?2 WHERE id = ?1").execute([.integer(id), .optional(lastTime)])
@@ -128,7 +140,10 @@ extension Journal {
         var reader = try JSONLReader(url: url)
         let journal = try Journal(path: path, mode: .readWrite)
         // Checked whole above; `insert` walks each entry through SessionStates again as it stores it.
-        let id = try journal.insert(session: reader.header, file: reader.file) { () throws(JournalError) in try reader.next(checking: false) }
+        let collected = reader.collected
+        let id = try journal.insert(session: reader.header, file: reader.file, handlers: { collected.inOrder }) { () throws(JournalError) in
+            try reader.next(checking: false)
+        }
         return (check.session(entryCount: count), id)
     }
 }

@@ -27,8 +27,8 @@ extension Journal {
     /// Checks the journal's integrity: SQLite's own check, then every session's entries against the
     /// rules of ``SessionStates`` (entries 0, 1, 2, … without holes, entry 0 the initial state, every
     /// delta applying within bounds to the state before it, gap counts that add up) and
-    /// ``SessionStates/checkAction(of:)``, JSON that parses in every action, state and effect, and
-    /// sane session statuses.
+    /// ``SessionStates/checkAction(of:)``, JSON that parses in every action, state and effect, the
+    /// handler records of asynchronous sessions (see ``HandlerRecord``), and sane session statuses.
     ///
     /// Unlike the other readers, it does not stop at the first damaged row: it reports them all.
     /// It reads one page of entries at a time, so a session of any length costs bounded memory, and
@@ -60,6 +60,14 @@ extension Journal {
             let (count, sessionFindings) = try check(session: session, cursor: &cursor)
             entryCount += count
             findings += sessionFindings
+            // The handler records of an asynchronous session: readable, and each under an entry.
+            do {
+                for handler in try handlerRecords(in: session.id) where handler.seq >= count {
+                    findings.append(JournalFinding(session: session.id, entry: handler.seq, problem: "a handler record for an entry the session does not have"))
+                }
+            } catch {
+                findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason))
+            }
         }
         return JournalVerification(sessions: sessions.count, entries: entryCount, findings: findings)
     }

@@ -134,10 +134,10 @@ enum JournalFile {
                     reason: "written with journal schema version \(version), but this ActionLog reads versions up to \(Schema.currentVersion); update ActionLog to read it"
                 )
             }
-            if connection.mode == .readOnly, version < Schema.currentVersion {
+            if connection.mode == .readOnly, version < Schema.oldestReadableVersion {
                 throw JournalError(
                     .newerSchema, file: file,
-                    reason: "journal schema version \(version) is older than \(Schema.currentVersion); open it once for writing to migrate it"
+                    reason: "journal schema version \(version) is older than \(Schema.oldestReadableVersion); open it once for writing to migrate it"
                 )
             }
             return

@@ -16,6 +16,9 @@ public struct RecordedSession: Sendable, Hashable {
     public var entries: [Entry]
     /// The name of the file it was read from, for messages: `checkout.actionlog` or `checkout.jsonl`.
     public var file: String
+    /// What the asynchronous handlers of an actor or event ViewModel did, one record per entry with
+    /// an action, by seq: their run order, service calls and output events. Empty for a reducer's session.
+    public var handlers: [HandlerRecord] = []
 
     /// Makes a recorded session from its parts.
     ///
@@ -51,7 +54,9 @@ extension Journal {
     /// - Throws: ``JournalError`` when there is no such session or an entry cannot be read.
     public func recordedSession(_ id: Session.ID) throws(JournalError) -> RecordedSession {
         try snapshot { () throws(JournalError) in
-            RecordedSession(session: try session(id), entries: try entries(in: id), file: fileName)
+            var recorded = RecordedSession(session: try session(id), entries: try entries(in: id), file: fileName)
+            recorded.handlers = try handlerRecords(in: id)
+            return recorded
         }
     }
 }

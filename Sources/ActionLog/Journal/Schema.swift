@@ -4,7 +4,11 @@ enum Schema {
     static let applicationID: Int64 = 0x4143_4C47
 
     /// The schema version this library writes (`PRAGMA user_version`).
-    static let currentVersion: Int64 = 1
+    static let currentVersion: Int64 = 2
+
+    /// The oldest version a reader reads as it is, without migrating: version 2 only added tables
+    /// (`handlers`, `calls`), so a version-1 file reads as a journal whose sessions have none.
+    static let oldestReadableVersion: Int64 = 1
 
     /// Migrations by the version they produce. Each runs in the transaction that sets `user_version`.
     static let migrations: [(version: Int64, sql: String)] = [
@@ -36,6 +40,30 @@ enum Schema {
                 dropped     INTEGER,
                 note        TEXT,
                 PRIMARY KEY (session_id, seq)
+            ) WITHOUT ROWID;
+            """),
+        // Version 2: the records of asynchronous handlers (actor ViewModels, event MVVM). Additive:
+        // a synchronous session has no rows in either table.
+        (2, """
+            CREATE TABLE handlers (
+                session_id  INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                seq         INTEGER NOT NULL,
+                started     INTEGER NOT NULL,
+                PRIMARY KEY (session_id, seq)
+            ) WITHOUT ROWID;
+            CREATE TABLE calls (
+                session_id  INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                seq         INTEGER NOT NULL,
+                idx         INTEGER NOT NULL,
+                kind        TEXT    NOT NULL CHECK (kind IN ('call', 'output')),
+                service     TEXT,
+                name        TEXT    NOT NULL,
+                arguments   TEXT,
+                result      TEXT,
+                error       TEXT,
+                event       TEXT,
+                answered    INTEGER,
+                PRIMARY KEY (session_id, seq, idx)
             ) WITHOUT ROWID;
             """),
     ]

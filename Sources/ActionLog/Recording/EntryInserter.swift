@@ -20,6 +20,8 @@ final class EntryInserter {
         var durationNanoseconds: Int64?
         var dropped: Int?
         var note: String?
+        /// What an asynchronous handler did for this entry, stored in `handlers` and `calls`.
+        var handler: HandlerRecord?
     }
 
     private let connection: Connection
@@ -52,6 +54,10 @@ final class EntryInserter {
             while 1 << run > rows.count - start { run -= 1 }
             try insert(rows[start..<(start + 1 << run)], firstSeq: firstSeq + start, with: try statement(run))
             start += 1 << run
+        }
+        for (offset, row) in rows.enumerated() {
+            guard let handler = row.handler else { continue }
+            try HandlerInserter.insert(handler, connection: connection, session: sessionID, seq: firstSeq + offset)
         }
     }
 

@@ -12,6 +12,8 @@ struct Step<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: E
     @usableFromInline var effect: Effect?
     @usableFromInline var time: Date
     @usableFromInline var reducerDuration: Duration?
+    /// For a step of an asynchronous handler: when it ran, its service calls and output events.
+    @usableFromInline var handler: HandlerRecord?
 
     @inlinable
     init(action: Action?, state: State, effect: Effect?, time: Date, reducerDuration: Duration?) {
@@ -20,6 +22,7 @@ struct Step<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: E
         self.effect = effect
         self.time = time
         self.reducerDuration = reducerDuration
+        self.handler = nil
     }
 }
 
@@ -336,7 +339,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             effect: effect,
             durationNanoseconds: step.reducerDuration.map { duration in
                 duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-            }
+            },
+            handler: step.handler
         )
     }
 

@@ -150,6 +150,14 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         )
     }
 
+    /// Hands one step of an asynchronous handler to the writer, with what the handler did (see
+    /// ``ViewModelRecorder``). O(1), as ``record(action:state:effect:reducerDuration:)``.
+    func record(action: Action, state: State, handler: HandlerRecord, time: Date, duration: Duration?) {
+        var item = Item(action: action, state: state, effect: nil, time: time, reducerDuration: duration)
+        item.handler = handler
+        _ = handOff.put(item, timeout: waitTimeout)
+    }
+
     /// Returns when everything handed over so far is committed (or, if it could not be, counted as
     /// lost, and reported once per episode of failures). Blocks the calling thread meanwhile: call it at moments that can wait, such as a
     /// scene moving to the background.

@@ -187,8 +187,12 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
                 """
         case .stateDoesNotDecode?:
             return "If the state type changed on purpose, record the golden again from a new session."
-        case .noInitialState?, .newerSession?:
+        case .noInitialState?, .newerSession?, .damagedHandlerRecords?:
             return "Replace the golden with a session this version of ActionLog can replay."
+        case .wrongArchitecture?:
+            return "Replay the golden with the kind of replay and the services it was recorded with, or record it again."
+        case .serviceResultDoesNotDecode?:
+            return "If the service's result type changed on purpose, record the golden again from a new session."
         }
     }
 

@@ -39,17 +39,42 @@ struct Diff: ParsableCommand {
         }
         var output = BufferedOutput()
         try output.write("Entry \(from) → entry \(to) of \(name.displayEscaped):")
-        guard !differences.isEmpty else {
+        if differences.isEmpty {
             try output.write("No difference.")
-            try output.flush()
-            return
+        } else {
+            // Paths and values come from the file: each line is escaped for a terminal.
+            for difference in differences {
+                try output.write("  − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")".displayEscaped)
+                try output.write("  + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")".displayEscaped)
+            }
+            try output.write("(entry \(from): −, entry \(to): +)")
         }
-        // Paths and values come from the file: each line is escaped for a terminal.
-        for difference in differences {
-            try output.write("  − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")".displayEscaped)
-            try output.write("  + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")".displayEscaped)
-        }
-        try output.write("(entry \(from): −, entry \(to): +)")
+        try writeHandlerRecords(into: &output)
         try output.flush()
+    }
+
+    /// An asynchronous session's service calls and output events between the two entries: what an
+    /// event ViewModel, which has no state, did there.
+    private func writeHandlerRecords(into output: inout BufferedOutput) throws {
+        guard from != to else { return }
+        let range = (min(from, to) + 1)...max(from, to)
+        let handlers = try source.handlerRecords().filter { range.contains($0.seq) && !$0.records.isEmpty }
+        guard !handlers.isEmpty else { return }
+        try output.write("Service calls and output events of entries \(range.lowerBound)...\(range.upperBound):")
+        for handler in handlers {
+            for record in handler.records {
+                switch record {
+                case .call(let call):
+                    let answer: String
+                    switch call.outcome {
+                    case .returned(let value): answer = "→ \(value.canonicalText)"
+                    case .threw(let error): answer = "threw \(error.canonicalText)"
+                    }
+                    try output.write("  entry \(handler.seq) call \(call) \(answer)".displayEscaped)
+                case .output(let event):
+                    try output.write("  entry \(handler.seq) output \(event.event.canonicalText)".displayEscaped)
+                }
+            }
+        }
     }
 }

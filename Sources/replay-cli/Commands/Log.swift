@@ -36,14 +36,23 @@ struct Log: ParsableCommand {
         let session = try session.resolve(in: journal)
         try requireEntries(session, in: journal)
         var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: limit) }
+        // An asynchronous session's service calls and output events, printed under their entry.
+        let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session.id) }
+        let handlers = Dictionary(records.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
         var output = BufferedOutput()
         var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
         while let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() }) {
             if json {
-                try output.write(Self.json(entry, session: session).canonicalText.jsonDisplayEscaped)
+                var line = Self.json(entry, session: session)
+                if let handler = handlers[entry.seq], case .object(var members) = line {
+                    members["handler"] = handler.jsonValue
+                    line = .object(members)
+                }
+                try output.write(line.canonicalText.jsonDisplayEscaped)
                 continue
             }
             table.add(Self.row(entry, session: session))
+            for record in handlers[entry.seq]?.records ?? [] { table.add(Self.row(record)) }
             if table.pending >= EntryPageSize.rows { try table.flush(into: &output) }
         }
         if !json { try table.flush(into: &output) }
@@ -59,6 +68,21 @@ struct Log: ParsableCommand {
             return [String(entry.seq), offset, "(initial state)", ""]
         }
         return [String(entry.seq), offset, label, action.canonicalText]
+    }
+
+    /// A service call or an output event, under its entry: `call ProductService.fetchProduct("p-7") → {…}`.
+    private static func row(_ record: HandlerRecord.Record) -> [String] {
+        switch record {
+        case .call(let call):
+            let answer: String
+            switch call.outcome {
+            case .returned(let value): answer = "→ \(value.canonicalText)"
+            case .threw(let error): answer = "threw \(error.canonicalText)"
+            }
+            return ["", "", "  call", "\(call) \(answer)"]
+        case .output(let event):
+            return ["", "", "  output", event.event.canonicalText]
+        }
     }
 
     private static func json(_ entry: Entry, session: Session) -> JSONValue {

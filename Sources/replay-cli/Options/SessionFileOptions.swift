@@ -43,8 +43,10 @@ struct SessionFileOptions: ParsableArguments {
             try reportingJournalErrors {
                 var reader = try RecordedSession.jsonlReader(at: URL(fileURLWithPath: file))
                 try check(sessionName: reader.session.name, file: reader.file)
+                let handlers = reader.handlers
                 try RecordedSession.writeJSONL(
-                    session: reader.session, file: reader.file, next: { () throws(JournalError) in try reader.next() }, write: write)
+                    session: reader.session, file: reader.file, handler: { handlers.bySeq[$0] },
+                    next: { () throws(JournalError) in try reader.next() }, write: write)
             }
             return
         }
@@ -64,6 +66,13 @@ struct SessionFileOptions: ParsableArguments {
         return try reportingErrors { () throws(JournalError) in
             ("session \(session.id) \"\(session.name)\"", try journal.state(at: first, in: session.id), try journal.state(at: second, in: session.id))
         }
+    }
+
+    /// What the session's asynchronous handlers did, by entry: empty for a reducer's session.
+    func handlerRecords() throws -> [HandlerRecord] {
+        if isTextForm { return try textSession().handlers }
+        let (journal, session) = try journalSession()
+        return try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session.id) }
     }
 
     private func textSession() throws -> RecordedSession {

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Records an event ViewModel: each `ViewEvent` the view sends, and every `ViewModelEvent` the
+/// ViewModel emits in answer, at once or after a recorded service answers.
+///
+/// Send the view's events through it, and tap the ViewModel's output once:
+///
+/// ```swift
+/// let viewModel = SignInViewModel(service: RecordedAuthService(live: LiveAuthService()))
+/// let events = try await EventViewModelRecorder<SignInViewEvent, SignInViewModelEvent>(
+///     path: "sign-in.actionlog", sessionName: "sign in", services: ["AuthService"],
+///     handle: { await viewModel.handle(event: $0) }
+/// )
+/// viewModel.output.addHandler { events.emitted($0) }   // beside the view's own handler
+/// events.send(.viewDidLoad)
+/// events.send(.signInTapped(email: "ada@example.com"))
+/// await events.settle()
+/// events.close()
+/// ```
+///
+/// An event emitted while a handler runs is journaled with the `ViewEvent` that handler answers
+/// (the task's handler, or else the one whose turn it is; see ``ViewModelRecorder`` for turns). The
+/// handler must return when the ViewModel's work for the event is done: `await` the service calls,
+/// or start the task that answers later with ``HandlerTask/start(_:)``, which the entry waits for.
+/// An event emitted while no handler runs (from a timer, say) is not journaled. The session has no state: each entry's state is ``NoState``.
+public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewModelEvent: Encodable & Sendable>: Sendable {
+    /// The recorder of the entries.
+    public let recorder: Recorder<NoState, ViewEvent, Never>
+    let core: AsyncRecordingCore<NoState, ViewEvent>
+
+    /// Starts a session of an event ViewModel.
+    ///
+    /// - Parameters:
+    ///   - path: the journal file; created with its schema when missing.
+    ///   - sessionName: a name for the session.
+    ///   - services: the names of the recorded services the ViewModel uses; replay refuses another set.
+    ///   - configuration: the recorder's configuration.
+    ///   - handle: the ViewModel's handler: `{ await viewModel.handle(event: $0) }`.
+    /// - Throws: ``JournalError`` as ``ViewModelRecorder/init(path:sessionName:services:configuration:handle:snapshot:)``.
+    public init(
+        path: String, sessionName: String, services: [String] = [], configuration: RecorderConfiguration = RecorderConfiguration(),
+        handle: @escaping @Sendable (ViewEvent) async -> Void
+    ) async throws(JournalError) {
+        recorder = try makeAsyncRecorder(
+            path: path, sessionName: sessionName, architecture: .eventViewModel, services: services,
+            outputType: String(reflecting: ViewModelEvent.self), configuration: configuration, initialState: NoState())
+        core = AsyncRecordingCore(recorder: recorder, handle: handle, snapshot: { NoState() })
+    }
+
+    /// Hands a `ViewEvent` to the ViewModel; its handler runs in a task of its own. O(1), never blocks.
+    ///
+    /// ```swift
+    /// events.send(.signInTapped(email: "ada@example.com"))
+    /// ```
+    ///
+    /// - Parameter event: the event the view sent.
+    public func send(_ event: ViewEvent) {
+        core.send(event)
+    }
+
+    /// Journals an event the ViewModel emitted: call it from a handler of the ViewModel's output.
+    ///
+    /// ```swift
+    /// viewModel.output.addHandler { events.emitted($0) }
+    /// ```
+    ///
+    /// - Parameter event: the emitted event.
+    public func emitted(_ event: ViewModelEvent) {
+        guard let run = core.currentRun() else { return }
+        run.append(.output(OutputEvent(label: ActionLabel.of(event), event: RecordedService.encode(event))))
+    }
+
+    /// Returns once every handler sent so far has returned and its entry is handed to the writer.
+    public func settle() async {
+        await core.scheduler.settle()
+    }
+
+    /// Returns when every entry handed to the writer so far is committed. See ``Recorder/flush()``.
+    public func flush() {
+        recorder.flush()
+    }
+
+    /// Flushes and closes the session. See ``ViewModelRecorder/close()``.
+    public func close() {
+        recorder.close()
+    }
+}
+
+/// The state of a session that has none (an event ViewModel's): it encodes as `{}`.
+public struct NoState: Codable, Sendable, Hashable {
+    /// The empty state.
+    public init() {}
+}

@@ -1,0 +1,129 @@
+import Synchronization
+
+/// Gives asynchronous handlers their turns, one at a time, in the order the turns were asked for:
+/// the run order of a session, which the journal records and replay follows.
+///
+/// A handler asks for a turn when its action is sent (to start) and when a service it awaits has
+/// answered (to go on); it gives its turn back when it awaits a recorded service or returns. While a
+/// handler has its turn, no other one starts or goes on, so what happens between two of these points
+/// (state changes, output events) is one step, the same in recording and in replay. Asking is O(1)
+/// and never blocks; waiting for the turn suspends the task, never a thread.
+package final class TurnScheduler: Sendable {
+    /// A request for a turn; granted once, with the turn's position in the run order.
+    package final class Ticket: Sendable {
+        package let token: Int
+        private enum State { case waiting(CheckedContinuation<Int, Never>?), granted(Int) }
+        private let state = Mutex<State>(.waiting(nil))
+
+        init(token: Int) { self.token = token }
+
+        fileprivate func grant(_ position: Int) {
+            let waiter: CheckedContinuation<Int, Never>? = state.withLock { state in
+                guard case .waiting(let waiter) = state else { return nil }
+                state = .granted(position)
+                return waiter
+            }
+            waiter?.resume(returning: position)
+        }
+
+        /// Waits until the turn is granted; returns its position in the run order.
+        package func wait() async -> Int {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+                let granted: Int? = state.withLock { state in
+                    switch state {
+                    case .granted(let position): return position
+                    case .waiting: state = .waiting(continuation); return nil
+                    }
+                }
+                if let granted { continuation.resume(returning: granted) }
+            }
+        }
+    }
+
+    private struct State {
+        /// The handler whose turn it is.
+        var active: Int?
+        var queue: [Ticket] = []
+        var head = 0
+        /// The next position in the run order.
+        var nextPosition = 0
+        /// Handlers started and not yet returned, and those waiting for none to be left.
+        var inFlight = 0
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// Asks for a turn for handler `token`, behind every turn asked before. `starts`: the turn
+    /// starts a handler (counted until it ``finished(_:)``).
+    package func ask(for token: Int, starts: Bool = false) -> Ticket {
+        let ticket = Ticket(token: token)
+        let granted: (Ticket, Int)? = state.withLock { state in
+            if starts { state.inFlight += 1 }
+            state.queue.append(ticket)
+            return Self.grantNext(&state)
+        }
+        if let (ticket, position) = granted { ticket.grant(position) }
+        return ticket
+    }
+
+    /// Handler `token` gives its turn back (it awaits a service, or returned); the next turn asked
+    /// for is granted. Does nothing when it is not `token`'s turn (a call made by a task the handler
+    /// started beside itself).
+    package func yield(_ token: Int) {
+        let granted: (Ticket, Int)? = state.withLock { state in
+            guard state.active == token else { return nil }
+            state.active = nil
+            return Self.grantNext(&state)
+        }
+        if let (ticket, position) = granted { ticket.grant(position) }
+    }
+
+    /// Handler `token` returned: gives its turn back and counts it done.
+    package func finished(_ token: Int) {
+        let (granted, idle): ((Ticket, Int)?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
+            state.inFlight -= 1
+            var granted: (Ticket, Int)?
+            if state.active == token {
+                state.active = nil
+                granted = Self.grantNext(&state)
+            }
+            var idle: [CheckedContinuation<Void, Never>] = []
+            if state.inFlight == 0 { swap(&idle, &state.idleWaiters) }
+            return (granted, idle)
+        }
+        if let (ticket, position) = granted { ticket.grant(position) }
+        for waiter in idle { waiter.resume() }
+    }
+
+    /// Returns once every handler started so far has returned.
+    package func settle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state in
+                if state.inFlight == 0 { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    /// The handler whose turn it is, if any.
+    package var active: Int? { state.withLock { $0.active } }
+
+    private static func grantNext(_ state: inout State) -> (Ticket, Int)? {
+        guard state.active == nil, state.head < state.queue.count else { return nil }
+        let ticket = state.queue[state.head]
+        state.head += 1
+        if state.head > 64, state.head * 2 > state.queue.count {
+            state.queue.removeFirst(state.head)
+            state.head = 0
+        }
+        state.active = ticket.token
+        let position = state.nextPosition
+        state.nextPosition += 1
+        return (ticket, position)
+    }
+}

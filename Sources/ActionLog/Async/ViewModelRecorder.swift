@@ -1,0 +1,203 @@
+import Foundation
+import Synchronization
+
+/// Records an actor ViewModel behind a `Reducer` front: each action, the snapshot of its state class
+/// when the handler returns, and the calls its handler made to recorded services.
+///
+/// Use it as the front the view calls: `send(_:)` (or calling it as a function) hands the action
+/// over and returns at once, as `Reducer.callAsFunction` does with its `Task`. Give the projection of
+/// the `@MainActor` state class to a `Codable` snapshot once; it is read on the main actor when each
+/// handler returns.
+///
+/// ```swift
+/// let state = ProductState()
+/// let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: LiveProductService()))
+/// let reducer = try await ViewModelRecorder(
+///     path: "product.actionlog", sessionName: "product card", services: ["ProductService"],
+///     handle: { await viewModel.handle($0) },
+///     snapshot: { state.snapshot }
+/// )
+/// reducer(.viewDidLoad)                            // O(1): the handler runs in a task
+/// reducer(.onImageSliderAction(.onTapSlider(3)))
+/// await reducer.settle()                           // every handler sent so far has returned
+/// reducer.close()
+/// ```
+///
+/// **Turns.** Handlers that overlap (a second action while the first awaits a service) take turns:
+/// one runs at a time, from its start, or from a service's answer, until it awaits its next recorded
+/// service call or returns. Starts are taken in the order actions were sent, answers in the order
+/// the services gave them, each after the turn running ends. The journal records that run order
+/// (see ``HandlerRecord``), and replay gives the same turns in the same order, so a replay is the
+/// recording again. An entry is written when its handler returns, so entries are in the order
+/// handlers returned, each with the state at that moment. A handler that awaits something other than
+/// a recorded service or the main actor keeps its turn meanwhile.
+///
+/// The recording itself is a ``Recorder``: entries reach the journal through its writer thread, with
+/// its configuration (back-pressure, redaction, keyframes, errors).
+public final class ViewModelRecorder<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
+    /// The recorder of the entries.
+    public let recorder: Recorder<State, Action, Never>
+    let core: AsyncRecordingCore<State, Action>
+
+    /// Starts a session: reads the initial snapshot on the main actor and commits it as entry 0.
+    ///
+    /// - Parameters:
+    ///   - path: the journal file; created with its schema when missing.
+    ///   - sessionName: a name for the session.
+    ///   - services: the names of the recorded services the ViewModel uses (``RecordedService/name``);
+    ///     replay refuses to run with another set.
+    ///   - configuration: the recorder's configuration.
+    ///   - handle: the ViewModel's handler: `{ await viewModel.handle($0) }`.
+    ///   - snapshot: the projection of the state class to the recorded state, read on the main actor.
+    /// - Throws: ``JournalError`` as ``Recorder/init(path:sessionName:initialState:configuration:)``
+    ///   does; with code ``JournalError/Code/invalidArgument`` when the configuration's metadata is
+    ///   not a JSON object.
+    public init(
+        path: String, sessionName: String, services: [String] = [], configuration: RecorderConfiguration = RecorderConfiguration(),
+        handle: @escaping @Sendable (Action) async -> Void,
+        snapshot: @escaping @MainActor @Sendable () -> State
+    ) async throws(JournalError) {
+        let initial = await snapshot()
+        recorder = try makeAsyncRecorder(
+            path: path, sessionName: sessionName, architecture: .actorViewModel, services: services, outputType: nil,
+            configuration: configuration, initialState: initial)
+        core = AsyncRecordingCore(recorder: recorder, handle: handle, snapshot: snapshot)
+    }
+
+    /// Hands `action` to the ViewModel: its handler runs in a task of its own, in its turn. O(1), never blocks.
+    ///
+    /// ```swift
+    /// reducer.send(.onTapAddToBasket)
+    /// ```
+    ///
+    /// - Parameter action: the action the view sent.
+    public func send(_ action: Action) {
+        core.send(action)
+    }
+
+    /// The `Reducer` front's call: the same as ``send(_:)``.
+    ///
+    /// ```swift
+    /// reducer(.viewDidLoad)
+    /// ```
+    ///
+    /// - Parameter action: the action the view sent.
+    public func callAsFunction(_ action: Action) {
+        core.send(action)
+    }
+
+    /// Returns once every handler sent so far has returned and its entry is handed to the writer.
+    ///
+    /// ```swift
+    /// reducer(.viewDidLoad)
+    /// await reducer.settle()
+    /// ```
+    public func settle() async {
+        await core.scheduler.settle()
+    }
+
+    /// Returns when every entry handed to the writer so far is committed. See ``Recorder/flush()``.
+    public func flush() {
+        recorder.flush()
+    }
+
+    /// Flushes and closes the session. Handlers still running are not waited for (call ``settle()``
+    /// first): their entries are not written. See ``Recorder/close()``.
+    public func close() {
+        recorder.close()
+    }
+}
+
+/// Makes the recorder of an asynchronous session, with the architecture and the services in its metadata.
+func makeAsyncRecorder<State: Codable & Sendable, Action: Codable & Sendable>(
+    path: String, sessionName: String, architecture: SessionArchitecture, services: [String], outputType: String?,
+    configuration: RecorderConfiguration, initialState: State
+) throws(JournalError) -> Recorder<State, Action, Never> {
+    guard case .object = configuration.metadata else {
+        throw JournalError(
+            .invalidArgument, file: JournalFile.displayName(path),
+            reason: "the metadata is \(JSONPatch.describeType(configuration.metadata)), not an object, so it cannot name the recorded services")
+    }
+    var configuration = configuration
+    configuration.metadata = architecture.adding(services: services, outputType: outputType, to: configuration.metadata)
+    return try Recorder(path: path, sessionName: sessionName, initialState: initialState, configuration: configuration)
+}
+
+/// What both asynchronous fronts share: turns, handler runs, and the journaling of their calls.
+final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Sendable>: HandlerHost {
+    let recorder: Recorder<State, Action, Never>
+    let scheduler = TurnScheduler()
+    private let handle: @Sendable (Action) async -> Void
+    private let snapshot: @MainActor @Sendable () -> State
+    private let nextToken = Atomic<Int>(0)
+    /// The handlers running, by token: an event emitted outside a handler's task goes to the one
+    /// whose turn it is.
+    private let runs = Mutex<[Int: HandlerRun]>([:])
+
+    init(recorder: Recorder<State, Action, Never>, handle: @escaping @Sendable (Action) async -> Void, snapshot: @escaping @MainActor @Sendable () -> State) {
+        self.recorder = recorder
+        self.handle = handle
+        self.snapshot = snapshot
+    }
+
+    func send(_ action: Action) {
+        let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
+        let ticket = scheduler.ask(for: token, starts: true)
+        let time = Date()
+        Task {
+            let started = await ticket.wait()
+            let run = HandlerRun(token: token, host: self)
+            runs.withLock { $0[token] = run }
+            let clock = ContinuousClock()
+            let start = clock.now
+            await HandlerRun.$current.withValue(run) {
+                await handle(action)
+            }
+            await run.waitForTasks()
+            run.markReturned()
+            let duration = start.duration(to: clock.now)
+            let state = await snapshot()
+            recorder.record(
+                action: action, state: state, handler: HandlerRecord(seq: 0, started: started, records: run.records),
+                time: time, duration: duration)
+            runs.withLock { $0[token] = nil }
+            scheduler.finished(token)
+        }
+    }
+
+    /// The run an output event emitted now belongs to: the current task's handler, or else the
+    /// handler whose turn it is; `nil` when no handler runs.
+    func currentRun() -> HandlerRun? {
+        if let run = HandlerRun.current { return run }
+        guard let token = scheduler.active else { return nil }
+        return runs.withLock { $0[token] }
+    }
+
+    func call<Result: Codable & Sendable>(
+        _ request: CallRequest, in run: HandlerRun, live: () async throws -> Result
+    ) async throws -> Result {
+        // A task the handler left running calls after its entry was written: not journaled, no turn.
+        guard !run.hasReturned else { return try await live() }
+        scheduler.yield(run.token)
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await HandlerRun.$insideCall.withValue(true) { try await live() })
+        } catch {
+            outcome = .failure(error)
+        }
+        let answered = await scheduler.ask(for: run.token).wait()
+        if run.hasReturned {
+            // The handler returned meanwhile (the call came from a task it did not await): the
+            // turn goes back at once, or no other handler would ever run again.
+            scheduler.yield(run.token)
+            return try outcome.get()
+        }
+        let recorded: ServiceCall.Outcome
+        switch outcome {
+        case .success(let value): recorded = .returned(RecordedService.encode(value))
+        case .failure(let error): recorded = .threw(RecordedService.encode(error: error))
+        }
+        run.append(.call(ServiceCall(service: request.service, method: request.method, arguments: request.arguments, outcome: recorded, answered: answered)))
+        return try outcome.get()
+    }
+}

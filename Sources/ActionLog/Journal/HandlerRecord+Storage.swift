@@ -1,0 +1,139 @@
+import Foundation
+
+/// Writes a ``HandlerRecord`` into the `handlers` and `calls` tables (schema version 2), inside the
+/// transaction that writes its entry.
+enum HandlerInserter {
+    static func insert(_ handler: HandlerRecord, connection: Connection, session: Session.ID, seq: Int) throws(SQLiteError) {
+        try connection.cachedStatement("INSERT INTO handlers (session_id, seq, started) VALUES (?1, ?2, ?3)")
+            .execute([.integer(session), .integer(Int64(seq)), .integer(Int64(handler.started))])
+        guard !handler.records.isEmpty else { return }
+        let statement = try connection.cachedStatement("""
+            INSERT INTO calls (session_id, seq, idx, kind, service, name, arguments, result, error, event, answered)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            """)
+        for (index, record) in handler.records.enumerated() {
+            var values: [SQLiteValue] = [.integer(session), .integer(Int64(seq)), .integer(Int64(index))]
+            switch record {
+            case .call(let call):
+                var result: JSONValue?
+                var error: JSONValue?
+                switch call.outcome {
+                case .returned(let value): result = value
+                case .threw(let value): error = value
+                }
+                values += [
+                    .text("call"), .text(call.service), .text(call.method), .text(JSONValue.array(call.arguments).canonicalText),
+                    .optional(result?.canonicalText), .optional(error?.canonicalText), .null, .integer(Int64(call.answered)),
+                ]
+            case .output(let output):
+                values += [.text("output"), .null, .text(output.label), .null, .null, .null, .text(output.event.canonicalText), .null]
+            }
+            try statement.execute(values)
+        }
+    }
+}
+
+extension Journal {
+    /// What the asynchronous handlers of a session did, entry by entry in order: their run order,
+    /// service calls and output events. Empty for a reducer's session, and for every session of a
+    /// journal written before schema version 2.
+    ///
+    /// ```swift
+    /// for handler in try journal.handlerRecords(in: 1) {
+    ///     print("entry \(handler.seq):", handler.calls.map(\.description))
+    /// }
+    /// ```
+    ///
+    /// - Parameter session: the session's id.
+    /// - Returns: one record per entry that has one, by seq.
+    /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is no
+    ///   such session, ``JournalError/Code/corrupt`` naming the entry when a row is damaged.
+    public func handlerRecords(in session: Session.ID) throws(JournalError) -> [HandlerRecord] {
+        _ = try self.session(session)
+        let file = fileName
+        return try read(session: session) { connection in
+            let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('handlers', 'calls')") ?? 0
+            guard tables == 2 else { return [] }
+            var reader = HandlerRowReader(file: file, session: session)
+            _ = try connection.prepare("SELECT seq, started FROM handlers WHERE session_id = ?1 ORDER BY seq")
+                .rows([.integer(session)]) { row in try reader.addHandler(row) }
+            _ = try connection.prepare("""
+                SELECT seq, idx, kind, service, name, arguments, result, error, event, answered
+                FROM calls WHERE session_id = ?1 ORDER BY seq, idx
+                """).rows([.integer(session)]) { row in try reader.addRecord(row) }
+            return reader.handlers
+        }
+    }
+}
+
+/// Reads the rows of `handlers` and `calls`, checking what a damaged or hostile file could hold.
+struct HandlerRowReader {
+    let file: String
+    let session: Session.ID
+    private(set) var handlers: [HandlerRecord] = []
+    /// Where each entry's record is in ``handlers``.
+    private var positions: [Int: Int] = [:]
+
+    init(file: String, session: Session.ID) {
+        self.file = file
+        self.session = session
+    }
+
+    private func damaged(_ entry: Int?, _ reason: String) -> JournalError {
+        JournalError(.corrupt, file: file, session: session, entry: entry, reason: reason)
+    }
+
+    private func integer(_ row: Row, _ column: Int32, _ name: String, entry: Int?) throws(JournalError) -> Int {
+        if let type = row.nonIntegerType(column) { throw damaged(entry, "\(name) holds \(type), not an integer") }
+        let value = row.int(column)
+        guard value >= 0, value <= Int64(Int32.max) else { throw damaged(entry, "\(name) \(value) is out of range") }
+        return Int(value)
+    }
+
+    private func json(_ row: Row, _ column: Int32, _ name: String, entry: Int) throws(JournalError) -> JSONValue? {
+        guard let text = row.text(column) else { return nil }
+        do {
+            return try JSONValue(parsing: text)
+        } catch {
+            throw damaged(entry, "the \(name) of a handler record is not JSON: \(error)")
+        }
+    }
+
+    mutating func addHandler(_ row: Row) throws(JournalError) {
+        let seq = try integer(row, 0, "a handler's seq", entry: nil)
+        let started = try integer(row, 1, "started", entry: seq)
+        positions[seq] = handlers.count
+        handlers.append(HandlerRecord(seq: seq, started: started, records: []))
+    }
+
+    mutating func addRecord(_ row: Row) throws(JournalError) {
+        let seq = try integer(row, 0, "a call's seq", entry: nil)
+        let index = try integer(row, 1, "idx", entry: seq)
+        guard let position = positions[seq] else { throw damaged(seq, "call \(index) belongs to no handler") }
+        guard index == handlers[position].records.count else {
+            throw damaged(seq, "call \(index) is out of order: call \(handlers[position].records.count) was expected")
+        }
+        guard let name = row.text(4) else { throw damaged(seq, "call \(index) has no name") }
+        switch row.text(2) {
+        case "call":
+            guard let service = row.text(3) else { throw damaged(seq, "call \(index) names no service") }
+            guard case .array(let arguments)? = try json(row, 5, "arguments", entry: seq) else {
+                throw damaged(seq, "the arguments of call \(index) are not a JSON array")
+            }
+            let outcome: ServiceCall.Outcome
+            switch (try json(row, 6, "result", entry: seq), try json(row, 7, "error", entry: seq)) {
+            case (let result?, nil): outcome = .returned(result)
+            case (nil, let error?): outcome = .threw(error)
+            default: throw damaged(seq, "call \(index) must hold a result or an error, not both or neither")
+            }
+            let answered = try integer(row, 9, "answered", entry: seq)
+            handlers[position].records.append(
+                .call(ServiceCall(service: service, method: name, arguments: arguments, outcome: outcome, answered: answered)))
+        case "output":
+            guard let event = try json(row, 8, "event", entry: seq) else { throw damaged(seq, "output \(index) holds no event") }
+            handlers[position].records.append(.output(OutputEvent(label: name, event: event)))
+        case let kind:
+            throw damaged(seq, "call \(index) is of an unknown kind \(kind.map { "\"\($0)\"" } ?? "NULL")")
+        }
+    }
+}

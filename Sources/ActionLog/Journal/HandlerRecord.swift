@@ -1,0 +1,132 @@
+/// What an asynchronous handler did for one entry of a session: when it ran, the service calls it
+/// made and the output events it emitted, in the order it made them.
+///
+/// Sessions of an actor ViewModel (``ViewModelRecorder``) and of an event ViewModel
+/// (``EventViewModelRecorder``) hold one for each entry with an action; a reducer's session holds
+/// none. Handlers take turns: one runs at a time, from its start or from a service's answer until it
+/// awaits its next service call or returns (see ``ViewModelRecorder``). ``started`` and each call's
+/// ``ServiceCall/answered`` are positions in the session's *run order*, the order in which those
+/// turns were given, which replay follows again. The entry's `seq` is the order in which handlers
+/// returned.
+///
+/// ```swift
+/// let recorded = try Journal(path: "product.actionlog").recordedSession(1)
+/// for handler in recorded.handlers {
+///     print(handler.seq, handler.started, handler.calls.map(\.method), handler.outputs.count)
+/// }
+/// ```
+public struct HandlerRecord: Sendable, Hashable {
+    /// One thing a handler did, in the order it did it.
+    public enum Record: Sendable, Hashable {
+        /// A call to a recorded service, with its answer.
+        case call(ServiceCall)
+        /// An output event the ViewModel emitted (event MVVM).
+        case output(OutputEvent)
+    }
+
+    /// The entry whose action the handler handled.
+    public var seq: Int
+    /// The position of the handler's start in the session's run order (0, 1, 2, … across starts
+    /// and answers).
+    public var started: Int
+    /// Its service calls and output events, in the order it made them.
+    public var records: [Record]
+
+    /// Makes a handler record.
+    ///
+    /// ```swift
+    /// let record = HandlerRecord(seq: 1, started: 0, records: [.output(OutputEvent(label: "showSpinner", event: ["showSpinner": [:]]))])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - seq: the entry.
+    ///   - started: the position of its start in the run order.
+    ///   - records: its calls and output events, in order.
+    public init(seq: Int, started: Int, records: [Record]) {
+        self.seq = seq
+        self.started = started
+        self.records = records
+    }
+
+    /// The service calls, in the order they were made.
+    public var calls: [ServiceCall] {
+        records.compactMap { if case .call(let call) = $0 { call } else { nil } }
+    }
+
+    /// The output events, in the order they were emitted.
+    public var outputs: [OutputEvent] {
+        records.compactMap { if case .output(let event) = $0 { event } else { nil } }
+    }
+}
+
+/// One call a handler made to a recorded service, and what the service answered.
+///
+/// ```swift
+/// let call = ServiceCall(service: "ProductService", method: "fetchProduct", arguments: ["p-7"],
+///                        outcome: .returned(["name": "Lamp"]), answered: 2)
+/// print(call)   // ProductService.fetchProduct("p-7")
+/// ```
+public struct ServiceCall: Sendable, Hashable, CustomStringConvertible {
+    /// What the service answered.
+    public enum Outcome: Sendable, Hashable {
+        /// The value the method returned, canonical JSON (`null` for a method returning nothing).
+        case returned(JSONValue)
+        /// The error the method threw: `{"type": "…", "value": …}` for an error type that is
+        /// `Codable`, `{"type": "…", "description": "…"}` for another.
+        case threw(JSONValue)
+    }
+
+    /// The service's name, as the wrapper gives it: `ProductService`.
+    public var service: String
+    /// The method's name, as the wrapper gives it: `fetchProduct`.
+    public var method: String
+    /// The arguments, each canonical JSON, in order.
+    public var arguments: [JSONValue]
+    /// The answer.
+    public var outcome: Outcome
+    /// The position in the session's run order at which the answer was given back to the handler.
+    public var answered: Int
+
+    /// Makes a call record.
+    ///
+    /// - Parameters:
+    ///   - service: the service's name.
+    ///   - method: the method's name.
+    ///   - arguments: the arguments' JSON, in order.
+    ///   - outcome: what the service answered.
+    ///   - answered: the position of the answer in the run order.
+    public init(service: String, method: String, arguments: [JSONValue], outcome: Outcome, answered: Int) {
+        self.service = service
+        self.method = method
+        self.arguments = arguments
+        self.outcome = outcome
+        self.answered = answered
+    }
+
+    /// The call in one line: `ProductService.fetchProduct("p-7")`.
+    public var description: String {
+        "\(service).\(method)(\(arguments.map(\.canonicalText).joined(separator: ", ")))"
+    }
+}
+
+/// One event a ViewModel emitted through its output, in answer to a `ViewEvent`.
+///
+/// ```swift
+/// let event = OutputEvent(label: "signedIn", event: ["signedIn": ["name": "Ada"]])
+/// ```
+public struct OutputEvent: Sendable, Hashable {
+    /// The event's case name, as for actions: `signedIn`.
+    public var label: String
+    /// The event, canonical JSON.
+    public var event: JSONValue
+
+    /// Makes an output event record.
+    ///
+    /// - Parameters:
+    ///   - label: the event's case name.
+    ///   - event: the event's JSON.
+    public init(label: String, event: JSONValue) {
+        self.label = label
+        self.event = event
+    }
+}

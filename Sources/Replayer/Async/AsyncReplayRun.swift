@@ -1,0 +1,259 @@
+import ActionLog
+import Foundation
+import Synchronization
+
+/// One replay of an asynchronous session: starts each recorded action's handler on a fresh
+/// ViewModel and gives the recorded service answers, turn by turn in the recorded run order,
+/// checking each call, output event and state snapshot against the recording.
+///
+/// The driver gives one turn at a time and waits, on the caller's task (no thread blocked), until
+/// the handler whose turn it is awaits its next service call or returns. So handlers interleave as
+/// they did when recorded, whatever the machine's threads do, and a replay gives the same result
+/// every time.
+struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
+    let recording: RecordedSession
+    let options: ReplayOptions
+    let architecture: SessionArchitecture
+    let services: [String]
+    /// The output events of an event ViewModel, checked as they come; `nil` for an actor ViewModel.
+    let outputs: OutputLog?
+
+    private enum Turn {
+        case start(Int)
+        case answer(Int, call: Int)
+    }
+
+    /// What the driver knows of each entry with an action.
+    private struct Step {
+        var entry: Entry
+        var label: String
+        var actions: [Action]
+        var handler: HandlerRecord
+        var state: JSONValue
+        var calls: [ServiceCall]
+        /// Calls the replayed handler made so far; their answers wait in ``pending``.
+        var callsMade = 0
+        var pending: [Int: PendingCall] = [:]
+    }
+
+    func run(make: @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>) async -> ReplayReport {
+        var builder = ReportBuilder(recording: recording)
+        builder.entriesWithActions = recording.entries.count { $0.action != nil }
+        if let refusal = refusal() { return builder.report(failure: refusal) }
+
+        // The recorded states and actions, up to the first gap: actions lost there cannot be
+        // replayed into a ViewModel that cannot be set to a recorded state.
+        var states = SessionStates(file: recording.file, session: recording.journalID)
+        var steps: [Int: Step] = [:]
+        var order: [Int] = []
+        var initial: JSONValue?
+        let handlers = Dictionary(recording.handlers.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        for entry in recording.entries {
+            if case .gap = entry.content {
+                builder.skipped = recording.entries.filter { $0.seq >= entry.seq }.map(\.seq)
+                break
+            }
+            do {
+                try states.advance(past: entry)
+            } catch {
+                return builder.report(failure: failure(.damagedHandlerRecords, entry.seq, nil, "\(error.reason)"))
+            }
+            guard let state = states.state else { continue }
+            guard let actionJSON = entry.action else {
+                if entry.seq == 0 { initial = state }
+                continue
+            }
+            let decoded: [(label: String, action: Action)]
+            do {
+                decoded = try recording.actions(of: entry, actionJSON, upcasters: options.upcasters)
+            } catch {
+                return builder.report(failure: error)
+            }
+            guard let handler = handlers[entry.seq] else {
+                return builder.report(failure: failure(.damagedHandlerRecords, entry.seq, entry.label, "the entry has no record of its handler, so its turns are unknown"))
+            }
+            let label = entry.label ?? decoded.first?.label ?? "?"
+            steps[entry.seq] = Step(entry: entry, label: label, actions: decoded.map(\.action), handler: handler, state: state, calls: handler.calls)
+            order.append(entry.seq)
+        }
+        guard let initial else {
+            return builder.report(failure: failure(.noInitialState, 0, nil, "the session has no initial state (entry 0)"))
+        }
+        let initialState: State
+        do {
+            initialState = try initial.decode(State.self)
+        } catch {
+            return builder.report(failure: failure(.stateDoesNotDecode, 0, nil, JSONValue.describe(error, decoding: initial)))
+        }
+
+        // The run order: every start and every answer, by its recorded position.
+        var turns: [(position: Int, turn: Turn)] = []
+        for seq in order {
+            guard let step = steps[seq] else { continue }
+            turns.append((step.handler.started, .start(seq)))
+            var previous = step.handler.started
+            for (index, call) in step.calls.enumerated() {
+                guard call.answered > previous else {
+                    return builder.report(failure: failure(.damagedHandlerRecords, seq, nil, "call \(index) is answered at place \(call.answered) of the run order, not after place \(previous)"))
+                }
+                previous = call.answered
+                turns.append((call.answered, .answer(seq, call: index)))
+            }
+        }
+        func seq(of turn: Turn) -> Int {
+            switch turn { case .start(let seq), .answer(let seq, _): seq }
+        }
+        turns.sort { ($0.position, seq(of: $0.turn)) < ($1.position, seq(of: $1.turn)) }
+        for (previous, next) in zip(turns, turns.dropFirst()) where previous.position == next.position {
+            return builder.report(failure: failure(.damagedHandlerRecords, seq(of: next.turn), nil, "two turns hold the same place \(next.position) in the run order"))
+        }
+
+        var finished: Set<Int> = []
+        let viewModel = await make(initialState)
+        let host = ReplayHost()
+        let redactor = (try? Redactor.recorded(in: recording.session.metadata).get()) ?? .none
+        defer {
+            host.stop()
+            for step in steps.values { for call in step.pending.values { call.fail(ReplayStopped()) } }
+        }
+        for (_, turn) in turns {
+            let seq: Int
+            switch turn {
+            case .start(let started):
+                seq = started
+                guard let step = steps[seq] else { continue }
+                outputs?.begin(seq, recorded: step.handler.outputs)
+                let entry = ReplayedEntry(seq: seq, label: step.label, recorded: step.handler)
+                let run = HandlerRun(token: seq, host: host, entry: entry)
+                let mailbox = host.mailbox(for: seq)
+                let actions = step.actions
+                let handle = viewModel.handle
+                Task {
+                    await HandlerRun.$current.withValue(run) {
+                        for action in actions { await handle(action) }
+                    }
+                    await run.waitForTasks()
+                    run.markReturned()
+                    mailbox.post(.finished)
+                }
+            case .answer(let answered, let index):
+                seq = answered
+                guard let call = steps[seq]?.pending.removeValue(forKey: index), let recorded = steps[seq]?.calls[index] else {
+                    // The handler never made the call: reported when it returned.
+                    continue
+                }
+                outputs?.activate(seq)
+                if let reason = call.deliver(recorded.outcome) {
+                    return builder.report(failure: failure(.serviceResultDoesNotDecode, seq, "\(recorded.service).\(recorded.method)", reason))
+                }
+            }
+            outputs?.activate(seq)
+            // Wait until the handler whose turn it is awaits its next call or returns.
+            guard var step = steps[seq] else { continue }
+            let event = await host.mailbox(for: seq).next()
+            if let divergence = outputs?.divergence(), let step = steps[divergence.seq] {
+                builder.divergences.append(self.divergence(step, output: divergence.difference))
+                return builder.report(failure: nil)
+            }
+            let index = step.callsMade
+            let expected = index < step.calls.count ? step.calls[index] : nil
+            switch event {
+            case .called(let pending):
+                let made = pending.request.description
+                guard let expected, expected.description == made else {
+                    pending.fail(ServiceCallDivergence(seq: seq, recorded: expected?.description, made: made))
+                    builder.divergences.append(divergence(step, call: ServiceCallDifference(index: index, recorded: expected?.description, made: made)))
+                    return builder.report(failure: nil)
+                }
+                step.callsMade += 1
+                step.pending[index] = pending
+                steps[seq] = step
+            case .finished:
+                outputs?.finish(seq)
+                if let expected {
+                    builder.divergences.append(divergence(step, call: ServiceCallDifference(index: index, recorded: expected.description, made: nil)))
+                    return builder.report(failure: nil)
+                }
+                if let missing = outputs?.missing(seq) {
+                    builder.divergences.append(divergence(step, output: missing))
+                    return builder.report(failure: nil)
+                }
+                let snapshot = await viewModel.snapshot()
+                let replayed: JSONValue
+                do {
+                    replayed = try JSONValueEncoder().encode(snapshot)
+                } catch {
+                    return builder.report(failure: failure(.encodingFailed, seq, step.label, "the replayed state does not encode: \(error)"))
+                }
+                let ignored = IgnoredFields(patterns: options.ignoring, redactor: redactor)
+                let differences = step.state.differences(to: redactor.keyframe(replayed)).filter { !ignored.matches($0.path) }
+                finished.insert(seq)
+                if differences.isEmpty {
+                    builder.matched += 1
+                } else {
+                    let dump = DumpDiff.diff(recorded: step.state, replayed: snapshot, ignored: ignored, replayedJSON: replayed)
+                    builder.divergences.append(divergence(step, state: differences, dump: dump))
+                    if options.stopAtFirstDivergence { return builder.report(failure: nil) }
+                }
+            }
+        }
+        if let unfinished = order.first(where: { !finished.contains($0) }) {
+            return builder.report(failure: failure(.damagedHandlerRecords, unfinished, steps[unfinished]?.label, """
+                the handler did not return within its recorded turns: a call it made has no answer in the run order
+                """))
+        }
+        return builder.report(failure: nil)
+    }
+
+    /// Why this session cannot be replayed this way: another architecture, or other services.
+    private func refusal() -> ReplayFailure? {
+        let metadata = recording.session.metadata
+        let (recorded, raw) = SessionArchitecture.of(metadata)
+        let recordedServices = SessionArchitecture.services(in: metadata)
+        let asked = "\(architecture.phrase)\(Self.servicesPhrase(services.sorted()))"
+        guard let recorded, let recordedServices else {
+            return failure(.wrongArchitecture, nil, nil, "the session's metadata names an unknown architecture \(raw) or a damaged list of services; the replay asked for \(asked)")
+        }
+        guard recorded == architecture, recordedServices.sorted() == services.sorted() else {
+            let holds = "\(recorded.phrase)\(recorded == .reducer ? "" : Self.servicesPhrase(recordedServices.sorted()))"
+            return failure(.wrongArchitecture, nil, nil, "the session holds \(holds), but the replay asked for \(asked)")
+        }
+        return nil
+    }
+
+    private static func servicesPhrase(_ names: [String]) -> String {
+        names.isEmpty ? " with no services" : " with services " + names.joined(separator: ", ")
+    }
+
+    private func failure(_ code: ReplayFailure.Code, _ seq: Int?, _ label: String?, _ reason: String) -> ReplayFailure {
+        ReplayFailure(code, in: recording, entry: seq, label: label, reason: reason)
+    }
+
+    private func divergence(
+        _ step: Step, state: [FieldDifference] = [], dump: String? = nil, call: ServiceCallDifference? = nil, output: OutputDifference? = nil
+    ) -> Divergence {
+        let action = step.entry.action ?? .null
+        var divergence = Divergence(
+            seq: step.entry.seq, label: step.label, action: action, summary: ActionJSON.summary(of: action, label: step.entry.label),
+            stateDifferences: state, effectDifferences: [], stateDump: state.isEmpty ? nil : dump, effectDump: nil)
+        divergence.serviceCall = call
+        divergence.output = output
+        return divergence
+    }
+}
+
+/// Builds the report of an asynchronous replay.
+private struct ReportBuilder {
+    let recording: RecordedSession
+    var matched = 0
+    var entriesWithActions = 0
+    var skipped: [Int] = []
+    var divergences: [Divergence] = []
+
+    func report(failure: ReplayFailure?) -> ReplayReport {
+        ReplayReport(
+            file: recording.file, session: recording.session, sessionName: recording.displayName,
+            entriesReplayed: matched, entriesWithActions: entriesWithActions, skipped: skipped,
+            divergences: divergences, failure: failure, warnings: [])
+    }
+}

@@ -1,0 +1,84 @@
+import ActionLog
+import Synchronization
+
+/// The output events of a replayed event ViewModel, checked against the recorded ones as they come.
+final class OutputLog: Sendable {
+    private struct State {
+        var recorded: [Int: [OutputEvent]] = [:]
+        var emitted: [Int: Int] = [:]
+        var active: Int?
+        var divergence: (seq: Int, difference: OutputDifference)?
+        var finished: Set<Int> = []
+    }
+    private let state = Mutex(State())
+    private let ignoring: [FieldPattern]
+    /// The custom-dump diff of a recorded event against none, for an event type that allows it.
+    private let dumpAgainstNone: @Sendable (JSONValue) -> String?
+
+    init<Event: Encodable & Sendable>(ignoring: [FieldPattern], eventType: Event.Type) {
+        self.ignoring = ignoring
+        dumpAgainstNone = { recorded in
+            DumpDiff.effectDiff(recorded: recorded, replayed: nil as Event?, ignored: IgnoredFields(patterns: [], redactor: .none), replayedJSON: nil)
+        }
+    }
+
+    func begin(_ seq: Int, recorded: [OutputEvent]) {
+        state.withLock { $0.recorded[seq] = recorded }
+    }
+
+    func activate(_ seq: Int) {
+        state.withLock { $0.active = seq }
+    }
+
+    /// The handler of `seq` returned: events emitted for it later are not compared, as they were
+    /// not journaled when recorded.
+    func finish(_ seq: Int) {
+        state.withLock { state in
+            state.finished.insert(seq)
+            if state.active == seq { state.active = nil }
+        }
+    }
+
+    /// Checks an event the replayed ViewModel emitted, against the next recorded one of its entry.
+    func emitted<Event: Encodable>(_ event: Event) {
+        let token = HandlerRun.current?.token
+        let json = try? JSONValueEncoder().encode(event)
+        let ignored = IgnoredFields(patterns: ignoring, redactor: .none)
+        state.withLock { state in
+            guard state.divergence == nil, let seq = token ?? state.active, !state.finished.contains(seq) else { return }
+            let index = state.emitted[seq, default: 0]
+            state.emitted[seq] = index + 1
+            let recorded = state.recorded[seq].flatMap { index < $0.count ? $0[index].event : nil }
+            let differences = Self.differences(recorded, json).filter { !ignored.matches($0.path) }
+            guard !differences.isEmpty else { return }
+            let dump = DumpDiff.effectDiff(recorded: recorded, replayed: event, ignored: ignored, replayedJSON: json)
+            state.divergence = (seq, OutputDifference(index: index, differences: differences, dump: dump))
+        }
+    }
+
+    /// The first divergence found, if any.
+    func divergence() -> (seq: Int, difference: OutputDifference)? {
+        state.withLock { $0.divergence }
+    }
+
+    /// The first recorded event of `seq` the replayed handler did not emit, once it returned.
+    func missing(_ seq: Int) -> OutputDifference? {
+        let found: (index: Int, event: JSONValue)? = state.withLock { state in
+            let index = state.emitted[seq, default: 0]
+            guard let recorded = state.recorded[seq], index < recorded.count else { return nil }
+            return (index, recorded[index].event)
+        }
+        guard let found else { return nil }
+        return OutputDifference(
+            index: found.index, differences: [FieldDifference(path: FieldPath(), recorded: found.event, replayed: nil)],
+            dump: dumpAgainstNone(found.event))
+    }
+
+    private static func differences(_ recorded: JSONValue?, _ replayed: JSONValue?) -> [FieldDifference] {
+        switch (recorded, replayed) {
+        case (nil, nil): []
+        case (let recorded?, let replayed?): recorded.differences(to: replayed)
+        default: [FieldDifference(path: FieldPath(), recorded: recorded, replayed: replayed)]
+        }
+    }
+}

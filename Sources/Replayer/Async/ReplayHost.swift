@@ -1,0 +1,157 @@
+import ActionLog
+import Synchronization
+
+/// What a replayed handler did next, as the replay driver waits for it: a call to a recorded
+/// service (the handler now waits for its answer), or its return.
+enum HandlerEvent: Sendable {
+    case called(PendingCall)
+    case finished
+}
+
+/// A replayed service call waiting for its answer. Exactly one of ``deliver(_:)`` and ``fail(_:)``
+/// is called, once.
+final class PendingCall: Sendable {
+    let request: CallRequest
+    /// Resumes the handler with the recorded answer; returns why the recorded result does not
+    /// decode into the call's result type (the handler then gets an error).
+    let deliver: @Sendable (ServiceCall.Outcome) -> String?
+    /// Resumes the handler with an error (a divergence, or a replay that stopped).
+    let fail: @Sendable (any Error) -> Void
+
+    init(request: CallRequest, deliver: @escaping @Sendable (ServiceCall.Outcome) -> String?, fail: @escaping @Sendable (any Error) -> Void) {
+        self.request = request
+        self.deliver = deliver
+        self.fail = fail
+    }
+}
+
+/// One replayed handler's events, posted by its task and taken by the driver in order.
+final class HandlerMailbox: Sendable {
+    private struct State {
+        var events: [HandlerEvent] = []
+        var waiter: CheckedContinuation<HandlerEvent, Never>?
+    }
+    private let state = Mutex(State())
+
+    func post(_ event: HandlerEvent) {
+        let waiter: CheckedContinuation<HandlerEvent, Never>? = state.withLock { state in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.events.append(event)
+            return nil
+        }
+        waiter?.resume(returning: event)
+    }
+
+    /// Takes the events posted and not yet taken.
+    func drain() -> [HandlerEvent] {
+        state.withLock { state in
+            defer { state.events = [] }
+            return state.events
+        }
+    }
+
+    /// The handler's next event, once it comes.
+    func next() async -> HandlerEvent {
+        await withCheckedContinuation { (continuation: CheckedContinuation<HandlerEvent, Never>) in
+            let ready: HandlerEvent? = state.withLock { state in
+                if !state.events.isEmpty { return state.events.removeFirst() }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}
+
+/// Thrown into replayed handlers still waiting for an answer when the replay stops.
+struct ReplayStopped: Error, CustomStringConvertible {
+    var description: String { "the replay stopped" }
+}
+
+/// Answers the service calls of replayed handlers: each call waits, in its handler's mailbox, for
+/// the driver to check it against the recording and give the recorded answer in its turn.
+final class ReplayHost: HandlerHost {
+    private struct State {
+        var mailboxes: [Int: HandlerMailbox] = [:]
+        /// Set when the replay stops: calls made from then on fail at once.
+        var stopped = false
+    }
+    private let state = Mutex(State())
+
+    func mailbox(for token: Int) -> HandlerMailbox {
+        state.withLock { state in
+            if let box = state.mailboxes[token] { return box }
+            let box = HandlerMailbox()
+            state.mailboxes[token] = box
+            return box
+        }
+    }
+
+    /// Stops the replay: every call waiting for an answer, and every call made from now on, fails
+    /// with ``ReplayStopped``, so that no handler task is left waiting.
+    func stop() {
+        let boxes = state.withLock { state in
+            state.stopped = true
+            return Array(state.mailboxes.values)
+        }
+        for box in boxes {
+            for case .called(let pending) in box.drain() { pending.fail(ReplayStopped()) }
+        }
+    }
+
+    /// Posts a call to its handler's mailbox, unless the replay stopped; returns whether it posted.
+    private func post(_ pending: PendingCall, token: Int) -> Bool {
+        state.withLock { state in
+            guard !state.stopped else { return false }
+            let box = state.mailboxes[token] ?? HandlerMailbox()
+            state.mailboxes[token] = box
+            box.post(.called(pending))
+            return true
+        }
+    }
+
+    func call<Result: Codable & Sendable>(
+        _ request: CallRequest, in run: HandlerRun, live: () async throws -> Result
+    ) async throws -> Result {
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+            let pending = PendingCall(
+                request: request,
+                deliver: { outcome in
+                    switch outcome {
+                    case .returned(let json):
+                        do {
+                            continuation.resume(returning: try json.decode(Result.self))
+                            return nil
+                        } catch {
+                            continuation.resume(throwing: ReplayStopped())
+                            return JSONValue.describe(error, decoding: json)
+                        }
+                    case .threw(let json):
+                        continuation.resume(throwing: Self.error(from: json, types: request.errorTypes))
+                        return nil
+                    }
+                },
+                fail: { continuation.resume(throwing: $0) })
+            if !post(pending, token: run.token) { pending.fail(ReplayStopped()) }
+        }
+    }
+
+    /// The error a recorded call threw: of its own type when the wrapper declared it, else a
+    /// ``RecordedServiceError``.
+    static func error(from json: JSONValue, types: [ErrorTypeBox]) -> any Error {
+        guard case .object(let members) = json, case .string(let type)? = members["type"] else {
+            return RecordedServiceError(type: "?", message: json.canonicalText)
+        }
+        if let value = members["value"], let box = types.first(where: { $0.name == type }) {
+            func decode<E: Error & Codable>(_ errorType: E.Type) -> (any Error)? { try? value.decode(errorType) }
+            if let error = decode(box.type) { return error }
+        }
+        if case .string(let description)? = members["description"] {
+            return RecordedServiceError(type: type, message: description)
+        }
+        return RecordedServiceError(type: type, message: members["value"]?.canonicalText ?? json.canonicalText)
+    }
+}

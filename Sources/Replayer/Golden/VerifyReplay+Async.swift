@@ -1,0 +1,187 @@
+import ActionLog
+import Foundation
+import IssueReporting
+
+/// Replays a golden session of an actor ViewModel into a fresh one and says whether behaviour
+/// changed: the pure core of the async ``assertReplay(golden:sessionName:services:options:fileID:filePath:line:column:viewModel:)``.
+///
+/// The golden is a journal (`.actionlog`) recorded with `ViewModelRecorder`, or its text form
+/// (`.jsonl`, from `replay-cli export`). An asynchronous golden comes from a live session (its
+/// service answers are the live ones), so this never writes one, whatever the record mode: a
+/// missing golden, or a changed behaviour, asks to record the session again.
+///
+/// ```swift
+/// let result = await verifyReplay(golden: "fixtures/product.actionlog", services: ["ProductService"]) { initial in
+///     let state = ProductState(initial)
+///     let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: OfflineProductService()))
+///     return ReplayedViewModel(handle: { await viewModel.handle($0) }, snapshot: { state.snapshot })
+/// }
+/// #expect(result.passed, "\(result.message ?? "")")
+/// ```
+///
+/// - Parameters:
+///   - golden: the golden (`.actionlog` or `.jsonl`); a relative path is found from the test file's directory upwards.
+///   - sessionName: for a journal holding several sessions, the name of the one to replay.
+///   - services: the names of the recorded services the ViewModel uses.
+///   - options: fields to ignore, upcasters.
+///   - filePath: the test file, for finding a relative golden.
+///   - viewModel: makes the fresh ViewModel, given the recorded initial state.
+/// - Returns: the report; its ``GoldenReport/message`` is the failure to show, if any.
+public func verifyReplay<State: Codable & Sendable, Action: Codable & Sendable>(
+    golden: String,
+    sessionName: String? = nil,
+    services: [String] = [],
+    options: ReplayOptions = ReplayOptions(),
+    filePath: StaticString = #filePath,
+    viewModel: @escaping @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>
+) async -> GoldenReport {
+    let file = GoldenFile(path: golden, testFile: "\(filePath)")
+    return await asyncGoldenCheck(file, sessionName: sessionName) { recorded in
+        await ViewModelReplay(recording: recorded, services: services, options: options, viewModel: viewModel).run()
+    }
+}
+
+/// Replays a golden session of an event ViewModel and says whether behaviour changed: the pure core
+/// of the async ``assertReplay(golden:sessionName:services:options:fileID:filePath:line:column:eventViewModel:)``.
+///
+/// ```swift
+/// let result = await verifyReplay(golden: "fixtures/sign-in.actionlog", services: ["AuthService"]) {
+///     (emit: @escaping @Sendable (SignInViewModelEvent) -> Void) in
+///     let viewModel = SignInViewModel(service: RecordedAuthService(live: OfflineAuthService()))
+///     viewModel.output.addHandler(emit)
+///     return { (event: SignInViewEvent) in await viewModel.handle(event: event) }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - golden: the golden (`.actionlog` or `.jsonl`), recorded with `EventViewModelRecorder`.
+///   - sessionName: for a journal holding several sessions, the name of the one to replay.
+///   - services: the names of the recorded services the ViewModel uses.
+///   - options: fields to ignore, upcasters.
+///   - filePath: the test file, for finding a relative golden.
+///   - eventViewModel: makes the fresh ViewModel, taps its output with `emit`, returns its handler.
+/// - Returns: the report; its ``GoldenReport/message`` is the failure to show, if any.
+public func verifyReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable & Sendable>(
+    golden: String,
+    sessionName: String? = nil,
+    services: [String] = [],
+    options: ReplayOptions = ReplayOptions(),
+    filePath: StaticString = #filePath,
+    eventViewModel: @escaping @MainActor @Sendable (_ emit: @escaping @Sendable (ViewModelEvent) -> Void) -> @Sendable (ViewEvent) async -> Void
+) async -> GoldenReport {
+    let file = GoldenFile(path: golden, testFile: "\(filePath)")
+    return await asyncGoldenCheck(file, sessionName: sessionName) { recorded in
+        await EventViewModelReplay(recording: recorded, services: services, options: options, viewModel: eventViewModel).run()
+    }
+}
+
+/// Fails the current test, in XCTest or Swift Testing alike, when a fresh actor ViewModel does not
+/// reproduce a golden session: the thin assertion over the async
+/// ``verifyReplay(golden:sessionName:services:options:filePath:viewModel:)``. It awaits the
+/// replay on the caller's task, and reports from there.
+///
+/// ```swift
+/// @Test func productCardGolden() async {
+///     await assertReplay(golden: "fixtures/product.actionlog", services: ["ProductService"]) { initial in
+///         let state = ProductState(initial)
+///         let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: OfflineProductService()))
+///         return ReplayedViewModel(handle: { await viewModel.handle($0) }, snapshot: { state.snapshot })
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - golden: the golden (`.actionlog` or `.jsonl`); a relative path is found from the test file's directory upwards.
+///   - sessionName: for a journal holding several sessions, the name of the one to replay.
+///   - services: the names of the recorded services the ViewModel uses.
+///   - options: fields to ignore, upcasters.
+///   - fileID: the caller's `#fileID`.
+///   - filePath: the caller's `#filePath`; also where a relative golden is looked for.
+///   - line: the caller's line.
+///   - column: the caller's column.
+///   - viewModel: makes the fresh ViewModel, given the recorded initial state.
+public func assertReplay<State: Codable & Sendable, Action: Codable & Sendable>(
+    golden: String,
+    sessionName: String? = nil,
+    services: [String] = [],
+    options: ReplayOptions = ReplayOptions(),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    viewModel: @escaping @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>
+) async {
+    let result = await verifyReplay(
+        golden: golden, sessionName: sessionName, services: services, options: options, filePath: filePath, viewModel: viewModel)
+    if let message = result.message {
+        reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+/// Fails the current test when a fresh event ViewModel does not emit the golden session's output
+/// events: the thin assertion over the async
+/// ``verifyReplay(golden:sessionName:services:options:filePath:eventViewModel:)``.
+///
+/// ```swift
+/// @Test func signInGolden() async {
+///     await assertReplay(golden: "fixtures/sign-in.actionlog", services: ["AuthService"]) {
+///         (emit: @escaping @Sendable (SignInViewModelEvent) -> Void) in
+///         let viewModel = SignInViewModel(service: RecordedAuthService(live: OfflineAuthService()))
+///         viewModel.output.addHandler(emit)
+///         return { (event: SignInViewEvent) in await viewModel.handle(event: event) }
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - golden: the golden (`.actionlog` or `.jsonl`), recorded with `EventViewModelRecorder`.
+///   - sessionName: for a journal holding several sessions, the name of the one to replay.
+///   - services: the names of the recorded services the ViewModel uses.
+///   - options: fields to ignore, upcasters.
+///   - fileID: the caller's `#fileID`.
+///   - filePath: the caller's `#filePath`; also where a relative golden is looked for.
+///   - line: the caller's line.
+///   - column: the caller's column.
+///   - eventViewModel: makes the fresh ViewModel, taps its output with `emit`, returns its handler.
+public func assertReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable & Sendable>(
+    golden: String,
+    sessionName: String? = nil,
+    services: [String] = [],
+    options: ReplayOptions = ReplayOptions(),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    eventViewModel: @escaping @MainActor @Sendable (_ emit: @escaping @Sendable (ViewModelEvent) -> Void) -> @Sendable (ViewEvent) async -> Void
+) async {
+    let result = await verifyReplay(
+        golden: golden, sessionName: sessionName, services: services, options: options, filePath: filePath,
+        eventViewModel: eventViewModel)
+    if let message = result.message {
+        reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+/// Reads an asynchronous golden and replays it with `replay`; words the outcome.
+private func asyncGoldenCheck(
+    _ file: GoldenFile, sessionName: String?, replay: (RecordedSession) async -> ReplayReport
+) async -> GoldenReport {
+    func report(_ replay: ReplayReport?, _ message: String?) -> GoldenReport {
+        GoldenReport(golden: file.displayPath, url: file.url, mode: .never, replay: replay, wroteGolden: false, message: message)
+    }
+    guard file.exists else {
+        return report(nil, """
+            No golden at \(file.displayPath). An asynchronous golden comes from a live session: record one with \
+            ViewModelRecorder or EventViewModelRecorder and keep its journal there.
+            """)
+    }
+    let recorded: RecordedSession
+    do {
+        recorded = try file.read(sessionName: sessionName)
+    } catch {
+        return report(nil, "Cannot check the golden \(file.displayPath): \(error)")
+    }
+    let result = await replay(recorded)
+    if result.isMatch { return report(result, nil) }
+    return report(result, "\(result)\n\nIf the new behaviour is intended, record the session again and replace the golden.")
+}

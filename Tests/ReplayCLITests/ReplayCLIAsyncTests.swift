@@ -1,0 +1,79 @@
+import ActionLog
+import Foundation
+import Testing
+
+@Suite("replay-cli on sessions of asynchronous handlers")
+struct ReplayCLIAsyncTests {
+    /// Records two overlapping `lookUp`s of a tiny actor ViewModel whose one service answers at
+    /// once, and one that fails.
+    private func record(into directory: URL) async throws {
+        let viewModel = Lookup()
+        let reducer = try await ViewModelRecorder<Int, LookupAction>(
+            path: directory.appendingPathComponent("lookup.actionlog").path, sessionName: "lookup", services: ["Directory"],
+            handle: { await viewModel.handle($0) }, snapshot: { 0 })
+        reducer(.lookUp("ada"))
+        reducer(.lookUp(""))
+        await reducer.settle()
+        reducer.close()
+    }
+
+    @Test("log prints each service call with its answer under its entry; --json adds the handler record")
+    func logShowsCalls() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ReplayCLIAsyncTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await record(into: directory)
+        let result = try runCLI(["log", "lookup.actionlog", "--session", "1"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = lines(result.stdout).map { $0.replacing(/\+\d+(\.\d+)?\s?m?s/, with: "+T") }
+        #expect(rows.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") } == [
+            "SEQ OFFSET ACTION JSON",
+            "0 +T (initial state)",
+            #"1 +T lookUp {"lookUp":{"_0":"ada"}}"#,
+            #"call Directory.find("ada") → "Ada Lovelace""#,
+            #"2 +T lookUp {"lookUp":{"_0":""}}"#,
+            #"call Directory.find("") threw {"description":"empty name","type":"ReplayCLITests.EmptyName"}"#,
+        ])
+        let json = try runCLI(["log", "lookup.actionlog", "--session", "1", "--json"], in: directory)
+        let objects = try jsonLines(json.stdout)
+        try #require(objects.count == 3)
+        #expect(objects[0]["handler"] == nil)
+        let handler = try #require(objects[1]["handler"] as? [String: Any])
+        #expect(int(handler["started"]) == 0)
+
+        let diff = try runCLI(["diff", "lookup.actionlog", "--session", "1", "0", "2"], in: directory)
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(lines(diff.stdout) == [
+            #"Entry 0 → entry 2 of session 1 "lookup":"#,
+            "No difference.",
+            "Service calls and output events of entries 1...2:",
+            #"  entry 1 call Directory.find("ada") → "Ada Lovelace""#,
+            #"  entry 2 call Directory.find("") threw {"description":"empty name","type":"ReplayCLITests.EmptyName"}"#,
+        ])
+    }
+}
+
+struct EmptyName: Error, CustomStringConvertible {
+    var description: String { "empty name" }
+}
+
+enum LookupAction: Codable, Sendable {
+    case lookUp(String)
+}
+
+actor Lookup {
+    let recorded = RecordedService("Directory")
+
+    func find(_ name: String) async throws -> String {
+        try await recorded.call("find", name) {
+            guard !name.isEmpty else { throw EmptyName() }
+            return "Ada Lovelace"
+        }
+    }
+
+    func handle(_ action: LookupAction) async {
+        switch action {
+        case .lookUp(let name): _ = try? await find(name)
+        }
+    }
+}

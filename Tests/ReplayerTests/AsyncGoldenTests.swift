@@ -1,0 +1,188 @@
+import ActionLog
+import Foundation
+import Replayer
+import Synchronization
+import Testing
+
+@Suite("Async golden assertions under Swift Testing")
+struct AsyncGoldenTests {
+    let directory = TemporaryDirectory()
+
+    private func golden() async throws -> String {
+        let path = directory.path("product.actionlog")
+        _ = try await recordProductSession(path: path, script: overlappingScript)
+        return path
+    }
+
+    private static func viewModel(_ change: ProductChange) -> @MainActor @Sendable (ProductSnapshot) -> ReplayedViewModel<ProductSnapshot, ProductAction> {
+        { initial in
+            let state = ProductState(initial)
+            let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: OfflineProductService()), change: change)
+            return ReplayedViewModel(handle: { await viewModel.handle($0) }, snapshot: { state.snapshot })
+        }
+    }
+
+    @Test("today's ViewModel passes the golden, awaited on the test's task")
+    func passes() async throws {
+        await assertReplay(golden: try await golden(), services: ["ProductService"], viewModel: Self.viewModel(.none))
+    }
+
+    @Test("a wrong handler fails the test with the whole message")
+    func wrongHandlerFails() async throws {
+        let path = try await golden()
+        let messages = Mutex<[String]>([])
+        await withKnownIssue {
+            await assertReplay(golden: path, services: ["ProductService"], viewModel: Self.viewModel(.fetchesAnotherID))
+        } matching: { issue in
+            messages.withLock { $0 += issue.comments.map(\.rawValue) }
+            return true
+        }
+        #expect(messages.withLock { $0 } == [
+            """
+            Replay diverged at entry 2 of session 1 "product card" of product.actionlog (viewDidLoad(id: "p-7")).
+
+              Service call 0:
+                − ProductService.fetchProduct("p-7")
+                + ProductService.fetchProduct("p-8")
+
+            (Recorded: −, Replayed: +)
+
+            If the new behaviour is intended, record the session again and replace the golden.
+            """,
+        ])
+    }
+
+    @Test("an event ViewModel's golden passes, and a changed output event fails it")
+    func eventGolden() async throws {
+        let path = directory.path("sign-in.actionlog")
+        _ = try await recordSignInSession(path: path, script: [.viewDidLoad, .signInTapped(email: "ada@example.com")])
+        func viewModel(lowercase: Bool) -> @MainActor @Sendable (@escaping @Sendable (SignInViewModelEvent) -> Void) -> @Sendable (SignInViewEvent) async -> Void {
+            { emit in
+                let viewModel = SignInViewModel(service: RecordedAuthService(live: OfflineAuthService()), greetsInLowercase: lowercase)
+                viewModel.output.addHandler(emit)
+                return { await viewModel.handle(event: $0) }
+            }
+        }
+        await assertReplay(golden: path, services: ["AuthService"], eventViewModel: viewModel(lowercase: false))
+        let result = await verifyReplay(golden: path, services: ["AuthService"], eventViewModel: viewModel(lowercase: true))
+        #expect(result.replay?.divergence?.output?.index == 1)
+        #expect(!result.passed)
+    }
+
+    @Test("a missing golden says where an asynchronous golden comes from")
+    func missingGolden() async {
+        let result = await verifyReplay(golden: directory.path("none.actionlog"), viewModel: Self.viewModel(.none))
+        #expect(result.message == """
+            No golden at \(directory.path("none.actionlog")). An asynchronous golden comes from a live session: record one with \
+            ViewModelRecorder or EventViewModelRecorder and keep its journal there.
+            """)
+    }
+
+    @Test("a run order where two turns hold one place is refused as damaged")
+    func damagedRunOrder() async throws {
+        let journal = try Journal(path: try await golden())
+        var recorded = try journal.recordedSession(1)
+        recorded.handlers[0].started = 0
+        let report = await ViewModelReplay(recording: recorded, services: ["ProductService"], viewModel: Self.viewModel(.none)).run()
+        #expect(report.failure?.description == """
+            product.actionlog, session 1 "product card", entry 2: two turns hold the same place 0 in the run order
+            """)
+        var early = try journal.recordedSession(1)
+        guard case .call(var call) = early.handlers[1].records[0] else { return #expect(Bool(false)) }
+        call.answered = 0
+        early.handlers[1].records[0] = .call(call)
+        let answeredEarly = await ViewModelReplay(recording: early, services: ["ProductService"], viewModel: Self.viewModel(.none)).run()
+        #expect(answeredEarly.failure?.description == """
+            product.actionlog, session 1 "product card", entry 2: call 0 is answered at place 0 of the run order, not after place 0
+            """)
+    }
+
+    @Test("a recorded service that the live service calls in turn is part of the outer call")
+    func nestedServices() async throws {
+        struct Outer: ProductService {
+            let inner = RecordedProductService(live: FakeProductService())
+            func fetchProduct(id: String) async throws -> Product { try await inner.fetchProduct(id: id) }
+            func addToBasket(id: String, quantity: Int) async throws -> Int { try await inner.addToBasket(id: id, quantity: quantity) }
+        }
+        let path = directory.path("nested.actionlog")
+        let state = await ProductState()
+        let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: Outer()))
+        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: path, sessionName: "nested", services: ["ProductService"], handle: { await viewModel.handle($0) }, snapshot: { state.snapshot })
+        reducer(.viewDidLoad(id: "p-7"))
+        await reducer.settle()
+        reducer.close()
+        let recorded = try Journal(path: path).recordedSession(1)
+        #expect(recorded.handlers.map { $0.calls.map(\.description) } == [[#"ProductService.fetchProduct("p-7")"#]])
+        #expect(await productReplay(recorded).run().isMatch)
+    }
+
+    @Test("a call from a task the handler left running is not journaled and does not stop later handlers")
+    func callAfterReturn() async throws {
+        let (gate, done) = (Gate(), Gate())
+        let service = RecordedProductService(live: FakeProductService())
+        let path = directory.path("late.actionlog")
+        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: path, sessionName: "late", services: ["ProductService"],
+            handle: { action in
+                if case .viewDidLoad = action {
+                    Task {
+                        await gate.wait()
+                        _ = try? await service.fetchProduct(id: "late")
+                        done.open()
+                    }
+                } else {
+                    _ = try? await service.fetchProduct(id: "p-1")
+                }
+            },
+            snapshot: { ProductSnapshot() })
+        reducer(.viewDidLoad(id: "p-1"))
+        await reducer.settle()
+        gate.open()
+        await done.wait()
+        reducer(.addToBasket)
+        await reducer.settle()
+        reducer.close()
+        let handlers = try Journal(path: path).handlerRecords(in: 1)
+        #expect(handlers.map { $0.calls.map(\.description) } == [[], [#"ProductService.fetchProduct("p-1")"#]])
+    }
+
+    @Test("send hands the action over and returns before its handler runs")
+    func sendDoesNotWait() async throws {
+        let gate = Gate()
+        let recorder = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: directory.path("gate.actionlog"), sessionName: "gate",
+            handle: { _ in await gate.wait() }, snapshot: { ProductSnapshot() })
+        recorder(.addToBasket)
+        #expect(recorder.recorder.statistics.recorded == 1)   // entry 0 only: the handler has not returned
+        gate.open()
+        await recorder.settle()
+        #expect(recorder.recorder.statistics.recorded == 2)
+        recorder.close()
+    }
+}
+
+/// Suspends the tasks that wait until it is opened.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let open = state.withLock { state in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if open { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,132 @@
+import ActionLog
+import Foundation
+import Replayer
+import XCTest
+
+/// The async golden assertion under XCTest: a wrong handler fails an XCTest test with the same
+/// message as under Swift Testing.
+final class AsyncGoldenXCTests: XCTestCase {
+    private var captured: [String] = []
+    private var capturing = false
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if capturing {
+            captured.append(description)
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("AsyncGoldenXCTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Records a session of the counter: two overlapping `load`s, the second answered first by turn.
+    private func recordGolden() async throws -> String {
+        let path = directory.appendingPathComponent("counter.actionlog").path
+        let state = await CounterState()
+        let viewModel = CounterViewModel(state: state, service: RecordedNumbers(live: Numbers()), step: 1)
+        let reducer = try await ViewModelRecorder<Int, CounterAction>(
+            path: path, sessionName: "counter", services: ["Numbers"],
+            handle: { await viewModel.handle($0) }, snapshot: { state.count })
+        reducer(.load(2))
+        reducer(.load(3))
+        await reducer.settle()
+        reducer.close()
+        return path
+    }
+
+    private static func viewModel(step: Int) -> @MainActor @Sendable (Int) -> ReplayedViewModel<Int, CounterAction> {
+        { initial in
+            let state = CounterState(initial)
+            let viewModel = CounterViewModel(state: state, service: RecordedNumbers(live: Offline()), step: step)
+            return ReplayedViewModel(handle: { await viewModel.handle($0) }, snapshot: { state.count })
+        }
+    }
+
+    func testGoldenReplays() async throws {
+        let path = try await recordGolden()
+        await assertReplay(golden: path, services: ["Numbers"], viewModel: Self.viewModel(step: 1))
+    }
+
+    func testWrongHandlerFailsWithTheWholeMessage() async throws {
+        let path = try await recordGolden()
+        capturing = true
+        await assertReplay(golden: path, services: ["Numbers"], viewModel: Self.viewModel(step: 2))
+        capturing = false
+        let ours = captured.map { $0.components(separatedBy: "\n\n━━┉┅").first ?? $0 }
+        XCTAssertEqual(ours, [
+            """
+            failed - Replay diverged at entry 1 of session 1 "counter" of counter.actionlog (load(2)).
+
+              State:
+                − 4
+                + 8
+
+            (Recorded: −, Replayed: +)
+
+            If the new behaviour is intended, record the session again and replace the golden.
+            """,
+        ])
+    }
+}
+
+// MARK: - A tiny actor ViewModel with one service
+
+protocol NumberService: Sendable {
+    func double(_ value: Int) async throws -> Int
+}
+
+struct Numbers: NumberService {
+    func double(_ value: Int) async throws -> Int { value * 2 }
+}
+
+struct Offline: NumberService {
+    struct Unreachable: Error {}
+    func double(_ value: Int) async throws -> Int { throw Unreachable() }
+}
+
+struct RecordedNumbers: NumberService {
+    let live: any NumberService
+    let recorded = RecordedService("Numbers")
+    func double(_ value: Int) async throws -> Int {
+        try await recorded.call("double", value) { try await live.double(value) }
+    }
+}
+
+enum CounterAction: Codable, Equatable, Sendable {
+    case load(Int)
+}
+
+@MainActor final class CounterState {
+    var count: Int
+    init(_ count: Int = 0) { self.count = count }
+}
+
+actor CounterViewModel {
+    let state: CounterState
+    let service: any NumberService
+    let step: Int
+
+    init(state: CounterState, service: any NumberService, step: Int) {
+        self.state = state
+        self.service = service
+        self.step = step
+    }
+
+    func handle(_ action: CounterAction) async {
+        switch action {
+        case .load(let value):
+            guard let doubled = try? await service.double(value) else { return }
+            let step = self.step
+            await MainActor.run { state.count += doubled * step }
+        }
+    }
+}
