@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Adds session 3 to the demo journal: a session row without entries, as a recorder killed before its
+/// Adds session 5 to the demo journal: a session row without entries, as a recorder killed before its
 /// first batch leaves it, with `status`.
 private func addEmptySession(status: String, in directory: URL) throws {
     try runSQLite("""
@@ -13,10 +13,10 @@ private func addEmptySession(status: String, in directory: URL) throws {
 @Suite("replay-cli on a session without entries")
 struct EmptySessionTests {
     @Test("state, diff, log and export say the session has no entries and why, with exit 1", arguments: [
-        ["state", "demo.actionlog", "--session", "3"], ["state", "demo.actionlog", "--session", "killed", "--at", "0"],
-        ["diff", "demo.actionlog", "--session", "3", "0", "1"], ["log", "demo.actionlog", "--session", "3"],
-        ["log", "demo.actionlog", "--session", "3", "--json"], ["export", "demo.actionlog", "--session", "3"],
-        ["export", "demo.actionlog", "--session", "3", "--output", "killed.jsonl"],
+        ["state", "demo.actionlog", "--session", "5"], ["state", "demo.actionlog", "--session", "killed", "--at", "0"],
+        ["diff", "demo.actionlog", "--session", "5", "0", "1"], ["log", "demo.actionlog", "--session", "5"],
+        ["log", "demo.actionlog", "--session", "5", "--json"], ["export", "demo.actionlog", "--session", "5"],
+        ["export", "demo.actionlog", "--session", "5", "--output", "killed.jsonl"],
     ])
     func interrupted(arguments: [String]) throws {
         try withTemporaryDirectory { directory in
@@ -27,7 +27,7 @@ struct EmptySessionTests {
             #expect(result.status == 1)
             #expect(result.stdout == "")
             #expect(result.stderr == """
-                error: demo.actionlog, session 3: the session has no entries: its recording stopped before the first entry \
+                error: demo.actionlog, session 5: the session has no entries: its recording stopped before the first entry \
                 (the initial state) was written
 
                 """)
@@ -42,10 +42,10 @@ struct EmptySessionTests {
             try addEmptySession(status: "interrupted", in: directory)
             let sessions = try runCLI(["sessions", "demo.actionlog"], in: directory)
             #expect(sessions.status == 0)
-            #expect(lines(sessions.stdout).last.map { matches($0, #"3\s+killed\s+interrupted\s+0\s+1970-01-01T00:16:40\.000Z\s+-"#) } == true, "\(sessions.stdout)")
+            #expect(lines(sessions.stdout).last.map { matches($0, #"5\s+killed\s+interrupted\s+0\s+1970-01-01T00:16:40\.000Z\s+-"#) } == true, "\(sessions.stdout)")
             let verify = try runCLI(["verify", "demo.actionlog"], in: directory)
             #expect(verify.status == 0)
-            #expect(verify.stdout == "demo.actionlog: 3 sessions, 32 entries: OK\n")
+            #expect(verify.stdout == "demo.actionlog: 5 sessions, 50 entries: OK\n")
         }
     }
 
@@ -54,10 +54,10 @@ struct EmptySessionTests {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
             try addEmptySession(status: "closed", in: directory)
-            let result = try runCLI(["state", "demo.actionlog", "--session", "3"], in: directory)
+            let result = try runCLI(["state", "demo.actionlog", "--session", "5"], in: directory)
             #expect(result.status == 1)
             #expect(result.stderr == """
-                error: demo.actionlog, session 3: the session has no entries, though it was closed: its first entry \
+                error: demo.actionlog, session 5: the session has no entries, though it was closed: its first entry \
                 (the initial state) is missing
 
                 """)

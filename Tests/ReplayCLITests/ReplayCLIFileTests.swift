@@ -66,7 +66,7 @@ struct FileCommandTests {
                 for file in ["demo.actionlog", "old.actionlog"] {
                     #expect(try runReaders(on: file, in: mount.url) == [], "\(file)")
                     let verify = try runCLI(["verify", file], in: mount.url)
-                    #expect(verify.stdout == "\(file): 2 sessions, 32 entries: OK\n")
+                    #expect(verify.stdout == "\(file): 4 sessions, 50 entries: OK\n")
                     let copy = directory.appendingPathComponent("copy-of-\(file)").path
                     let copied = try runCLI(["copy", file, copy], in: mount.url)
                     #expect(copied.status == 0, "\(copied.stderr)")
@@ -108,7 +108,7 @@ struct FileCommandTests {
                 }
                 let sessions = try runCLI(["sessions", "shared/old.actionlog"], in: directory, asUser: reader)
                 #expect(sessions.status == 0)
-                #expect(lines(sessions.stdout).count == 5, "\(sessions.stdout)")
+                #expect(lines(sessions.stdout).count == 9, "\(sessions.stdout)")
             }
             return
         }
@@ -129,8 +129,8 @@ struct FileCommandTests {
                 let statuses = { (result: (status: Int32, stdout: String, stderr: String)) throws -> [String?] in
                     try jsonObjects(result.stdout).map { $0["status"] as? String }
                 }
-                #expect(try statuses(runCLI(["sessions", "demo.actionlog", "--json"], in: directory)) == ["closed", "interrupted"])
-                #expect(try statuses(runCLI(["sessions", "demo.actionlog", "--json"], in: directory, asUser: 65534)) == ["closed", "recording"])
+                #expect(try statuses(runCLI(["sessions", "demo.actionlog", "--json"], in: directory)) == ["closed", "interrupted", "closed", "closed"])
+                #expect(try statuses(runCLI(["sessions", "demo.actionlog", "--json"], in: directory, asUser: 65534)) == ["closed", "recording", "closed", "closed"])
             }
             return
         }
@@ -143,10 +143,10 @@ struct FileCommandTests {
             try runDemo(in: directory)
             let first = try withUmask(0o022) { try runCLI(["copy", "demo.actionlog", "copy.actionlog"], in: directory) }
             #expect(first.status == 0)
-            #expect(first.stdout == "Copied demo.actionlog to copy.actionlog (2 sessions, 32 entries).\n")
+            #expect(first.stdout == "Copied demo.actionlog to copy.actionlog (4 sessions, 50 entries).\n")
             #expect(first.stderr == "")
             #expect(permissions("copy.actionlog", in: directory) == 0o600)
-            #expect(try runCLI(["verify", "copy.actionlog"], in: directory).stdout == "copy.actionlog: 2 sessions, 32 entries: OK\n")
+            #expect(try runCLI(["verify", "copy.actionlog"], in: directory).stdout == "copy.actionlog: 4 sessions, 50 entries: OK\n")
 
             let exists = try runCLI(["copy", "demo.actionlog", "copy.actionlog"], in: directory)
             #expect(exists.status == 64)
@@ -160,7 +160,7 @@ struct FileCommandTests {
             try runDemo(in: directory)
             let forced = try runCLI(["copy", "demo.actionlog", "copy.actionlog", "--force"], in: directory)
             #expect(forced.status == 0)
-            #expect(forced.stdout == "Copied demo.actionlog to copy.actionlog (4 sessions, 64 entries).\n")
+            #expect(forced.stdout == "Copied demo.actionlog to copy.actionlog (8 sessions, 100 entries).\n")
             #expect(fileNames(in: directory) == ["copy.actionlog", "demo.actionlog"], "no temporary file is left")
         }
     }

@@ -16,7 +16,7 @@ struct VerifyCommandTests {
             let result = try runCLI(["verify", "demo.actionlog"], in: directory)
             #expect(result.status == 0)
             #expect(result.stderr == "")
-            #expect(result.stdout == "demo.actionlog: 2 sessions, 32 entries: OK\n")
+            #expect(result.stdout == "demo.actionlog: 4 sessions, 50 entries: OK\n")
         }
     }
 
@@ -33,7 +33,7 @@ struct VerifyCommandTests {
             #expect(result.status == 1)
             #expect(result.stderr == "")
             #expect(lines(result.stdout) == [
-                "demo.actionlog: 2 sessions, 31 entries: 2 problems",
+                "demo.actionlog: 4 sessions, 49 entries: 2 problems",
                 "  session 1, entry 3: missing: the entry is not in the file",
                 #"  session 2, entry 2: the action is not valid JSON: invalid JSON at byte 1: unexpected character "b""#,
             ])
@@ -52,7 +52,7 @@ struct VerifyCommandTests {
             let result = try runCLI(["verify", "demo.actionlog"], in: directory)
             #expect(result.status == 1)
             let output = lines(result.stdout)
-            #expect(output.first == "demo.actionlog: 2 sessions, 29 entries: 2 problems")
+            #expect(output.first == "demo.actionlog: 4 sessions, 47 entries: 2 problems")
             #expect(output.contains("  session 2, entry 4: missing: entries 4...6 are not in the file"))
             #expect(output.contains { $0.hasPrefix("  session 1, entry 0: the state is not valid JSON: ") }, "\(result.stdout)")
         }
@@ -69,7 +69,7 @@ struct VerifyCommandTests {
             #expect(log.stdout == "")
             #expect(log.stderr == "error: demo.actionlog, session 2, entry 2: the action is not valid JSON: invalid JSON at byte 1: unexpected character \"b\"\n")
 
-            // The other session is intact and still readable.
+            // Another session is intact and still readable.
             let other = try runCLI(["log", "demo.actionlog", "--session", "1"], in: directory)
             #expect(other.status == 0)
             #expect(lines(other.stdout).count == DemoJournal.citySearchEntries + 1)

@@ -65,7 +65,7 @@ struct OutputFailureTests {
             let demo = try runCLI(["demo"], in: directory, standardOutputTo: "/dev/full")
             #expect(demo.status == 1)
             #expect(demo.stderr == fullOutputMessage)
-            #expect(try Journal(path: directory.appendingPathComponent("demo.actionlog").path).sessions().count == 2)
+            #expect(try Journal(path: directory.appendingPathComponent("demo.actionlog").path).sessions().count == 4)
 
             try #require(try runCLI(["export", "demo.actionlog", "--session", "2", "--output", "checkout.jsonl"], in: directory).status == 0)
             let imported = try runCLI(["import", "checkout.jsonl", "--into", "new.actionlog"], in: directory, standardOutputTo: "/dev/full")
@@ -213,7 +213,7 @@ struct OutputIsInputTests {
             #expect(result.stderr == "error: \(message); export never writes over its input, even with --force\n")
             #expect(try Data(contentsOf: journal) == before)
             #expect(try Data(contentsOf: wal) == walBefore)
-            #expect(try Journal(path: journal.path).sessions().count == 3)
+            #expect(try Journal(path: journal.path).sessions().count == 5)
         }
     }
 

@@ -25,25 +25,29 @@ struct PruneCommandTests {
             #expect(dryRun.stderr == "")
             #expect(dryRun.stdout == """
                 Would remove session 1 "city search": closed, 17 entries, 4.5 kB (beyond --keep 1)
-                demo.actionlog: would remove 1 session (17 entries, 4.5 kB); 1 session would be left. Nothing was changed (--dry-run).
+                Would remove session 2 "checkout": closed, 15 entries, 3.1 kB (beyond --keep 1)
+                Would remove session 3 "product card": closed, 9 entries, 1.5 kB (beyond --keep 1)
+                demo.actionlog: would remove 3 sessions (41 entries, 9.1 kB); 1 session would be left. Nothing was changed (--dry-run).
 
                 """)
-            #expect(lines(try runCLI(["sessions", "demo.actionlog"], in: directory).stdout).count == 3)
+            #expect(lines(try runCLI(["sessions", "demo.actionlog"], in: directory).stdout).count == 5)
 
             let pruned = try runCLI(["prune", "demo.actionlog", "--keep", "1"], in: directory)
             #expect(pruned.status == 0)
             #expect(pruned.stderr == "")
             #expect(pruned.stdout == """
                 Removed session 1 "city search": closed, 17 entries, 4.5 kB (beyond --keep 1)
-                demo.actionlog: removed 1 session (17 entries, 4.5 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
+                Removed session 2 "checkout": closed, 15 entries, 3.1 kB (beyond --keep 1)
+                Removed session 3 "product card": closed, 9 entries, 1.5 kB (beyond --keep 1)
+                demo.actionlog: removed 3 sessions (41 entries, 9.1 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
 
                 """)
             let left = try jsonObjects(try runCLI(["sessions", "demo.actionlog", "--json"], in: directory).stdout)
-            #expect(left.map { $0["name"] as? String } == ["checkout"])
+            #expect(left.map { $0["name"] as? String } == ["sign in"])
 
             let again = try runCLI(["prune", "demo.actionlog", "--keep", "1"], in: directory)
             #expect(again.stdout == "demo.actionlog: nothing to remove; 1 session left.\n")
-            #expect(try runCLI(["verify", "demo.actionlog"], in: directory).stdout == "demo.actionlog: 1 session, 15 entries: OK\n")
+            #expect(try runCLI(["verify", "demo.actionlog"], in: directory).stdout == "demo.actionlog: 1 session, 9 entries: OK\n")
         }
     }
 
@@ -55,21 +59,21 @@ struct PruneCommandTests {
             #expect(size.status == 0)
             #expect(size.stdout == """
                 Would remove session 1 "city search": closed, 17 entries, 4.5 kB (to fit --max-bytes 5kB)
-                demo.actionlog: would remove 1 session (17 entries, 4.5 kB); 1 session would be left. Nothing was changed (--dry-run).
+                demo.actionlog: would remove 1 session (17 entries, 4.5 kB); 3 sessions would be left. Nothing was changed (--dry-run).
 
                 """)
             #expect(try runCLI(["prune", "demo.actionlog", "--max-bytes", "1MiB"], in: directory).stdout
-                == "demo.actionlog: nothing to remove; 2 sessions left.\n")
+                == "demo.actionlog: nothing to remove; 4 sessions left.\n")
 
             #expect(try runCLI(["prune", "demo.actionlog", "--older-than", "7d"], in: directory).stdout
-                == "demo.actionlog: nothing to remove; 2 sessions left.\n")
+                == "demo.actionlog: nothing to remove; 4 sessions left.\n")
             // The checkout ended ten days ago.
             try runSQLite("UPDATE sessions SET started_at = started_at - 864000, ended_at = ended_at - 864000 WHERE id = 2;", on: "demo.actionlog", in: directory)
             let age = try runCLI(["prune", "demo.actionlog", "--older-than", "7d"], in: directory)
             #expect(age.status == 0)
             #expect(age.stdout == """
-                Removed session 2 "checkout": closed, 15 entries, 3.5 kB (ended more than 7d ago)
-                demo.actionlog: removed 1 session (15 entries, 3.5 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
+                Removed session 2 "checkout": closed, 15 entries, 3.1 kB (ended more than 7d ago)
+                demo.actionlog: removed 1 session (15 entries, 3.1 kB); 3 sessions left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
 
                 """)
         }
@@ -89,9 +93,11 @@ struct PruneCommandTests {
             #expect(pruned.stderr == "")
             #expect(pruned.stdout == """
                 Removed session 1 "city search": closed, 17 entries, 4.5 kB (beyond --keep 0)
-                Removed session 2 "checkout": closed, 15 entries, 3.5 kB (beyond --keep 0)
-                Kept session 3 "live": it is being recorded (a live session is never removed)
-                demo.actionlog: removed 2 sessions (32 entries, 8.1 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
+                Removed session 2 "checkout": closed, 15 entries, 3.1 kB (beyond --keep 0)
+                Removed session 3 "product card": closed, 9 entries, 1.5 kB (beyond --keep 0)
+                Removed session 4 "sign in": closed, 9 entries, 342 B (beyond --keep 0)
+                Kept session 5 "live": it is being recorded (a live session is never removed)
+                demo.actionlog: removed 4 sessions (50 entries, 9.5 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
 
                 """)
 
@@ -99,7 +105,7 @@ struct PruneCommandTests {
             #expect(refused.status == 1)
             #expect(refused.stdout == "")
             #expect(refused.stderr == """
-                error: demo.actionlog, session 3: a recorder is writing this session now; vacuum rewrites the whole file \
+                error: demo.actionlog, session 5: a recorder is writing this session now; vacuum rewrites the whole file \
                 and would hold up its writes, so nothing was done: vacuum when no app records into the journal
 
                 """)

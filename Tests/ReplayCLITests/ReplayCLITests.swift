@@ -5,6 +5,8 @@ import Testing
 enum DemoJournal {
     static let citySearchEntries = 17
     static let checkoutEntries = 15
+    static let productCardEntries = 9
+    static let signInEntries = 9
 
     static let citySearchLabels: [String?] = [
         nil, "input.onAppear", "feedback.resultsLoaded", "input.queryChanged", "input.queryChanged",
@@ -32,20 +34,25 @@ enum DemoJournal {
         #"doneTapped        {"doneTapped":{}}"#,
     ]
 
-    static let sessionsHeader = "ID  NAME         STATUS  ENTRIES  STARTED                   DURATION"
+    static let sessionsHeader = "ID  NAME          STATUS  ENTRIES  STARTED                   DURATION"
 
-    /// The expected output of the demo when it records sessions `first` and `first + 1` into `file`.
+    /// The expected output of the demo when it records sessions `first` to `first + 3` into `file`.
     static func demoOutput(file: String, first: Int) -> String {
         """
         Recorded session \(first) "city search": 17 entries, closed
         Recorded session \(first + 1) "checkout": 15 entries, closed
+        Recorded session \(first + 2) "product card": 9 entries, closed
+        Recorded session \(first + 3) "sign in": 9 entries, closed
         Replayed 16 of 16 entries of session \(first) "city search" of \(file): no divergence.
         Replayed 14 of 14 entries of session \(first + 1) "checkout" of \(file): no divergence.
+        Replayed 8 of 8 entries of session \(first + 2) "product card" of \(file): no divergence.
+        Replayed 8 of 8 entries of session \(first + 3) "sign in" of \(file): no divergence.
 
         Journal: \(file)
         Next:
           replay-cli sessions \(file)
           replay-cli log \(file) --session \(first + 1)
+          replay-cli log \(file) --session \(first + 2)
           replay-cli state \(file) --session \(first + 1) --at 5
           replay-cli verify \(file)
 
@@ -55,7 +62,7 @@ enum DemoJournal {
 
 @Suite("replay-cli demo")
 struct DemoCommandTests {
-    @Test("demo in an empty directory writes demo.actionlog and replays both sessions")
+    @Test("demo in an empty directory writes demo.actionlog and replays all four sessions")
     func demoInEmptyDirectory() throws {
         try withTemporaryDirectory { directory in
             let result = try runCLI(["demo"], in: directory)
@@ -64,6 +71,8 @@ struct DemoCommandTests {
             #expect(result.stdout == DemoJournal.demoOutput(file: "demo.actionlog", first: 1))
             #expect(lines(result.stdout).contains("Replayed 16 of 16 entries of session 1 \"city search\" of demo.actionlog: no divergence."))
             #expect(lines(result.stdout).contains("Replayed 14 of 14 entries of session 2 \"checkout\" of demo.actionlog: no divergence."))
+            #expect(lines(result.stdout).contains("Replayed 8 of 8 entries of session 3 \"product card\" of demo.actionlog: no divergence."))
+            #expect(lines(result.stdout).contains("Replayed 8 of 8 entries of session 4 \"sign in\" of demo.actionlog: no divergence."))
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.actionlog").path))
         }
     }
@@ -80,27 +89,29 @@ struct DemoCommandTests {
 
             let verify = try runCLI(["verify", "other.actionlog"], in: directory)
             #expect(verify.status == 0)
-            #expect(verify.stdout == "other.actionlog: 2 sessions, 32 entries: OK\n")
+            #expect(verify.stdout == "other.actionlog: 4 sessions, 50 entries: OK\n")
         }
     }
 
-    @Test("a second demo appends sessions 3 and 4 to the journal")
+    @Test("a second demo appends sessions 5 to 8 to the journal")
     func demoTwiceAppends() throws {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
             let second = try runCLI(["demo"], in: directory)
             #expect(second.status == 0)
-            #expect(second.stdout == DemoJournal.demoOutput(file: "demo.actionlog", first: 3))
+            #expect(second.stdout == DemoJournal.demoOutput(file: "demo.actionlog", first: 5))
 
             let sessions = try runCLI(["sessions", "demo.actionlog", "--json"], in: directory)
             #expect(sessions.status == 0)
             let values = try jsonObjects(sessions.stdout)
-            #expect(values.map { int($0["id"]) } == [1, 2, 3, 4])
-            #expect(values.map { $0["name"] as? String } == ["city search", "checkout", "city search", "checkout"])
-            #expect(values.map { int($0["entries"]) } == [17, 15, 17, 15])
+            #expect(values.map { int($0["id"]) } == [1, 2, 3, 4, 5, 6, 7, 8])
+            #expect(values.map { $0["name"] as? String } == [
+                "city search", "checkout", "product card", "sign in", "city search", "checkout", "product card", "sign in",
+            ])
+            #expect(values.map { int($0["entries"]) } == [17, 15, 9, 9, 17, 15, 9, 9])
 
             let verify = try runCLI(["verify", "demo.actionlog"], in: directory)
-            #expect(verify.stdout == "demo.actionlog: 4 sessions, 64 entries: OK\n")
+            #expect(verify.stdout == "demo.actionlog: 8 sessions, 100 entries: OK\n")
         }
     }
 }
@@ -115,10 +126,12 @@ struct SessionsCommandTests {
             #expect(result.status == 0)
             #expect(result.stderr == "")
             let output = lines(result.stdout)
-            try #require(output.count == 3, "\(result.stdout)")
+            try #require(output.count == 5, "\(result.stdout)")
             #expect(output[0] == DemoJournal.sessionsHeader)
-            #expect(matches(output[1], "1   city search  closed  17       \(timestampPattern)  \(secondsPattern)"), "\(output[1])")
-            #expect(matches(output[2], "2   checkout     closed  15       \(timestampPattern)  \(secondsPattern)"), "\(output[2])")
+            #expect(matches(output[1], "1   city search   closed  17       \(timestampPattern)  \(secondsPattern)"), "\(output[1])")
+            #expect(matches(output[2], "2   checkout      closed  15       \(timestampPattern)  \(secondsPattern)"), "\(output[2])")
+            #expect(matches(output[3], "3   product card  closed  9        \(timestampPattern)  \(secondsPattern)"), "\(output[3])")
+            #expect(matches(output[4], "4   sign in       closed  9        \(timestampPattern)  \(secondsPattern)"), "\(output[4])")
         }
     }
 
@@ -130,18 +143,24 @@ struct SessionsCommandTests {
             #expect(result.status == 0)
             #expect(result.stderr == "")
             let values = try jsonObjects(result.stdout)
-            try #require(values.count == 2)
-            #expect(values.map { int($0["id"]) } == [1, 2])
-            #expect(values.map { $0["name"] as? String } == ["city search", "checkout"])
-            #expect(values.map { $0["status"] as? String } == ["closed", "closed"])
-            #expect(values.map { int($0["entries"]) } == [DemoJournal.citySearchEntries, DemoJournal.checkoutEntries])
-            #expect(values.map { int($0["dropped"]) } == [0, 0])
-            #expect(values.map { $0["stateType"] as? String } == ["ActionLogExamples.CitySearch", "ActionLogExamples.Checkout.State"])
+            try #require(values.count == 4)
+            #expect(values.map { int($0["id"]) } == [1, 2, 3, 4])
+            #expect(values.map { $0["name"] as? String } == ["city search", "checkout", "product card", "sign in"])
+            #expect(values.map { $0["status"] as? String } == ["closed", "closed", "closed", "closed"])
+            #expect(values.map { int($0["entries"]) } == [
+                DemoJournal.citySearchEntries, DemoJournal.checkoutEntries, DemoJournal.productCardEntries, DemoJournal.signInEntries,
+            ])
+            #expect(values.map { int($0["dropped"]) } == [0, 0, 0, 0])
+            #expect(values.map { $0["stateType"] as? String } == [
+                "ActionLogExamples.CitySearch", "ActionLogExamples.Checkout.State", "ActionLogExamples.ProductCard", "ActionLog.NoState",
+            ])
             #expect(values.map { $0["actionType"] as? String } == [
                 "ActionLogStore.Message<ActionLogExamples.CitySearch.Input, ActionLogExamples.CitySearch.Feedback>",
                 "ActionLogExamples.Checkout.Event",
+                "ActionLogExamples.ProductCardAction",
+                "ActionLogExamples.SignInViewEvent",
             ])
-            #expect(values.map { $0["appVersion"] as? String } == ["replay-cli demo", "replay-cli demo"])
+            #expect(values.map { $0["appVersion"] as? String } == ["replay-cli demo", "replay-cli demo", "replay-cli demo", "replay-cli demo"])
             for value in values {
                 let started = try #require(value["startedAt"] as? String)
                 let ended = try #require(value["endedAt"] as? String)
@@ -211,7 +230,7 @@ struct LogCommandTests {
             try runDemo(in: directory)
             try runDemo(in: directory)
             let byName = try runCLI(["log", "demo.actionlog", "--session", "checkout", "--json"], in: directory)
-            let byID = try runCLI(["log", "demo.actionlog", "--session", "4", "--json"], in: directory)
+            let byID = try runCLI(["log", "demo.actionlog", "--session", "6", "--json"], in: directory)
             let older = try runCLI(["log", "demo.actionlog", "--session", "2", "--json"], in: directory)
             #expect(byName.status == 0)
             #expect(byName.stdout == byID.stdout)

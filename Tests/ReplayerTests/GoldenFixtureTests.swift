@@ -46,6 +46,35 @@ struct GoldenFixtureTests {
             == .completed(receipt: Checkout.Receipt(transactionID: "txn-4pg", totalCents: 6_100)))
     }
 
+    @Test("fixtures/product-card.actionlog replays into a fresh actor ViewModel with the recorded service answers")
+    func productCard() async throws {
+        let path = Self.fixtures.appendingPathComponent("product-card.actionlog").path
+        if Self.recording {
+            try await Self.rerecord(path) { try await ExampleScripts.recordProductCard(path: $0).0 }
+        }
+        let recording = try Journal(path: path).recordedSession(1)
+        let report = await ViewModelReplay<ProductCard, ProductCardAction>(recording: recording, services: ["ProductService"]) { initial in
+            let replayed = ExampleScripts.replayedProductCard(initial)
+            return ReplayedViewModel(handle: replayed.handle, snapshot: replayed.snapshot)
+        }.run()
+        #expect(report.isMatch, "\(report)")
+        #expect(report.entriesReplayed == ExampleScripts.productCardScript.joined().count)
+    }
+
+    @Test("fixtures/sign-in.actionlog replays into a fresh event ViewModel, output events compared")
+    func signIn() async throws {
+        let path = Self.fixtures.appendingPathComponent("sign-in.actionlog").path
+        if Self.recording {
+            try await Self.rerecord(path) { try await ExampleScripts.recordSignIn(path: $0).0 }
+        }
+        let recording = try Journal(path: path).recordedSession(1)
+        let report = await EventViewModelReplay<ActionLogExamples.SignInViewEvent, ActionLogExamples.SignInViewModelEvent>(recording: recording, services: ["AuthService"]) { emit in
+            ExampleScripts.replayedSignIn(emit: emit)
+        }.run()
+        #expect(report.isMatch, "\(report)")
+        #expect(report.entriesReplayed == ExampleScripts.signInScript.joined().count)
+    }
+
     /// Records into a temporary journal, then replaces the fixture with a compact single-file copy.
     private static func rerecord(_ fixture: String, _ record: (String) async throws -> Session.ID) async throws {
         let directory = TemporaryDirectory()

@@ -57,3 +57,52 @@ final class GoldenXCTests: XCTestCase {
         ])
     }
 }
+
+/// The asynchronous examples' goldens under XCTest, awaited on the test's task.
+final class ArchitectureGoldenXCTests: XCTestCase {
+    private var captured: [String] = []
+    private var capturing = false
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if capturing {
+            captured.append(description)
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    private static func productCard(quantityPerTap: Int) -> @MainActor @Sendable (ProductCard) -> ReplayedViewModel<ProductCard, ProductCardAction> {
+        { initial in
+            let replayed = ExampleScripts.replayedProductCard(initial, quantityPerTap: quantityPerTap)
+            return ReplayedViewModel(handle: replayed.handle, snapshot: replayed.snapshot)
+        }
+    }
+
+    func testProductCardGoldenReplays() async {
+        await assertReplay(golden: "fixtures/product-card.jsonl", services: ["ProductService"], viewModel: Self.productCard(quantityPerTap: 1))
+    }
+
+    func testSignInGoldenReplays() async {
+        await assertReplay(golden: "fixtures/sign-in.jsonl", services: ["AuthService"]) { emit in ExampleScripts.replayedSignIn(emit: emit) }
+    }
+
+    func testChangedProductCardFailsWithTheWholeMessage() async {
+        capturing = true
+        await assertReplay(golden: "fixtures/product-card.jsonl", services: ["ProductService"], viewModel: Self.productCard(quantityPerTap: 2))
+        capturing = false
+        let ours = captured.map { $0.components(separatedBy: "\n\n━━┉┅").first ?? $0 }
+        XCTAssertEqual(ours, [
+            """
+            failed - Replay diverged at entry 5 of session "product card" of product-card.jsonl (addToBasketTapped).
+
+              Service call 0:
+                − ProductService.addToBasket("lamp-7", 1)
+                + ProductService.addToBasket("lamp-7", 2)
+
+            (Recorded: −, Replayed: +)
+
+            If the new behaviour is intended, record the session again and replace the golden.
+            """,
+        ])
+    }
+}

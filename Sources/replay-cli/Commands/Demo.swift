@@ -8,7 +8,11 @@ import Replayer
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record scripted sessions of the example features into a journal, then replay them.",
-        discussion: "An existing journal keeps its sessions: the demo adds two more."
+        discussion: """
+            The four example features, one per architecture: a Store with effects (city search), a state-machine \
+            ViewModel (checkout), an actor ViewModel behind a Reducer front (product card) and an event ViewModel \
+            (sign in). An existing journal keeps its sessions: the demo adds four more.
+            """
     )
 
     @Option(name: .shortAndLong, help: "The journal to write.")
@@ -22,14 +26,28 @@ struct Demo: AsyncParsableCommand {
 
         let (citySearch, _) = try await reportingAsync { try await ExampleScripts.recordCitySearch(path: output, configuration: configuration) }
         let (checkout, _) = try await reportingAsync { try await ExampleScripts.recordCheckout(path: output, configuration: configuration) }
+        let (productCard, _) = try await reportingAsync { try await ExampleScripts.recordProductCard(path: output, configuration: configuration) }
+        let (signIn, _) = try await reportingAsync { try await ExampleScripts.recordSignIn(path: output, configuration: configuration) }
 
         let journal = try JournalOptions(file: output).open()
-        let reports = try reportingErrors { () throws(JournalError) in
+        var reports = try reportingErrors { () throws(JournalError) in
             [
                 try Replay(journal: journal, session: citySearch, reducer: CitySearch.reduce).run(),
                 try Replay(journal: journal, session: checkout, reducer: Checkout.reduce).run(),
             ]
         }
+        let (productCardSession, signInSession) = try reportingErrors { () throws(JournalError) in
+            (try journal.recordedSession(productCard), try journal.recordedSession(signIn))
+        }
+        reports.append(
+            await ViewModelReplay<ProductCard, ProductCardAction>(recording: productCardSession, services: ["ProductService"]) { initial in
+                let replayed = ExampleScripts.replayedProductCard(initial)
+                return ReplayedViewModel(handle: replayed.handle, snapshot: replayed.snapshot)
+            }.run())
+        reports.append(
+            await EventViewModelReplay<SignInViewEvent, SignInViewModelEvent>(recording: signInSession, services: ["AuthService"]) { emit in
+                ExampleScripts.replayedSignIn(emit: emit)
+            }.run())
         var text = BufferedOutput()
         for report in reports {
             try text.write(
@@ -47,6 +65,7 @@ struct Demo: AsyncParsableCommand {
             Next:
               replay-cli sessions \(path)
               replay-cli log \(path) --session \(checkout)
+              replay-cli log \(path) --session \(productCard)
               replay-cli state \(path) --session \(checkout) --at 5
               replay-cli verify \(path)
             """)
