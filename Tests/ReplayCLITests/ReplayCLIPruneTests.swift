@@ -25,9 +25,9 @@ struct PruneCommandTests {
             #expect(dryRun.stderr == "")
             #expect(dryRun.stdout == """
                 Would remove session 1 "city search": closed, 17 entries, 4.5 kB (beyond --keep 1)
-                Would remove session 2 "checkout": closed, 15 entries, 3.1 kB (beyond --keep 1)
-                Would remove session 3 "product card": closed, 9 entries, 1.5 kB (beyond --keep 1)
-                demo.actionlog: would remove 3 sessions (41 entries, 9.1 kB); 1 session would be left. Nothing was changed (--dry-run).
+                Would remove session 2 "checkout": closed, 15 entries, 3.5 kB (beyond --keep 1)
+                Would remove session 3 "product card": closed, 9 entries, 1.9 kB (beyond --keep 1)
+                demo.actionlog: would remove 3 sessions (41 entries, 10.0 kB); 1 session would be left. Nothing was changed (--dry-run).
 
                 """)
             #expect(lines(try runCLI(["sessions", "demo.actionlog"], in: directory).stdout).count == 5)
@@ -37,9 +37,9 @@ struct PruneCommandTests {
             #expect(pruned.stderr == "")
             #expect(pruned.stdout == """
                 Removed session 1 "city search": closed, 17 entries, 4.5 kB (beyond --keep 1)
-                Removed session 2 "checkout": closed, 15 entries, 3.1 kB (beyond --keep 1)
-                Removed session 3 "product card": closed, 9 entries, 1.5 kB (beyond --keep 1)
-                demo.actionlog: removed 3 sessions (41 entries, 9.1 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
+                Removed session 2 "checkout": closed, 15 entries, 3.5 kB (beyond --keep 1)
+                Removed session 3 "product card": closed, 9 entries, 1.9 kB (beyond --keep 1)
+                demo.actionlog: removed 3 sessions (41 entries, 10.0 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
 
                 """)
             let left = try jsonObjects(try runCLI(["sessions", "demo.actionlog", "--json"], in: directory).stdout)
@@ -59,7 +59,8 @@ struct PruneCommandTests {
             #expect(size.status == 0)
             #expect(size.stdout == """
                 Would remove session 1 "city search": closed, 17 entries, 4.5 kB (to fit --max-bytes 5kB)
-                demo.actionlog: would remove 1 session (17 entries, 4.5 kB); 3 sessions would be left. Nothing was changed (--dry-run).
+                Would remove session 2 "checkout": closed, 15 entries, 3.5 kB (to fit --max-bytes 5kB)
+                demo.actionlog: would remove 2 sessions (32 entries, 8.1 kB); 2 sessions would be left. Nothing was changed (--dry-run).
 
                 """)
             #expect(try runCLI(["prune", "demo.actionlog", "--max-bytes", "1MiB"], in: directory).stdout
@@ -72,8 +73,8 @@ struct PruneCommandTests {
             let age = try runCLI(["prune", "demo.actionlog", "--older-than", "7d"], in: directory)
             #expect(age.status == 0)
             #expect(age.stdout == """
-                Removed session 2 "checkout": closed, 15 entries, 3.1 kB (ended more than 7d ago)
-                demo.actionlog: removed 1 session (15 entries, 3.1 kB); 3 sessions left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
+                Removed session 2 "checkout": closed, 15 entries, 3.5 kB (ended more than 7d ago)
+                demo.actionlog: removed 1 session (15 entries, 3.5 kB); 3 sessions left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
 
                 """)
         }
@@ -93,11 +94,11 @@ struct PruneCommandTests {
             #expect(pruned.stderr == "")
             #expect(pruned.stdout == """
                 Removed session 1 "city search": closed, 17 entries, 4.5 kB (beyond --keep 0)
-                Removed session 2 "checkout": closed, 15 entries, 3.1 kB (beyond --keep 0)
-                Removed session 3 "product card": closed, 9 entries, 1.5 kB (beyond --keep 0)
-                Removed session 4 "sign in": closed, 9 entries, 342 B (beyond --keep 0)
+                Removed session 2 "checkout": closed, 15 entries, 3.5 kB (beyond --keep 0)
+                Removed session 3 "product card": closed, 9 entries, 1.9 kB (beyond --keep 0)
+                Removed session 4 "sign in": closed, 9 entries, 1.3 kB (beyond --keep 0)
                 Kept session 5 "live": it is being recorded (a live session is never removed)
-                demo.actionlog: removed 4 sessions (50 entries, 9.5 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
+                demo.actionlog: removed 4 sessions (50 entries, 11.3 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
 
                 """)
 

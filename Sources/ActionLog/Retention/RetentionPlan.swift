@@ -89,8 +89,14 @@ struct RetentionPlan {
         }
 
         let size = try connection.prepare("SELECT count(*), \(Self.textBytes) FROM entries WHERE session_id = ?1")
+        let callSize = try Self.hasCalls(connection)
+            ? connection.prepare("SELECT \(Self.callBytes) FROM calls WHERE session_id = ?1") : nil
         for (candidate, reason) in removals.sorted(by: { $0.candidate.order < $1.candidate.order }) {
             let measured = try sizes[candidate.id] ?? size.firstRow([.integer(candidate.id)]) { (Int(clamping: $0.int(0)), Int(clamping: $0.int(1))) }
+                .map { measured in
+                    let calls = try callSize?.firstRow([.integer(candidate.id)]) { Int(clamping: $0.int(0)) } ?? 0
+                    return (measured.0, measured.1.addingSaturating(calls))
+                }
             let (entries, bytes) = measured ?? (0, 0)
             removed.append(PruneReport.Removal(
                 id: candidate.id, name: candidate.name, status: candidate.status, entryCount: entries, bytes: bytes, reason: reason))
@@ -106,13 +112,37 @@ struct RetentionPlan {
             + coalesce(length(CAST(note AS BLOB)), 0)), 0)
         """
 
-    /// Every session's entry count and bytes, in one pass over the entries.
+    /// The UTF-8 bytes of the texts of the service calls and output events of an asynchronous
+    /// handler's entries (the `calls` table), summed over the rows of the query.
+    private static let callBytes = """
+        coalesce(sum(coalesce(length(CAST(service AS BLOB)), 0) + coalesce(length(CAST(name AS BLOB)), 0)
+            + coalesce(length(CAST(arguments AS BLOB)), 0) + coalesce(length(CAST(result AS BLOB)), 0)
+            + coalesce(length(CAST(error AS BLOB)), 0) + coalesce(length(CAST(event AS BLOB)), 0)), 0)
+        """
+
+    /// Whether the file has the `calls` table: a version-1 journal read as it is has not.
+    private static func hasCalls(_ connection: Connection) throws -> Bool {
+        try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1")
+            .firstRow([.text("calls")]) { _ in true } ?? false
+    }
+
+    /// Every session's entry count and bytes (its entries' texts and its calls' texts), in one pass
+    /// over each table.
     private static func sizes(_ connection: Connection) throws -> [Session.ID: (entries: Int, bytes: Int)] {
         var sizes: [Session.ID: (entries: Int, bytes: Int)] = [:]
         let rows = try connection.prepare("SELECT session_id, count(*), \(textBytes) FROM entries GROUP BY session_id").rows {
             ($0.int(0), Int(clamping: $0.int(1)), Int(clamping: $0.int(2)))
         }
         for (id, entries, bytes) in rows { sizes[id] = (entries, bytes) }
+        if try hasCalls(connection) {
+            let calls = try connection.prepare("SELECT session_id, \(callBytes) FROM calls GROUP BY session_id").rows {
+                ($0.int(0), Int(clamping: $0.int(1)))
+            }
+            for (id, bytes) in calls {
+                let size = sizes[id] ?? (0, 0)
+                sizes[id] = (size.entries, size.bytes.addingSaturating(bytes))
+            }
+        }
         return sizes
     }
 

@@ -16,7 +16,8 @@ public struct RetentionPolicy: Sendable, Equatable {
     /// Keep at most this many sessions, live ones included: the newest. `nil`: no limit.
     public var maximumSessions: Int?
     /// Keep the sessions' stored bytes at or under this: the UTF-8 bytes of their entries' texts
-    /// (actions, states, effects, labels, gap notes), what a session costs the journal before
+    /// (actions, states, effects, labels, gap notes, and an asynchronous handler's service calls
+    /// and output events), what a session costs the journal before
     /// SQLite's own overhead. `nil`: no limit. See ``Journal/prune(_:dryRun:now:)``.
     public var maximumBytes: Int?
     /// Remove sessions that ended longer ago than this (an interrupted session ended at its last
