@@ -36,7 +36,8 @@ enum HandlerInserter {
 extension Journal {
     /// What the asynchronous handlers of a session did, entry by entry in order: their run order,
     /// service calls and output events. Empty for a reducer's session, and for every session of a
-    /// journal written before schema version 2.
+    /// journal written before schema version 2. The records are read at once (a replay needs the
+    /// whole run order before it starts); they hold calls and events, not states.
     ///
     /// ```swift
     /// for handler in try journal.handlerRecords(in: 1) {
