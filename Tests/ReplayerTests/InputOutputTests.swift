@@ -45,11 +45,13 @@ struct PasswordForm: Sendable {
 }
 
 /// The glue between an Input-Output ViewModel and a journal: each input element goes into the
-/// input stream, and the handler returns once the output element answering it came out, so the
-/// output is journaled with its input (it is emitted during the handler's turn).
+/// input stream, and ``send(_:)`` returns once the output element answering it came out and went to
+/// the output's handler — so the output is journaled with its input (it is emitted during the
+/// handler's turn).
 actor TransformDriver<Input: Sendable, Output: Sendable> {
     private let feed: AsyncStream<Input>.Continuation
     private var answers: AsyncStream<Output>.Iterator
+    private nonisolated let handler = Mutex<(@Sendable (Output) -> Void)?>(nil)
 
     init(_ transform: (AsyncStream<Input>) -> AsyncStream<Output>) {
         let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
@@ -57,12 +59,18 @@ actor TransformDriver<Input: Sendable, Output: Sendable> {
         answers = transform(inputs).makeAsyncIterator()
     }
 
-    /// Sends `input` and returns the output element that answers it.
-    func send(_ input: Input) async -> Output? {
+    /// Where output elements go: the view, or a recorder's `emitted`.
+    nonisolated func forwardOutputs(to handler: @escaping @Sendable (Output) -> Void) {
+        self.handler.withLock { $0 = handler }
+    }
+
+    /// Sends `input`, and hands the output element that answers it to the output's handler.
+    func send(_ input: Input) async {
         feed.yield(input)
         // The iterator shares its stream's storage: a copy reads the same elements.
         var reader = answers
-        return await reader.next(isolation: self)
+        guard let output = await reader.next(isolation: self) else { return }
+        handler.withLock { $0 }?(output)
     }
 }
 
@@ -77,20 +85,20 @@ struct InputOutputTests {
     /// Records the script: each input element and the output answering it.
     func record(_ path: String) async throws {
         let driver = TransformDriver(PasswordForm().transform)
-        let events = Mutex<EventViewModelRecorder<PasswordForm.Input, PasswordForm.Output>?>(nil)
-        let recorder = try await EventViewModelRecorder<PasswordForm.Input, PasswordForm.Output>(path: path, sessionName: "password form") { input in
-            if let output = await driver.send(input) { events.withLock { $0 }?.emitted(output) }
+        let form = try await EventViewModelRecorder<PasswordForm.Input, PasswordForm.Output>(path: path, sessionName: "password form") {
+            await driver.send($0)
         }
-        events.withLock { $0 = recorder }
-        for input in Self.script { recorder.send(input) }
-        await recorder.settle()
-        recorder.close()
+        driver.forwardOutputs { form.emitted($0) }
+        for input in Self.script { form.send(input) }
+        await form.settle()
+        form.close()
     }
 
     static func replayed(minimumLength: Int) -> @MainActor @Sendable (@escaping @Sendable (PasswordForm.Output) -> Void) -> @Sendable (PasswordForm.Input) async -> Void {
         { emit in
             let driver = TransformDriver(PasswordForm(minimumLength: minimumLength).transform)
-            return { input in if let output = await driver.send(input) { emit(output) } }
+            driver.forwardOutputs(to: emit)
+            return { await driver.send($0) }
         }
     }
 
