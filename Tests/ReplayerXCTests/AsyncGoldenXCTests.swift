@@ -5,18 +5,7 @@ import XCTest
 
 /// The async golden assertion under XCTest: a wrong handler fails an XCTest test with the same
 /// message as under Swift Testing.
-final class AsyncGoldenXCTests: XCTestCase {
-    private var captured: [String] = []
-    private var capturing = false
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if capturing {
-            captured.append(description)
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
+final class AsyncGoldenXCTests: FailureCapturingTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
@@ -58,11 +47,10 @@ final class AsyncGoldenXCTests: XCTestCase {
 
     func testWrongHandlerFailsWithTheWholeMessage() async throws {
         let path = try await recordGolden()
-        capturing = true
-        await assertReplay(golden: path, services: ["Numbers"], viewModel: Self.viewModel(step: 2))
-        capturing = false
-        let ours = captured.map { $0.components(separatedBy: "\n\n━━┉┅").first ?? $0 }
-        XCTAssertEqual(ours, [
+        let failures = await failures {
+            await assertReplay(golden: path, services: ["Numbers"], viewModel: Self.viewModel(step: 2))
+        }
+        XCTAssertEqual(failures, [
             """
             failed - Replay diverged at entry 1 of session 1 "counter" of counter.actionlog (load(2)).
 

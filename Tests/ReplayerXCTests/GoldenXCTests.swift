@@ -5,19 +5,7 @@ import XCTest
 
 /// The golden assertion under XCTest: the same call that fails a Swift Testing test fails an
 /// XCTest test, with the same message.
-final class GoldenXCTests: XCTestCase {
-    /// Failures recorded while ``capturing`` is set, instead of failing the test.
-    private var captured: [String] = []
-    private var capturing = false
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if capturing {
-            captured.append(description)
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
+final class GoldenXCTests: FailureCapturingTestCase {
     func testCheckoutGoldenReplays() {
         assertReplay(golden: "fixtures/checkout.jsonl", record: .never, reducer: Checkout.reduce)
     }
@@ -27,19 +15,17 @@ final class GoldenXCTests: XCTestCase {
     }
 
     func testChangedReducerFailsWithTheWholeMessage() {
-        capturing = true
-        assertReplay(golden: "fixtures/checkout.jsonl", record: .never) { (state: inout Checkout.State, event: Checkout.Event) -> Checkout.SideEffect? in
-            Checkout.transition(&state, event)
-            if case .cartValidated = event, case .cartValid(let cart, let total) = state {
-                state = .cartValid(cart: cart, totalCents: total - 100)
+        let failures = failures {
+            assertReplay(golden: "fixtures/checkout.jsonl", record: .never) { (state: inout Checkout.State, event: Checkout.Event) -> Checkout.SideEffect? in
+                Checkout.transition(&state, event)
+                if case .cartValidated = event, case .cartValid(let cart, let total) = state {
+                    state = .cartValid(cart: cart, totalCents: total - 100)
+                }
+                return Checkout.sideEffect(for: state)
             }
-            return Checkout.sideEffect(for: state)
         }
-        capturing = false
-        // XCTFail prefixes "failed - "; on Linux, IssueReporting may append a note about host
-        // applications after a "━━┉┅" rule. Everything of ours is pinned whole.
-        let ours = captured.map { $0.components(separatedBy: "\n\n━━┉┅").first ?? $0 }
-        XCTAssertEqual(ours, [
+        // XCTFail prefixes "failed - "; everything of ours is pinned whole.
+        XCTAssertEqual(failures, [
             """
             failed - Replay diverged at entry 4 of session "checkout" of checkout.jsonl (cartValidated(totalCents: 67400)).
 
@@ -59,18 +45,7 @@ final class GoldenXCTests: XCTestCase {
 }
 
 /// The asynchronous examples' goldens under XCTest, awaited on the test's task.
-final class ArchitectureGoldenXCTests: XCTestCase {
-    private var captured: [String] = []
-    private var capturing = false
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if capturing {
-            captured.append(description)
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
+final class ArchitectureGoldenXCTests: FailureCapturingTestCase {
     private static func productCard(quantityPerTap: Int) -> @MainActor @Sendable (ProductCard) -> ReplayedViewModel<ProductCard, ProductCardAction> {
         { initial in
             let replayed = ExampleScripts.replayedProductCard(initial, quantityPerTap: quantityPerTap)
@@ -87,11 +62,10 @@ final class ArchitectureGoldenXCTests: XCTestCase {
     }
 
     func testChangedProductCardFailsWithTheWholeMessage() async {
-        capturing = true
-        await assertReplay(golden: "fixtures/product-card.jsonl", services: ["ProductService"], viewModel: Self.productCard(quantityPerTap: 2))
-        capturing = false
-        let ours = captured.map { $0.components(separatedBy: "\n\n━━┉┅").first ?? $0 }
-        XCTAssertEqual(ours, [
+        let failures = await failures {
+            await assertReplay(golden: "fixtures/product-card.jsonl", services: ["ProductService"], viewModel: Self.productCard(quantityPerTap: 2))
+        }
+        XCTAssertEqual(failures, [
             """
             failed - Replay diverged at entry 5 of session "product card" of product-card.jsonl (addToBasketTapped).
 
