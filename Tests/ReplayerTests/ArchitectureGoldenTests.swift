@@ -25,14 +25,31 @@ struct ArchitectureGoldenTests {
         { emit in ExampleScripts.replayedSignIn(emit: emit, welcome: welcome) }
     }
 
+    /// A new live session of an example's script (with its simulated services): what a record mode
+    /// writes as the golden (`ACTIONLOG_RECORD=failed swift test --filter ArchitectureGoldenTests`).
+    static func liveSession(_ record: @escaping @Sendable @MainActor (String) async throws -> Session.ID) -> @Sendable () async throws -> RecordedSession {
+        {
+            let directory = TemporaryDirectory()
+            let path = directory.path("live.actionlog")
+            let id = try await record(path)
+            return try Journal(path: path).recordedSession(id)
+        }
+    }
+
     @Test("fixtures/product-card.jsonl replays with today's product card ViewModel")
     func productCardGolden() async {
-        await assertReplay(golden: "fixtures/product-card.jsonl", services: ["ProductService"], viewModel: Self.productCard())
+        await assertReplay(
+            golden: "fixtures/product-card.jsonl", services: ["ProductService"],
+            liveSession: Self.liveSession { try await ExampleScripts.recordProductCard(path: $0).0 },
+            viewModel: Self.productCard())
     }
 
     @Test("fixtures/sign-in.jsonl replays with today's sign-in ViewModel")
     func signInGolden() async {
-        await assertReplay(golden: "fixtures/sign-in.jsonl", services: ["AuthService"], eventViewModel: Self.signIn())
+        await assertReplay(
+            golden: "fixtures/sign-in.jsonl", services: ["AuthService"],
+            liveSession: Self.liveSession { try await ExampleScripts.recordSignIn(path: $0).0 },
+            eventViewModel: Self.signIn())
     }
 
     @Test("adding two items per tap is a service-call divergence at the first tap, with the whole message")

@@ -69,13 +69,58 @@ struct AsyncGoldenTests {
         #expect(!result.passed)
     }
 
-    @Test("a missing golden says where an asynchronous golden comes from")
+    @Test("a missing golden says where an asynchronous golden comes from; under CI, that it is not recorded there")
     func missingGolden() async {
-        let result = await verifyReplay(golden: directory.path("none.actionlog"), viewModel: Self.viewModel(.none))
+        let path = directory.path("none.actionlog")
+        let result = await verifyReplay(golden: path, environment: [:], viewModel: Self.viewModel(.none))
         #expect(result.message == """
-            No golden at \(directory.path("none.actionlog")). An asynchronous golden comes from a live session: record one with \
-            ViewModelRecorder or EventViewModelRecorder and keep its journal there.
+            No golden at \(path). An asynchronous golden comes from a live session: record one with \
+            ViewModelRecorder or EventViewModelRecorder and keep its journal there, or pass liveSession: to record one.
             """)
+        let underCI = await verifyReplay(golden: path, environment: ["CI": "true"], viewModel: Self.viewModel(.none))
+        #expect(underCI.message == """
+            No golden at \(path) (record mode never, because CI is set). Record it on a developer machine \
+            (ACTIONLOG_RECORD=missing), review it and commit it.
+            """)
+    }
+
+    /// A new live session of the product script, recorded into a journal of its own.
+    private func liveSession() -> @Sendable () async throws -> RecordedSession {
+        let path = directory.path("live-\(UUID().uuidString).actionlog")
+        return {
+            let id = try await recordProductSession(path: path, script: overlappingScript)
+            return try Journal(path: path).recordedSession(id)
+        }
+    }
+
+    @Test("record modes write an asynchronous golden from a new live session: when missing, when it fails, always")
+    func recordModes() async throws {
+        let path = directory.path("modes.jsonl")
+        let missing = await verifyReplay(golden: path, services: ["ProductService"], record: .missing, liveSession: liveSession(), viewModel: Self.viewModel(.none))
+        #expect(missing.message == """
+            Recorded a new golden at \(path) (record mode missing) from a new live session: 4 entries. \
+            Review it, commit it, and re-run the test.
+            """)
+        #expect(missing.wroteGolden)
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(await verifyReplay(golden: path, services: ["ProductService"], record: .never, viewModel: Self.viewModel(.none)).passed)
+
+        let notFailed = await verifyReplay(golden: path, services: ["ProductService"], record: .missing, liveSession: liveSession(), viewModel: Self.viewModel(.sliderOffByOne))
+        #expect(!notFailed.wroteGolden)
+        #expect(notFailed.message?.hasSuffix("If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.") == true)
+
+        let failed = await verifyReplay(golden: path, services: ["ProductService"], record: .failed, liveSession: liveSession(), viewModel: Self.viewModel(.sliderOffByOne))
+        #expect(failed.wroteGolden)
+        #expect(failed.message?.hasSuffix("""
+            Re-recorded \(path) (record mode failed) from a new live session: 4 entries. Review it, commit it, and re-run the test.
+            """) == true)
+        #expect(failed.replay?.isMatch == false)
+
+        let all = await verifyReplay(golden: path, services: ["ProductService"], record: .all, liveSession: liveSession(), viewModel: Self.viewModel(.none))
+        #expect(all.wroteGolden)
+        #expect(all.replay == nil)
+        // A live session of the same script records the same entries but for their times.
+        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == written.split(separator: "\n").count)
     }
 
     @Test("a run order where two turns hold one place is refused as damaged")

@@ -7,8 +7,9 @@ import IssueReporting
 ///
 /// The golden is a journal (`.actionlog`) recorded with `ViewModelRecorder`, or its text form
 /// (`.jsonl`, from `replay-cli export`). An asynchronous golden comes from a live session (its
-/// service answers are the live ones), so this never writes one, whatever the record mode: a
-/// missing golden, or a changed behaviour, asks to record the session again.
+/// service answers are the live ones), so a record mode writes one only from `liveSession`, a
+/// new live recording of the feature's script; without it, a missing golden or a changed
+/// behaviour asks to record the session again.
 ///
 /// ```swift
 /// let result = await verifyReplay(golden: "fixtures/product.actionlog", services: ["ProductService"]) { initial in
@@ -24,6 +25,11 @@ import IssueReporting
 ///   - sessionName: for a journal holding several sessions, the name of the one to replay.
 ///   - services: the names of the recorded services the ViewModel uses.
 ///   - options: fields to ignore, upcasters.
+///   - record: when to write the golden from `liveSession` (see ``RecordMode``); `nil` reads
+///     `ACTIONLOG_RECORD` from `environment`, and defaults to `missing` (`never` under CI).
+///   - liveSession: records a new live session of the ViewModel (its script, with live or simulated
+///     services) and returns it: what a record mode writes as the golden. Without it, nothing is written.
+///   - environment: where `ACTIONLOG_RECORD` and `CI` are read.
 ///   - filePath: the test file, for finding a relative golden.
 ///   - viewModel: makes the fresh ViewModel, given the recorded initial state.
 /// - Returns: the report; its ``GoldenReport/message`` is the failure to show, if any.
@@ -32,11 +38,16 @@ public func verifyReplay<State: Codable & Sendable, Action: Codable & Sendable>(
     sessionName: String? = nil,
     services: [String] = [],
     options: ReplayOptions = ReplayOptions(),
+    record: RecordMode? = nil,
+    liveSession: (@Sendable () async throws -> RecordedSession)? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     filePath: StaticString = #filePath,
     viewModel: @escaping @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>
 ) async -> GoldenReport {
     let file = GoldenFile(path: golden, testFile: "\(filePath)")
-    return await asyncGoldenCheck(file, sessionName: sessionName) { recorded in
+    return await asyncGoldenCheck(
+        file, sessionName: sessionName, record: record, liveSession: liveSession, environment: environment
+    ) { recorded in
         await ViewModelReplay(recording: recorded, services: services, options: options, viewModel: viewModel).run()
     }
 }
@@ -58,6 +69,9 @@ public func verifyReplay<State: Codable & Sendable, Action: Codable & Sendable>(
 ///   - sessionName: for a journal holding several sessions, the name of the one to replay.
 ///   - services: the names of the recorded services the ViewModel uses.
 ///   - options: fields to ignore, upcasters.
+///   - record: when to write the golden from `liveSession`; see the actor ViewModel's form.
+///   - liveSession: records a new live session and returns it; without it, nothing is written.
+///   - environment: where `ACTIONLOG_RECORD` and `CI` are read.
 ///   - filePath: the test file, for finding a relative golden.
 ///   - eventViewModel: makes the fresh ViewModel, taps its output with `emit`, returns its handler.
 /// - Returns: the report; its ``GoldenReport/message`` is the failure to show, if any.
@@ -66,11 +80,16 @@ public func verifyReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable 
     sessionName: String? = nil,
     services: [String] = [],
     options: ReplayOptions = ReplayOptions(),
+    record: RecordMode? = nil,
+    liveSession: (@Sendable () async throws -> RecordedSession)? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     filePath: StaticString = #filePath,
     eventViewModel: @escaping @MainActor @Sendable (_ emit: @escaping @Sendable (ViewModelEvent) -> Void) -> @Sendable (ViewEvent) async -> Void
 ) async -> GoldenReport {
     let file = GoldenFile(path: golden, testFile: "\(filePath)")
-    return await asyncGoldenCheck(file, sessionName: sessionName) { recorded in
+    return await asyncGoldenCheck(
+        file, sessionName: sessionName, record: record, liveSession: liveSession, environment: environment
+    ) { recorded in
         await EventViewModelReplay(recording: recorded, services: services, options: options, viewModel: eventViewModel).run()
     }
 }
@@ -95,6 +114,8 @@ public func verifyReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable 
 ///   - sessionName: for a journal holding several sessions, the name of the one to replay.
 ///   - services: the names of the recorded services the ViewModel uses.
 ///   - options: fields to ignore, upcasters.
+///   - record: when to write the golden from `liveSession` (see ``RecordMode``); `nil` reads `ACTIONLOG_RECORD`.
+///   - liveSession: records a new live session and returns it; without it, nothing is written.
 ///   - fileID: the caller's `#fileID`.
 ///   - filePath: the caller's `#filePath`; also where a relative golden is looked for.
 ///   - line: the caller's line.
@@ -105,6 +126,8 @@ public func assertReplay<State: Codable & Sendable, Action: Codable & Sendable>(
     sessionName: String? = nil,
     services: [String] = [],
     options: ReplayOptions = ReplayOptions(),
+    record: RecordMode? = nil,
+    liveSession: (@Sendable () async throws -> RecordedSession)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -112,7 +135,8 @@ public func assertReplay<State: Codable & Sendable, Action: Codable & Sendable>(
     viewModel: @escaping @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>
 ) async {
     let result = await verifyReplay(
-        golden: golden, sessionName: sessionName, services: services, options: options, filePath: filePath, viewModel: viewModel)
+        golden: golden, sessionName: sessionName, services: services, options: options, record: record, liveSession: liveSession,
+        filePath: filePath, viewModel: viewModel)
     if let message = result.message {
         reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
@@ -138,6 +162,8 @@ public func assertReplay<State: Codable & Sendable, Action: Codable & Sendable>(
 ///   - sessionName: for a journal holding several sessions, the name of the one to replay.
 ///   - services: the names of the recorded services the ViewModel uses.
 ///   - options: fields to ignore, upcasters.
+///   - record: when to write the golden from `liveSession`; `nil` reads `ACTIONLOG_RECORD`.
+///   - liveSession: records a new live session and returns it; without it, nothing is written.
 ///   - fileID: the caller's `#fileID`.
 ///   - filePath: the caller's `#filePath`; also where a relative golden is looked for.
 ///   - line: the caller's line.
@@ -148,6 +174,8 @@ public func assertReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable 
     sessionName: String? = nil,
     services: [String] = [],
     options: ReplayOptions = ReplayOptions(),
+    record: RecordMode? = nil,
+    liveSession: (@Sendable () async throws -> RecordedSession)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -155,26 +183,64 @@ public func assertReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable 
     eventViewModel: @escaping @MainActor @Sendable (_ emit: @escaping @Sendable (ViewModelEvent) -> Void) -> @Sendable (ViewEvent) async -> Void
 ) async {
     let result = await verifyReplay(
-        golden: golden, sessionName: sessionName, services: services, options: options, filePath: filePath,
-        eventViewModel: eventViewModel)
+        golden: golden, sessionName: sessionName, services: services, options: options, record: record, liveSession: liveSession,
+        filePath: filePath, eventViewModel: eventViewModel)
     if let message = result.message {
         reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
-/// Reads an asynchronous golden and replays it with `replay`; words the outcome.
+/// Reads an asynchronous golden and replays it with `replay`; words the outcome. A record mode
+/// writes the golden only from `liveSession`: a replay cannot make up the answers of services it
+/// never called, so an asynchronous golden is always a live session (or its text form).
 private func asyncGoldenCheck(
-    _ file: GoldenFile, sessionName: String?, replay: (RecordedSession) async -> ReplayReport
+    _ file: GoldenFile, sessionName: String?, record: RecordMode?, liveSession: (@Sendable () async throws -> RecordedSession)?,
+    environment: [String: String], replay: (RecordedSession) async -> ReplayReport
 ) async -> GoldenReport {
-    func report(_ replay: ReplayReport?, _ message: String?) -> GoldenReport {
-        GoldenReport(golden: file.displayPath, url: file.url, mode: .never, replay: replay, wroteGolden: false, message: message)
+    let mode: RecordMode
+    if let record {
+        mode = record
+    } else {
+        do {
+            mode = try RecordMode.fromEnvironment(environment)
+        } catch {
+            return GoldenReport(golden: file.displayPath, url: file.url, mode: .never, replay: nil, wroteGolden: false, message: error.description)
+        }
+    }
+    let why = RecordMode.explanation(mode, explicit: record != nil, environment: environment)
+    func report(_ replay: ReplayReport?, _ message: String?, wrote: Bool = false) -> GoldenReport {
+        GoldenReport(golden: file.displayPath, url: file.url, mode: mode, replay: replay, wroteGolden: wrote, message: message)
+    }
+    /// Writes a new live session as the golden; `nil` when there is none to write.
+    func write(_ replay: ReplayReport?, _ verb: String) async -> GoldenReport? {
+        guard let liveSession else { return nil }
+        do {
+            let recording = try await liveSession()
+            try file.write(recording)
+            let count = recording.entries.count
+            let summary = """
+                \(verb) \(file.displayPath) (\(why)) from a new live session: \(count) \(count == 1 ? "entry" : "entries"). \
+                Review it, commit it, and re-run the test.
+                """
+            return report(replay, replay.map { "\($0)\n\n\(summary)" } ?? summary, wrote: true)
+        } catch {
+            return report(replay, "Cannot record the golden \(file.displayPath) from a new live session: \(error)")
+        }
     }
     guard file.exists else {
+        guard mode != .never else {
+            return report(nil, """
+                No golden at \(file.displayPath) (\(why)). Record it on a developer machine (ACTIONLOG_RECORD=missing), \
+                review it and commit it.
+                """)
+        }
+        if let written = await write(nil, "Recorded a new golden at") { return written }
         return report(nil, """
             No golden at \(file.displayPath). An asynchronous golden comes from a live session: record one with \
-            ViewModelRecorder or EventViewModelRecorder and keep its journal there.
+            ViewModelRecorder or EventViewModelRecorder and keep its journal there, or pass liveSession: to record one.
             """)
     }
+    if mode == .all, let written = await write(nil, "Re-recorded") { return written }
     let recorded: RecordedSession
     do {
         recorded = try file.read(sessionName: sessionName)
@@ -183,5 +249,9 @@ private func asyncGoldenCheck(
     }
     let result = await replay(recorded)
     if result.isMatch { return report(result, nil) }
-    return report(result, "\(result)\n\nIf the new behaviour is intended, record the session again and replace the golden.")
+    if mode == .failed, let written = await write(result, "Re-recorded") { return written }
+    let fix = liveSession == nil
+        ? "If the new behaviour is intended, record the session again and replace the golden."
+        : "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed."
+    return report(result, "\(result)\n\n\(fix)")
 }
