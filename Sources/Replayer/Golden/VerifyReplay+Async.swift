@@ -198,16 +198,12 @@ private func asyncGoldenCheck(
     environment: [String: String], replay: (RecordedSession) async -> ReplayReport
 ) async -> GoldenReport {
     let mode: RecordMode
-    if let record {
-        mode = record
-    } else {
-        do {
-            mode = try RecordMode.fromEnvironment(environment)
-        } catch {
-            return GoldenReport(golden: file.displayPath, url: file.url, mode: .never, replay: nil, wroteGolden: false, message: error.description)
-        }
+    let why: String
+    switch RecordMode.resolve(record, environment: environment) {
+    case .success(let resolved): (mode, why) = resolved
+    case .failure(let error):
+        return GoldenReport(golden: file.displayPath, url: file.url, mode: .never, replay: nil, wroteGolden: false, message: error.description)
     }
-    let why = RecordMode.explanation(mode, explicit: record != nil, environment: environment)
     func report(_ replay: ReplayReport?, _ message: String?, wrote: Bool = false) -> GoldenReport {
         GoldenReport(golden: file.displayPath, url: file.url, mode: mode, replay: replay, wroteGolden: wrote, message: message)
     }

@@ -101,16 +101,11 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
 
     func run(ifMissing: GoldenSource<State, Action>?) -> GoldenReport {
         let mode: RecordMode
-        if let record {
-            mode = record
-        } else {
-            do {
-                mode = try RecordMode.fromEnvironment(environment)
-            } catch {
-                return report(.never, message: error.description)
-            }
+        let why: String
+        switch RecordMode.resolve(record, environment: environment) {
+        case .success(let resolved): (mode, why) = resolved
+        case .failure(let error): return report(.never, message: error.description)
         }
-        let why = RecordMode.explanation(mode, explicit: record != nil, environment: environment)
         do {
             guard file.exists else { return try recordMissing(mode: mode, why: why, source: ifMissing) }
             let recorded = try file.read(sessionName: sessionName)
