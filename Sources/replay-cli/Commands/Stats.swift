@@ -20,7 +20,7 @@ struct Stats: ParsableCommand {
 
             Example:
               replay-cli stats demo.actionlog --session checkout
-              replay-cli stats demo.actionlog --json | jq '.[] | {name, entries, reducerNanoseconds}'
+              replay-cli stats demo.actionlog --json | jq '.[].reducerNanoseconds'
             """
     )
 
