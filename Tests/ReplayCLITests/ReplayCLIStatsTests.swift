@@ -179,6 +179,25 @@ struct StatsCommandTests {
         }
     }
 
+    @Test("stats escapes the names and labels it prints from the file")
+    func escaping() throws {
+        try withTemporaryDirectory { directory in
+            try importSession(#"""
+                {"actionlog":"session","format":1,"name":"x\u001b]0;pwned\u0007","status":"closed","startedAt":1000,"endedAt":1001,"libraryVersion":"0.1.0","stateType":"S","actionType":"A","dropped":0,"metadata":{}}
+                {"seq":0,"kind":"keyframe","time":1000,"state":{}}
+                {"seq":1,"kind":"keyframe","label":"tap\u001b[2J\u202e","time":1000,"durationNs":7,"action":{"tap":{}},"state":{}}
+
+                """#, named: "hostile", in: directory)
+            let result = try runCLI(["stats", "hostile.actionlog"], in: directory)
+            #expect(result.status == 0)
+            #expect(!result.stdout.contains("\u{1B}"))
+            let output = lines(result.stdout)
+            #expect(output.first == #"session 1 "x\u001b]0;pwned\u0007" (closed)"#)
+            #expect(output.contains(#"    1  tap\u{1B}[2J\u{202E}"#))
+            #expect(output.last == #"    7ns  entry 1  tap\u{1B}[2J\u{202E}"#)
+        }
+    }
+
     @Test("stats of an unknown session fails with status 64 and names the file and session")
     func unknownSession() throws {
         try withTemporaryDirectory { directory in

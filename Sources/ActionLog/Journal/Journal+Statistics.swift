@@ -21,9 +21,10 @@ extension Journal {
     ///   duration or dropped count is not stored as an integer.
     public func statistics(in session: Session.ID, labels: Int? = nil, slowest: Int = 5) throws(JournalError) -> SessionStatistics {
         try snapshot { () throws(JournalError) in
-            _ = try self.session(session)
-            return try read(session: session) { connection in
-                try Self.statistics(connection, session: session, labels: labels, slowest: slowest, file: fileName)
+            try read(session: session) { connection in
+                let exists = try connection.prepare("SELECT 1 FROM sessions WHERE id = ?1").firstRow([.integer(session)]) { _ in true } ?? false
+                guard exists else { throw JournalError(.sessionNotFound, file: fileName, session: session, reason: "no such session") }
+                return try Self.statistics(connection, session: session, labels: labels, slowest: slowest, file: fileName)
             }
         }
     }
