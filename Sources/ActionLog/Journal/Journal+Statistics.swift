@@ -4,7 +4,7 @@ extension Journal {
     ///
     /// It reads with SQL aggregates over the session's rows, in one read transaction, never the
     /// entries themselves: a session of a million entries costs a few passes over its rows and one
-    /// array of its durations (8 bytes an entry), which are sorted for the percentiles. States are
+    /// array of its durations (8 bytes an entry), read sorted for the percentiles. States are
     /// measured, not parsed, so a damaged state does not stop it.
     ///
     /// ```swift
@@ -92,11 +92,11 @@ extension Journal {
             SessionStatistics.LabelCount(label: row.text(0) ?? "", entries: Int(clamping: row.int(1)))
         }
 
-        var durations = try connection.prepare("SELECT duration_ns FROM entries WHERE session_id = ?1 AND duration_ns IS NOT NULL")
+        // Sorted by SQLite's sorter (spilling to temporary files when large), read as one column.
+        let durations = try connection.prepare("SELECT duration_ns FROM entries WHERE session_id = ?1 AND duration_ns IS NOT NULL ORDER BY duration_ns")
             .rows([id]) { $0.int(0) }
         var reducer: SessionStatistics.ReducerDurations?
         if !durations.isEmpty {
-            durations.sort()
             let slowestEntries = try connection.prepare("""
                 SELECT seq, label, duration_ns FROM entries WHERE session_id = ?1 AND duration_ns IS NOT NULL
                 ORDER BY duration_ns DESC, seq LIMIT ?2
