@@ -64,10 +64,12 @@ extension Journal {
                 .firstRow([id, .integer(seq)]) { $0.text(0) } ?? nil
             throw fail(seq, "unknown entry kind \(JSONPatch.quoted(kind ?? "NULL"))")
         }
-        for (seq, column, name) in [(counts.misstoredDuration, "duration_ns", "duration"), (counts.misstoredDropped, "dropped", "dropped count")] {
+        for (seq, query, name) in [
+            (counts.misstoredDuration, "SELECT duration_ns FROM entries WHERE session_id = ?1 AND seq = ?2", "duration"),
+            (counts.misstoredDropped, "SELECT dropped FROM entries WHERE session_id = ?1 AND seq = ?2", "dropped count"),
+        ] {
             guard let seq else { continue }
-            // `column` is one of the two names above, never data.
-            let type = try connection.prepare("SELECT \(column) FROM entries WHERE session_id = ?1 AND seq = ?2")
+            let type = try connection.prepare(query)
                 .firstRow([id, .integer(seq)]) { $0.nonIntegerType(0) } ?? nil
             throw fail(seq, "the \(name) is stored as \(type ?? "something else"), not as an integer")
         }
