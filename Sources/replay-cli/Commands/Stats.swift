@@ -1,0 +1,190 @@
+import ActionLog
+import ArgumentParser
+import Foundation
+
+/// `replay-cli stats FILE [--session ID] [--json]`: a summary of a session, or of every session.
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Summarise a session: its entries, stored bytes, labels and reducer durations.",
+        discussion: """
+            Prints, for the session, or for every session of the file when --session is left out: the \
+            entries by kind (keyframes, deltas, gaps, and the actions the gaps lost); the bytes stored \
+            (UTF-8 bytes of the states', actions' and effects' texts, and the rest: labels, gap notes, \
+            service calls; the total is what `prune` counts) and the bytes per entry; the labels, most \
+            frequent first, ties by label (the first 20; --json lists them all); and the reducer \
+            durations of the entries that recorded one: p50, p99 and max, nearest-rank percentiles \
+            (always a recorded duration), with the 5 slowest entries, ties by entry.
+
+            It reads with SQL aggregates, never the entries one by one, and does not parse states: a \
+            session of a million entries takes a few passes over its rows.
+
+            Example:
+              replay-cli stats demo.actionlog --session checkout
+              replay-cli stats demo.actionlog --json | jq '.[].reducerNanoseconds'
+            """
+    )
+
+    @OptionGroup var journal: JournalOptions
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "The session: its id, or its name (the newest session of that name). Default: every session.",
+            valueName: "id")
+    )
+    var session: String?
+
+    @Flag(help: "Print JSON for scripts: an array with one object per session.")
+    var json = false
+
+    /// How many labels the text lists before "… N more".
+    static let labelsShown = 20
+    /// How many of the slowest entries are listed.
+    static let slowestShown = 5
+
+    func run() throws {
+        let journal = try journal.open()
+        let sessions: [Session]
+        if let session {
+            var options = SessionOptions()
+            options.session = session
+            sessions = [try options.resolve(in: journal)]
+        } else {
+            sessions = try reportingErrors { () throws(JournalError) in try journal.sessions() }
+        }
+        var values: [JSONValue] = []
+        var output = BufferedOutput()
+        if !json && sessions.isEmpty {
+            try output.write("\(journal.fileName.displayEscaped): no sessions")
+        }
+        for (index, session) in sessions.enumerated() {
+            let stats = try reportingErrors { () throws(JournalError) in
+                try journal.statistics(in: session.id, labels: json ? nil : Self.labelsShown, slowest: Self.slowestShown)
+            }
+            if json {
+                values.append(Self.json(stats, session: session))
+                continue
+            }
+            if index > 0 { try output.write("") }
+            for line in Self.lines(stats, session: session) { try output.write(line) }
+        }
+        if json { try output.write(JSONValue.array(values).prettyText.jsonDisplayEscaped) }
+        try output.flush()
+    }
+
+    // MARK: - Text
+
+    /// The block of one session; text from the file is escaped for a terminal.
+    static func lines(_ stats: SessionStatistics, session: Session) -> [String] {
+        var lines = ["session \(session.id) \(JSONValue.string(session.name).canonicalText) (\(session.status.rawValue))".displayEscaped]
+        var entries = "  entries   \(stats.entries)"
+        if stats.entries > 0 {
+            entries += ": \(counted(stats.keyframes, "keyframe")), \(counted(stats.deltas, "delta")), \(counted(stats.gaps, "gap"))"
+            if stats.gaps > 0 { entries += " (\(counted(stats.droppedActions, "action")) lost)" }
+        }
+        lines.append(entries)
+        let bytes = stats.bytes
+        lines.append("""
+              stored    \(ByteSize.format(bytes.total)): states \(ByteSize.format(bytes.states)), \
+            actions \(ByteSize.format(bytes.actions)), effects \(ByteSize.format(bytes.effects)), \
+            other \(ByteSize.format(bytes.other)); \(ByteSize.format(stats.bytesPerEntry)) per entry
+            """)
+        if stats.distinctLabels == 0 {
+            lines.append("  labels    none")
+        } else {
+            lines.append("  labels    \(stats.distinctLabels) distinct")
+            let width = stats.labels.map { String($0.entries).count }.max() ?? 0
+            for label in stats.labels {
+                lines.append("    \(padded(String(label.entries), to: width))  \(label.label.displayEscaped)")
+            }
+            let more = stats.distinctLabels - stats.labels.count
+            if more > 0 { lines.append("    … \(more) more") }
+        }
+        guard let reducer = stats.reducer else {
+            lines.append("  reducer   no durations recorded")
+            return lines
+        }
+        lines.append("""
+              reducer   p50 \(duration(reducer.p50)), p99 \(duration(reducer.p99)), max \(duration(reducer.max)) \
+            over \(counted(reducer.entries, "entry", "entries"))
+            """)
+        lines.append("  slowest")
+        let durations = reducer.slowest.map { duration($0.duration) }
+        let durationWidth = durations.map(\.count).max() ?? 0
+        let seqWidth = reducer.slowest.map { String($0.seq).count }.max() ?? 0
+        for (entry, text) in zip(reducer.slowest, durations) {
+            let line = "    \(padded(text, to: durationWidth))  entry \(padded(String(entry.seq), to: seqWidth))  \((entry.label ?? "-").displayEscaped)"
+            lines.append(line.trimmingTrailingSpaces())
+        }
+        return lines
+    }
+
+    /// `text` with spaces before it, to `width` characters.
+    private static func padded(_ text: String, to width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    /// `610ns`, `32.5µs`, `1.25ms`, `2.500s`.
+    static func duration(_ duration: Duration) -> String {
+        let nanoseconds = Self.nanoseconds(duration)
+        let value = Double(nanoseconds)
+        switch abs(value) {
+        case ..<1e3: return "\(nanoseconds)ns"
+        case ..<1e6: return String(format: "%.1fµs", value / 1e3)
+        case ..<1e9: return String(format: "%.2fms", value / 1e6)
+        default: return String(format: "%.3fs", value / 1e9)
+        }
+    }
+
+    /// A duration read from a journal's nanoseconds, back in nanoseconds.
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (sum, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return sumOverflow ? (seconds < 0 ? .min : .max) : sum
+    }
+
+    // MARK: - JSON
+
+    /// The object of one session, with the field names of `sessions --json` and `log --json`.
+    static func json(_ stats: SessionStatistics, session: Session) -> JSONValue {
+        func number(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
+        let reducer: JSONValue = stats.reducer.map { reducer in
+            .object([
+                "entries": number(reducer.entries),
+                "p50": number(nanoseconds(reducer.p50)),
+                "p99": number(nanoseconds(reducer.p99)),
+                "max": number(nanoseconds(reducer.max)),
+            ])
+        } ?? .null
+        return .object([
+            "id": number(session.id),
+            "name": .string(session.name),
+            "status": .string(session.status.rawValue),
+            "entries": number(stats.entries),
+            "keyframes": number(stats.keyframes),
+            "deltas": number(stats.deltas),
+            "gaps": number(stats.gaps),
+            "dropped": number(stats.droppedActions),
+            "bytes": .object([
+                "states": number(stats.bytes.states),
+                "actions": number(stats.bytes.actions),
+                "effects": number(stats.bytes.effects),
+                "other": number(stats.bytes.other),
+                "total": number(stats.bytes.total),
+                "perEntry": number(stats.bytesPerEntry),
+            ]),
+            "distinctLabels": number(stats.distinctLabels),
+            "labels": .array(stats.labels.map { .object(["label": .string($0.label), "entries": number($0.entries)]) }),
+            "reducerNanoseconds": reducer,
+            "slowest": .array((stats.reducer?.slowest ?? []).map { entry in
+                .object([
+                    "seq": number(entry.seq),
+                    "label": entry.label.map(JSONValue.string) ?? .null,
+                    "reducerNanoseconds": number(nanoseconds(entry.duration)),
+                ])
+            }),
+        ])
+    }
+}
