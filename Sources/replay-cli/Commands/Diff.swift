@@ -65,12 +65,7 @@ struct Diff: ParsableCommand {
             for record in handler.records {
                 switch record {
                 case .call(let call):
-                    let answer: String
-                    switch call.outcome {
-                    case .returned(let value): answer = "→ \(value.canonicalText)"
-                    case .threw(let error): answer = "threw \(error.canonicalText)"
-                    }
-                    try output.write("  entry \(handler.seq) call \(call) \(answer)".displayEscaped)
+                    try output.write("  entry \(handler.seq) call \(call) \(call.answerText)".displayEscaped)
                 case .output(let event):
                     try output.write("  entry \(handler.seq) output \(event.event.canonicalText)".displayEscaped)
                 }

@@ -74,12 +74,7 @@ struct Log: ParsableCommand {
     private static func row(_ record: HandlerRecord.Record) -> [String] {
         switch record {
         case .call(let call):
-            let answer: String
-            switch call.outcome {
-            case .returned(let value): answer = "→ \(value.canonicalText)"
-            case .threw(let error): answer = "threw \(error.canonicalText)"
-            }
-            return ["", "", "  call", "\(call) \(answer)"]
+            return ["", "", "  call", "\(call) \(call.answerText)"]
         case .output(let event):
             return ["", "", "  output", event.event.canonicalText]
         }
@@ -105,4 +100,14 @@ struct Log: ParsableCommand {
 /// How many rows the CLI reads and prints at a time.
 enum EntryPageSize {
     static let rows = 512
+}
+
+extension ServiceCall {
+    /// How the call was answered, as `log` and `diff` print it: `→ {…}` or `threw {…}`.
+    var answerText: String {
+        switch outcome {
+        case .returned(let value): "→ \(value.canonicalText)"
+        case .threw(let error): "threw \(error.canonicalText)"
+        }
+    }
 }
