@@ -209,7 +209,7 @@ struct HelpTests {
 
     @Test("help for a subcommand shows its usage", arguments: [
         ("sessions", "USAGE: replay-cli sessions <file> [--json]"),
-        ("log", "USAGE: replay-cli log <file> --session <session> [--from <from>] [--limit <limit>] [--json]"),
+        ("log", "USAGE: replay-cli log <file> --session <session> [--from <seq>] [--limit <n>] [--label <pattern>] [--kind <kind>] [--json]"),
         ("state", "USAGE: replay-cli state <file> --session <session> [--at <at>]"),
         ("verify", "USAGE: replay-cli verify <file>"),
         ("demo", "USAGE: replay-cli demo [--output <output>]"),

@@ -2,7 +2,8 @@ import ActionLog
 import ArgumentParser
 import Foundation
 
-/// `replay-cli log FILE --session ID [--from SEQ] [--limit N] [--json]`: the timeline of a session.
+/// `replay-cli log FILE --session ID [--from SEQ] [--limit N] [--label PATTERN] [--kind KIND] [--json]`:
+/// the timeline of a session.
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the timeline of a session: one line per entry.",
@@ -10,18 +11,32 @@ struct Log: ParsableCommand {
             Lines are printed as the entries are read, a page at a time, so the first ones come at once \
             however long the session. With --json, each entry is one JSON object on its own line (JSON \
             Lines), ready for `jq -c`. States are not read: a damaged state does not stop the timeline. \
-            Control characters in labels and actions are printed escaped (\\u{1B}), so each entry is one line.
+            Control characters in labels and actions are printed escaped (\\u{1B}), so each entry is one line. \
+            --label and --kind keep the entries that match (both, when both are given), and --limit counts \
+            the entries printed; an entry's service calls and output events go with it.
+
+            Examples:
+              replay-cli log app.actionlog --session checkout --label 'add*'
+              replay-cli log app.actionlog --session 3 --kind gap --json
             """
     )
 
     @OptionGroup var journal: JournalOptions
     @OptionGroup var session: SessionOptions
 
-    @Option(help: "The first entry to print.")
+    @Option(help: ArgumentHelp("The first entry to print.", valueName: "seq"))
     var from = 0
 
-    @Option(help: "The most entries to print.")
+    @Option(help: ArgumentHelp("The most entries to print.", valueName: "n"))
     var limit: Int?
+
+    @Option(help: ArgumentHelp(
+        "Only entries whose label matches: * stands for any characters, ? for one; the rest matches itself.",
+        valueName: "pattern"))
+    var label: String?
+
+    @Option(help: ArgumentHelp("Only entries of this kind: keyframe, delta or gap.", valueName: "kind"))
+    var kind: String?
 
     @Flag(help: "Print JSON Lines for scripts: one object per entry.")
     var json = false
@@ -29,19 +44,38 @@ struct Log: ParsableCommand {
     func validate() throws {
         guard from >= 0 else { throw ValidationError("--from must be 0 or more, not \(from)") }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        if let kind, Entry.Kind(rawValue: kind) == nil {
+            throw ValidationError("--kind must be keyframe, delta or gap, not \(kind.displayEscaped)")
+        }
+    }
+
+    /// Whether `entry` is one the filters keep.
+    private func keeps(_ entry: Entry, pattern: LabelPattern?) -> Bool {
+        if let kind, entry.kind.rawValue != kind { return false }
+        if let pattern { return entry.label.map(pattern.matches) ?? false }
+        return true
     }
 
     func run() throws {
         let journal = try journal.open()
         let session = try session.resolve(in: journal)
         try requireEntries(session, in: journal)
-        var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: limit) }
+        let pattern = label.map(LabelPattern.init)
+        let filtering = pattern != nil || kind != nil
+        // With a filter, --limit counts the entries printed, not the entries read.
+        let readLimit = filtering ? nil : limit
+        var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
+        var printed = 0
         // An asynchronous session's service calls and output events, printed under their entry.
         let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session.id) }
         let handlers = Dictionary(records.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
         var output = BufferedOutput()
         var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
-        while let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() }) {
+        while filtering ? printed < (limit ?? .max) : true,
+            let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() })
+        {
+            guard keeps(entry, pattern: pattern) else { continue }
+            printed += 1
             if json {
                 var line = Self.json(entry, session: session)
                 if let handler = handlers[entry.seq], case .object(var members) = line {
@@ -109,5 +143,41 @@ extension ServiceCall {
         case .returned(let value): "→ \(value.canonicalText)"
         case .threw(let error): "threw \(error.canonicalText)"
         }
+    }
+}
+
+/// A label pattern of `log --label`: `*` stands for any run of characters, `?` for one character,
+/// anything else for itself (compared by Unicode scalar, case-sensitive). Matched without recursion,
+/// in time proportional to the pattern's length times the label's, however many `*` it has.
+struct LabelPattern {
+    private let pattern: [Unicode.Scalar]
+
+    init(_ pattern: String) {
+        self.pattern = Array(pattern.unicodeScalars)
+    }
+
+    func matches(_ label: String) -> Bool {
+        let text = Array(label.unicodeScalars)
+        var (p, t) = (0, 0)
+        // Where the last `*` was, and the text position it was last tried to end at.
+        var star: (pattern: Int, text: Int)?
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "*" {
+                star = (p, t)
+                p += 1
+            } else if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if let last = star {
+                // Let the last `*` take one more character, and try again from there.
+                p = last.pattern + 1
+                t = last.text + 1
+                star = (last.pattern, last.text + 1)
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
     }
 }
