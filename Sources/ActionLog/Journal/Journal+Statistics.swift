@@ -75,15 +75,9 @@ extension Journal {
         }
 
         var calls = 0
-        let hasCalls = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1")
-            .firstRow([.text("calls")]) { _ in true } ?? false
-        if hasCalls {
-            calls = try connection.prepare("""
-                SELECT total(coalesce(length(CAST(service AS BLOB)), 0) + coalesce(length(CAST(name AS BLOB)), 0)
-                    + coalesce(length(CAST(arguments AS BLOB)), 0) + coalesce(length(CAST(result AS BLOB)), 0)
-                    + coalesce(length(CAST(error AS BLOB)), 0) + coalesce(length(CAST(event AS BLOB)), 0))
-                FROM calls WHERE session_id = ?1
-                """).firstRow([id]) { clamped($0.double(0)) } ?? 0
+        if try connection.hasTable("calls") {
+            calls = try connection.prepare("SELECT total(\(Schema.callTextBytes)) FROM calls WHERE session_id = ?1")
+                .firstRow([id]) { clamped($0.double(0)) } ?? 0
         }
         let (other, overflow) = counts.other.addingReportingOverflow(calls)
 

@@ -10,6 +10,14 @@ enum Schema {
     /// (`handlers`, `calls`), so a version-1 file reads as a journal whose sessions have none.
     static let oldestReadableVersion: Int64 = 1
 
+    /// The UTF-8 bytes of the texts of one `calls` row (a service call or an output event), as an
+    /// SQL expression over its columns: what retention and `Journal.statistics(in:)` count of it.
+    static let callTextBytes = """
+        coalesce(length(CAST(service AS BLOB)), 0) + coalesce(length(CAST(name AS BLOB)), 0)
+            + coalesce(length(CAST(arguments AS BLOB)), 0) + coalesce(length(CAST(result AS BLOB)), 0)
+            + coalesce(length(CAST(error AS BLOB)), 0) + coalesce(length(CAST(event AS BLOB)), 0)
+        """
+
     /// Migrations by the version they produce. Each runs in the transaction that sets `user_version`.
     static let migrations: [(version: Int64, sql: String)] = [
         (1, """

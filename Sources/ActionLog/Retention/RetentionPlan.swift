@@ -76,8 +76,9 @@ struct RetentionPlan {
             }
         }
         var sizes: [Session.ID: (entries: Int, bytes: Int)] = [:]
+        let hasCalls = try connection.hasTable("calls")
         if let limit = policy.maximumBytes.map({ max(0, $0) }), try Self.pagesInUse(connection) > limit {
-            sizes = try Self.sizes(connection)
+            sizes = try Self.sizes(connection, hasCalls: hasCalls)
             var total = remaining.reduce(0) { $0.addingSaturating(sizes[$1.id]?.bytes ?? 0) }
             remove(where: { candidate in
                 guard total > limit, !candidate.isLive else { return false }
@@ -89,8 +90,7 @@ struct RetentionPlan {
         }
 
         let size = try connection.prepare("SELECT count(*), \(Self.textBytes) FROM entries WHERE session_id = ?1")
-        let callSize = try Self.hasCalls(connection)
-            ? connection.prepare("SELECT \(Self.callBytes) FROM calls WHERE session_id = ?1") : nil
+        let callSize = hasCalls ? try connection.prepare("SELECT \(Self.callBytes) FROM calls WHERE session_id = ?1") : nil
         for (candidate, reason) in removals.sorted(by: { $0.candidate.order < $1.candidate.order }) {
             let measured = try sizes[candidate.id] ?? size.firstRow([.integer(candidate.id)]) { (Int(clamping: $0.int(0)), Int(clamping: $0.int(1))) }
                 .map { measured in
@@ -114,27 +114,17 @@ struct RetentionPlan {
 
     /// The UTF-8 bytes of the texts of the service calls and output events of an asynchronous
     /// handler's entries (the `calls` table), summed over the rows of the query.
-    private static let callBytes = """
-        coalesce(sum(coalesce(length(CAST(service AS BLOB)), 0) + coalesce(length(CAST(name AS BLOB)), 0)
-            + coalesce(length(CAST(arguments AS BLOB)), 0) + coalesce(length(CAST(result AS BLOB)), 0)
-            + coalesce(length(CAST(error AS BLOB)), 0) + coalesce(length(CAST(event AS BLOB)), 0)), 0)
-        """
-
-    /// Whether the file has the `calls` table: a version-1 journal read as it is has not.
-    private static func hasCalls(_ connection: Connection) throws -> Bool {
-        try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1")
-            .firstRow([.text("calls")]) { _ in true } ?? false
-    }
+    private static let callBytes = "coalesce(sum(\(Schema.callTextBytes)), 0)"
 
     /// Every session's entry count and bytes (its entries' texts and its calls' texts), in one pass
     /// over each table.
-    private static func sizes(_ connection: Connection) throws -> [Session.ID: (entries: Int, bytes: Int)] {
+    private static func sizes(_ connection: Connection, hasCalls: Bool) throws -> [Session.ID: (entries: Int, bytes: Int)] {
         var sizes: [Session.ID: (entries: Int, bytes: Int)] = [:]
         let rows = try connection.prepare("SELECT session_id, count(*), \(textBytes) FROM entries GROUP BY session_id").rows {
             ($0.int(0), Int(clamping: $0.int(1)), Int(clamping: $0.int(2)))
         }
         for (id, entries, bytes) in rows { sizes[id] = (entries, bytes) }
-        if try hasCalls(connection) {
+        if hasCalls {
             let calls = try connection.prepare("SELECT session_id, \(callBytes) FROM calls GROUP BY session_id").rows {
                 ($0.int(0), Int(clamping: $0.int(1)))
             }

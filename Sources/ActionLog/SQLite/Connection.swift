@@ -188,6 +188,11 @@ final class Connection {
         return Row(statement: statement).text(0)
     }
 
+    /// Whether the file has a table named `name` (a version-1 journal read as it is has no `calls`).
+    func hasTable(_ name: String) throws -> Bool {
+        try scalarInt("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1", [.text(name)]) != nil
+    }
+
     /// The rowid of the last successful `INSERT`.
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
