@@ -14,9 +14,18 @@ struct EncodedBatch {
     var lostToEncoding = 0
     /// When the oldest of ``items`` was handed over.
     var since: ContinuousClock.Instant?
-    /// The ``CommitPipe/failures`` the encoding half had seen when it began the batch: a batch begun
-    /// before a failed commit was known may hold deltas from states that never reached the file.
+    /// The count of failed commits (``CommitPipe/outcome()``) the encoding half had seen when it
+    /// began the batch: a batch begun before a failed commit was known may hold deltas from states
+    /// that never reached the file.
     var generation = 0
+
+    /// Whether the batch holds nothing: no step, no row.
+    var isEmpty: Bool { items == 0 && rows.isEmpty }
+
+    /// The actions `rows` stand for: one per entry, and what each gap lost.
+    static func actions(in rows: [Row]) -> Int {
+        rows.reduce(0) { $0 + ($1.kind == .gap ? ($1.dropped ?? 0) : 1) }
+    }
 }
 
 /// The queue between the writer's two halves, and what the committing half tells the encoding half.
@@ -181,8 +190,6 @@ final class EntryCommitter: @unchecked Sendable {
     private var failing = false
     /// Set once ``watch`` saw the file go: nothing more is written.
     private var gone = false
-    /// Failed commits so far (the pipe's count, as this half knows it).
-    private var failures = 0
 
     init(
         connection: Connection, session: Session.ID, lock: SessionLock, path: String, file: String, faults: WriteFaults?,
@@ -227,9 +234,9 @@ final class EntryCommitter: @unchecked Sendable {
         if gone { return (0, batch.items) }
         var rows = batch.rows
         guard !rows.isEmpty else { return (0, batch.items) }
-        if batch.generation < failures {
+        if batch.generation < pipe.outcome().failures {
             // Begun before the encoding half knew of the failure: its deltas may follow lost states.
-            let count = rows.reduce(0) { $0 + ($1.kind == .gap ? ($1.dropped ?? 0) : 1) }
+            let count = EncodedBatch.actions(in: rows)
             let loss = unrecordedLoss ?? (0, "the write of an earlier entry failed", rows[0].time)
             unrecordedLoss = (loss.count + count, loss.reason, loss.time)
             return (0, batch.items)
@@ -259,9 +266,7 @@ final class EntryCommitter: @unchecked Sendable {
         } catch {
             if stopIfGone(lost: firstSeq...lastSeq) { return (0, batch.items) }
             // The transaction rolled back: everything in it is lost, and becomes a gap once writes succeed again.
-            let count = rows.reduce(0) { $0 + ($1.kind == .gap ? ($1.dropped ?? 0) : 1) }
-            unrecordedLoss = (count, "the write failed (\(error))", rows.first?.time ?? Date())
-            failures += 1
+            unrecordedLoss = (EncodedBatch.actions(in: rows), "the write failed (\(error))", rows.first?.time ?? Date())
             pipe.didFail(resumeSeq: nextSeq)
             if !failing {
                 failing = true

@@ -173,7 +173,7 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         while wait, !finished { condition.wait() }
     }
 
-    /// The items the writer has encoded and let go of so far.
+    /// See ``encodedCount``.
     private var encoded = 0
 
     /// The writer encoded `items` taken items and holds none of them any more.

@@ -185,7 +185,6 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// commit is the encoded rows, and the commit runs beside the encoding of the next steps.
     func run(_ handOff: HandOff<Item>) {
         let committer = self.committer
-        let pipe = committer.pipe
         let thread = Thread {
             lowerCurrentThreadPriority()
             committer.run(handOff)
@@ -217,11 +216,11 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                 }
                 // Also by bytes: encoded rows of large states would otherwise pile up until the batch is due.
                 if take.commitDue || held.bytes >= commitBytes {
-                    submitHeld(pipe)
+                    submitHeld()
                 }
             }
             if take.isLast {
-                submitHeld(pipe)
+                submitHeld()
                 pipe.close()
                 pipe.waitUntilFinished()
                 return
@@ -229,12 +228,15 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         }
     }
 
+    /// The queue to the committing half.
+    private var pipe: CommitPipe { committer.pipe }
+
     /// Hands the held rows to the committing half, and starts a new batch.
-    private func submitHeld(_ pipe: CommitPipe) {
+    private func submitHeld() {
         // A failure the committing half met since: the held rows follow states lost with it. They go
         // (to be counted in the gap), and the next row is a keyframe.
         noticeFailures(pipe.outcome())
-        guard held.items > 0 || !held.rows.isEmpty else { return }
+        guard !held.isEmpty else { return }
         nextSeq += held.rows.count
         pipe.submit(held)
         held = Held(generation: failuresSeen)
@@ -244,8 +246,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// are handed over to be counted as lost, and the next entry is a keyframe.
     private func noticeFailures(_ outcome: (failures: Int, resumeSeq: Int, gone: Bool)) {
         guard outcome.failures != failuresSeen else { return }
-        if held.items > 0 || !held.rows.isEmpty {
-            committer.pipe.submit(held)  // its generation is older: the committing half counts it as lost
+        if !held.isEmpty {
+            pipe.submit(held)  // its generation is older: the committing half counts it as lost
         }
         failuresSeen = outcome.failures
         held = Held(generation: failuresSeen)
