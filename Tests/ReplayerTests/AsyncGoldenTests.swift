@@ -86,11 +86,7 @@ struct AsyncGoldenTests {
 
     /// A new live session of the product script, recorded into a journal of its own.
     private func liveSession() -> @Sendable () async throws -> RecordedSession {
-        let path = directory.path("live-\(UUID().uuidString).actionlog")
-        return {
-            let id = try await recordProductSession(path: path, script: overlappingScript)
-            return try Journal(path: path).recordedSession(id)
-        }
+        ArchitectureGoldenTests.liveSession { try await recordProductSession(path: $0, script: overlappingScript) }
     }
 
     @Test("record modes write an asynchronous golden from a new live session: when missing, when it fails, always")
