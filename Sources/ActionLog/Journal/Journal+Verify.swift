@@ -60,10 +60,22 @@ extension Journal {
             let (count, sessionFindings) = try check(session: session, cursor: &cursor)
             entryCount += count
             findings += sessionFindings
-            // The handler records of an asynchronous session: readable, and each under an entry.
+            // The handler records of an asynchronous session: readable, and each under an entry; a
+            // window of entries at a time, so that memory stays bounded however long the session.
             do {
-                for handler in try handlerRecords(in: session.id) where handler.seq >= count {
-                    findings.append(JournalFinding(session: session.id, entry: handler.seq, problem: "a handler record for an entry the session does not have"))
+                guard let last = try lastHandlerSeq(in: session.id) else { continue }
+                var from = 0
+                while from <= last {
+                    let (end, overflow) = from.addingReportingOverflow(HandlerRecordPager.windowSize * 8)
+                    do {
+                        for handler in try handlerRecords(in: session.id, seqs: from...(overflow ? Int.max : end - 1)) where handler.seq >= count {
+                            findings.append(JournalFinding(session: session.id, entry: handler.seq, problem: "a handler record for an entry the session does not have"))
+                        }
+                    } catch {
+                        findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason))
+                    }
+                    if overflow { break }
+                    from = end
                 }
             } catch {
                 findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason))
