@@ -347,7 +347,7 @@ func replayChild(_ arguments: [String]) -> Int32 {
 }
 
 /// `actionlog-bench --rebuild-child PATH SESSION counter|ledger|cart|search REPEATS`: the replay
-/// section's rebuild+decode loop (read every entry, rebuild every state, decode every action),
+/// section's rebuild+decode loop (``rebuild(_:session:decoding:decoder:)``),
 /// `REPEATS` times, with nothing else in the process: what to put under `perf stat` or `perf record`
 /// when working on the read path. Prints the entries read per repeat. Returns the exit status.
 func rebuildChild(_ arguments: [String]) -> Int32 {
@@ -355,30 +355,20 @@ func rebuildChild(_ arguments: [String]) -> Int32 {
         FileHandle.standardError.write(Data("usage: actionlog-bench --rebuild-child PATH SESSION counter|ledger|cart|search REPEATS\n".utf8))
         return 64
     }
-    func rebuild<Action: Decodable>(_: Action.Type) throws -> Int {
+    func rebuildRepeatedly<Action: Decodable>(_: Action.Type) throws -> Int {
         let journal = try Journal(path: arguments[0])
         let decoder = JSONDecoder()
         var count = 0
-        for _ in 0..<repeats {
-            var states = SessionStates(file: journal.fileName, session: session)
-            var cursor = try journal.entryCursor(in: session)
-            count = 0
-            while let entry = try cursor.next() {
-                try states.advance(past: entry)
-                if let action = entry.action { blackHole(try action.decode(Action.self, decoder: decoder)) }
-                count += 1
-            }
-            blackHole(states.state)
-        }
+        for _ in 0..<repeats { count = try rebuild(journal, session: session, decoding: Action.self, decoder: decoder) }
         return count
     }
     do {
         let count: Int
         switch arguments[2] {
-        case "counter": count = try rebuild(CounterAction.self)
-        case "ledger": count = try rebuild(LedgerAction.self)
-        case "cart": count = try rebuild(CartAction.self)
-        case "search": count = try rebuild(SearchAction.self)
+        case "counter": count = try rebuildRepeatedly(CounterAction.self)
+        case "ledger": count = try rebuildRepeatedly(LedgerAction.self)
+        case "cart": count = try rebuildRepeatedly(CartAction.self)
+        case "search": count = try rebuildRepeatedly(SearchAction.self)
         default:
             FileHandle.standardError.write(Data("--rebuild-child: unknown workload \(arguments[2]); counter, ledger, cart or search\n".utf8))
             return 64
