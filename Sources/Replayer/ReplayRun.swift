@@ -225,9 +225,13 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
         var stateEqual: Bool
         let recordedState: JSONValue
-        if recorded.state == nil, let text = recorded.pendingKeyframeText, redactor.keyframe(replayedJSON).canonicalBytes == text {
-            // Equal as canonical text: the keyframe is not parsed (only an effect divergence reads it, below).
+        if recorded.state == nil, let text = recorded.pendingKeyframeText, case let redacted = redactor.keyframe(replayedJSON),
+            redacted.canonicalBytes == text
+        {
+            // Equal as canonical text: the keyframe is not parsed. When a delta follows, the recorded
+            // state is the replayed JSON (redacted as recorded), which the text stands for.
             stateEqual = true
+            if nextIsDelta { recorded.adoptPendingKeyframe(as: redacted) }
             recordedState = .null
         } else if inSync, let recordedPatch, let replayedPatch, let known = recorded.state {
             recordedState = known

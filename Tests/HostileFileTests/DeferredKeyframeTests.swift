@@ -67,6 +67,25 @@ struct DeferredKeyframeTests {
         #expect(report.divergence?.stateDifferences.map(\.path.description) == ["note"])
     }
 
+    @Test("a delta right after a keyframe that matched as text is compared against that keyframe's state")
+    func deltaAfterMatchedKeyframe() throws {
+        let path = try record("mixed.actionlog", policy: KeyframePolicy(deltaBudget: 100, maximumDeltaRun: 2))
+        let entries = try Journal(path: path).entries(in: 1)
+        // Entry 2 is a keyframe, entry 3 (setting the apple's quantity to 3) a delta after it.
+        #expect(entries.map(\.kind).prefix(5) == [.keyframe, .keyframe, .keyframe, .delta, .delta])
+        #expect(entries[3].label == "setQuantity")
+        let report = try Replay(journal: try Journal(path: path), session: 1) { (basket: inout Basket, action: BasketAction) in
+            if case .setQuantity(let index, 3) = action {
+                reduceBasket(&basket, .setQuantity(index: index, quantity: 4))
+            } else {
+                reduceBasket(&basket, action)
+            }
+        }.run()
+        #expect(report.divergence?.seq == 3)
+        #expect(report.divergence?.stateDifferences.map(\.path.description) == ["items[0].quantity"])
+        #expect(try replay(path).isMatch)
+    }
+
     @Test("a damaged keyframe fails the replay naming its entry, whether a keyframe or a delta follows it")
     func damagedKeyframe() throws {
         let keyframes = try record("damaged-keyframes.actionlog", policy: .keyframesOnly)

@@ -183,6 +183,17 @@ public struct SessionStates: Sendable {
         return state
     }
 
+    /// Takes `state` as what the pending keyframe's text parses to, without parsing it: for a replay
+    /// that found the text equal to `state`'s canonical text, so that the delta after the keyframe
+    /// applies to a state it already holds. Does nothing when no keyframe is pending.
+    ///
+    /// - Parameter state: a value whose canonical text is the pending keyframe's stored text.
+    package mutating func adoptPendingKeyframe(as state: JSONValue) {
+        guard pendingKeyframe != nil else { return }
+        pendingKeyframe = nil
+        self.state = state
+    }
+
     /// Parses a keyframe's stored text into ``state``, with the message a reader of rows gives.
     private mutating func resolve(_ pending: (seq: Int, text: [UInt8])) throws(JournalError) {
         do {
