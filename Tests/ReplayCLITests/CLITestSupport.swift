@@ -183,3 +183,10 @@ func jsonLines(_ text: String, sourceLocation: SourceLocation = #_sourceLocation
 func int(_ value: Any?) -> Int? {
     (value as? NSNumber)?.intValue
 }
+
+/// The `differences` of `diff --json`'s object, recording an issue when the output is not that shape.
+func diffObjects(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+    let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    let object = try #require(parsed as? [String: Any], "not a JSON object: \(text)", sourceLocation: sourceLocation)
+    return try #require(object["differences"] as? [[String: Any]], "no differences array: \(text)", sourceLocation: sourceLocation)
+}

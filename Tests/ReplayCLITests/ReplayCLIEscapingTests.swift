@@ -143,7 +143,7 @@ struct EscapingTests {
             #expect(sessions.status == 0)
             #expect(rawControls(sessions.stdout) == [])
             let objects = try jsonObjects(sessions.stdout)
-            #expect(objects.first?["name"] as? String == hostileName)
+            #expect(objects.first?["sessionName"] as? String == hostileName)
             #expect(objects.first?["appVersion"] as? String == "\u{1B}[31mv1")
 
             let log = try runCLI(["log", "hostile.actionlog", "--session", "1", "--json"], in: directory)
@@ -154,12 +154,12 @@ struct EscapingTests {
             #expect(entries[1]["label"] as? String == "type\ntext\r")
             #expect((entries[1]["action"] as? [String: Any])?.keys.first == "type\t\u{7F}")
             #expect(entries[2]["note"] as? String == "lost\u{1B}[2K\u{2066}")
-            #expect(lines(log.stdout)[2] == #"{"action":null,"dropped":1,"effect":null,"kind":"gap","label":null,"note":"lost\u001b[2K\u2066","offsetSeconds":0.5,"reducerNanoseconds":null,"seq":2,"time":"1970-01-01T00:16:40.500Z"}"#)
+            #expect(lines(log.stdout)[2] == #"{"action":null,"dropped":1,"effect":null,"kind":"gap","label":null,"note":"lost\u001b[2K\u2066","offsetNanoseconds":500000000,"reducerNanoseconds":null,"seq":2,"session":1,"time":"1970-01-01T00:16:40.500Z"}"#)
 
             let diff = try runCLI(["diff", "hostile.actionlog", "--session", "1", "0", "1", "--json"], in: directory)
             #expect(diff.status == 0)
             #expect(rawControls(diff.stdout) == [])
-            #expect(try jsonObjects(diff.stdout).first?["to"] as? String == "\u{1B}[2J\u{9B}x")
+            #expect(try diffObjects(diff.stdout).first?["to"] as? String == "\u{1B}[2J\u{9B}x")
         }
     }
 

@@ -1,11 +1,22 @@
 import ActionLog
 import ArgumentParser
 
-/// `replay-cli diff FILE --session ID FROM TO`: what changed in the state between two steps.
+/// `replay-cli diff FILE --session ID FROM TO [--json]`: what changed in the state between two steps.
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the fields of the recorded state that differ between two entries.",
-        discussion: "Exits 0 when the states differ: the differences are the answer, not a finding."
+        discussion: """
+            Exits 0 when the states differ: the differences are the answer, not a finding. On a terminal, \
+            the earlier values (−) are red and the later ones (+) green.
+
+            With --json it prints one object: file, session (null for a .jsonl file), sessionName, \
+            fromSeq, toSeq, and differences, an array of {"path", "from", "to"} with a side left out \
+            where the field is absent.
+
+            Examples:
+              replay-cli diff app.actionlog --session checkout 4 5
+              replay-cli diff checkout.jsonl 0 12 --json | jq '.differences[].path'
+            """
     )
 
     @OptionGroup var source: SessionFileOptions
@@ -16,7 +27,7 @@ struct Diff: ParsableCommand {
     @Argument(help: "The later entry.")
     var to: Int
 
-    @Flag(help: "Print JSON for scripts: an array of {\"path\", \"from\", \"to\"}, a side left out where the field is absent.")
+    @Flag(help: "Print JSON for scripts: one object with the entries and their differences.")
     var json = false
 
     func validate() throws {
@@ -25,8 +36,8 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        let (name, before, after) = try source.states(from, to)
-        let differences = before.differences(to: after)
+        let states = try source.states(from, to)
+        let differences = states.first.differences(to: states.second)
         if json {
             let values: [JSONValue] = differences.map { difference in
                 var members: [String: JSONValue] = ["path": .string(difference.path.description)]
@@ -34,18 +45,25 @@ struct Diff: ParsableCommand {
                 members["to"] = difference.replayed
                 return .object(members)
             }
-            try BufferedOutput.print(JSONValue.array(values).prettyText.jsonDisplayEscaped)
+            try JSONOutput.print(.object([
+                "file": .string(source.file),
+                "session": states.session.map(JSONOutput.number) ?? .null,
+                "sessionName": .string(states.sessionName),
+                "fromSeq": JSONOutput.number(from),
+                "toSeq": JSONOutput.number(to),
+                "differences": .array(values),
+            ]))
             return
         }
         var output = BufferedOutput()
-        try output.write("Entry \(from) → entry \(to) of \(name.displayEscaped):")
+        try output.write("Entry \(from) → entry \(to) of \(states.displayName.displayEscaped):")
         if differences.isEmpty {
             try output.write("No difference.")
         } else {
-            // Paths and values come from the file: each line is escaped for a terminal.
+            // Paths and values come from the file: each line is escaped for a terminal, then coloured.
             for difference in differences {
-                try output.write("  − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")".displayEscaped)
-                try output.write("  + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")".displayEscaped)
+                try output.write(Style.apply(.red, "  − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")".displayEscaped))
+                try output.write(Style.apply(.green, "  + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")".displayEscaped))
             }
             try output.write("(entry \(from): −, entry \(to): +)")
         }
