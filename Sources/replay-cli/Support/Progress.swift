@@ -25,8 +25,14 @@ import Musl
 ///
 /// `update` costs a lock and a clock read, so it can be called once per entry.
 final class ProgressLine: Sendable {
-    /// How long a command runs before the line first shows.
-    static let delay: Duration = .seconds(1)
+    /// How long a command runs before the line first shows: one second. `REPLAY_CLI_PROGRESS_DELAY`
+    /// (seconds, `0` or more) sets another, for the tests that check the line on a pseudo-terminal.
+    static let delay: Duration = {
+        guard let text = ProcessInfo.processInfo.environment["REPLAY_CLI_PROGRESS_DELAY"], let seconds = Double(text),
+            seconds.isFinite, seconds >= 0, seconds < 86_400
+        else { return .seconds(1) }
+        return .seconds(seconds)
+    }()
     /// The least time between two redraws.
     static let interval: Duration = .milliseconds(100)
 
