@@ -54,7 +54,8 @@ private final class PipeDrain: Sendable {
 /// Runs `executable` with `arguments` in `directory`; returns its exit status and everything it printed.
 /// With `standardOutput`, the child writes there instead (and `stdout` is empty).
 func runProcess(
-    _ executable: URL, _ arguments: [String], in directory: URL, standardOutput: FileHandle? = nil
+    _ executable: URL, _ arguments: [String], in directory: URL, standardOutput: FileHandle? = nil,
+    environment extra: [String: String] = [:]
 ) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
@@ -62,6 +63,7 @@ func runProcess(
     process.currentDirectoryURL = directory
     var environment = ProcessInfo.processInfo.environment
     environment["COLUMNS"] = nil  // Output goes to pipes; keep anything terminal-related out of it.
+    environment.merge(extra) { $1 }
     process.environment = environment
     let output = Pipe()
     let errors = Pipe()
