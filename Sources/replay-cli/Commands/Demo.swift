@@ -15,7 +15,7 @@ struct Demo: AsyncParsableCommand {
 
             Examples:
               replay-cli demo
-              replay-cli demo --output /tmp/demo.actionlog && replay-cli sessions /tmp/demo.actionlog
+              replay-cli demo --output /tmp/demo.actionlog
             """
     )
 

@@ -21,7 +21,7 @@ struct Export: ParsableCommand {
 
             Examples:
               replay-cli export app.actionlog --session checkout --output checkout.jsonl
-              replay-cli export app.actionlog --session 3 | jq -c 'select(.label == "addToCart")'
+              replay-cli export app.actionlog --session 3 | jq -c '.label'
               replay-cli export edited.jsonl --output normal.jsonl --force
             """
     )

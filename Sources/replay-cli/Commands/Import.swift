@@ -17,7 +17,7 @@ struct Import: ParsableCommand {
 
             Examples:
               replay-cli import checkout.jsonl --into goldens.actionlog
-              replay-cli import checkout.jsonl --into goldens.actionlog --json | jq '.session'
+              replay-cli import checkout.jsonl --into goldens.actionlog --json
             """
     )
 

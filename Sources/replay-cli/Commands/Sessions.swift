@@ -12,7 +12,7 @@ struct Sessions: ParsableCommand {
 
             Examples:
               replay-cli sessions app.actionlog
-              replay-cli sessions app.actionlog --json | jq '.[] | select(.status == "interrupted") | .session'
+              replay-cli sessions app.actionlog --json | jq '.[].sessionName'
             """
     )
 

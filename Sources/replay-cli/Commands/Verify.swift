@@ -17,7 +17,7 @@ struct Verify: ParsableCommand {
 
             Examples:
               replay-cli verify app.actionlog
-              replay-cli verify app.actionlog --json | jq '.findings[] | select(.code == "entry")'
+              replay-cli verify app.actionlog --json | jq '.findings[].message'
             """
     )
 
