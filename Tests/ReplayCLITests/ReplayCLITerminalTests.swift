@@ -80,6 +80,22 @@ struct TerminalTests {
         }
     }
 
+    @Test("log cuts coloured lines to the terminal's width by what shows, and ends a colour it cuts")
+    func logColourCut() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLIOnTerminal(["log", "demo.actionlog", "--session", "2", "--limit", "2"], in: directory, environment: ["COLUMNS": "12"])
+            #expect(result.status == 0)
+            let shown = lines(result.terminal)
+            try #require(shown.count == 3, "\(result.terminal.debugDescription)")
+            // 11 characters that show, then the ellipsis; the cut ends the dim offset.
+            #expect(shown[0] == "SEQ  OFFSET…")
+            #expect(shown[1] == "0    \(dim)+0.000\(reset)…")
+            let escaped = { NSRegularExpression.escapedPattern(for: $0) }
+            #expect(matches(shown[2], "1    \(escaped(dim))\\+\\d\\.\\d{3}\(escaped(reset))…"), "\(shown[2].debugDescription)")
+        }
+    }
+
     @Test("JSON and piped output never carry colour, even on a terminal", arguments: [
         ["sessions", "demo.actionlog", "--json"], ["log", "demo.actionlog", "--session", "2", "--json"],
         ["verify", "demo.actionlog", "--json"], ["diff", "demo.actionlog", "--session", "2", "0", "3", "--json"],
