@@ -65,6 +65,22 @@ struct EscapingTests {
         }
     }
 
+    @Test("log on a terminal: the gap is yellow, the offsets dim, and the only escape sequences are the colours")
+    func logOnTerminal() throws {
+        try withTemporaryDirectory { directory in
+            try makeHostileJournal(in: directory)
+            let result = try runCLIOnTerminal(["log", "hostile.actionlog", "--session", "1"], in: directory)
+            #expect(result.status == 0)
+            let (dim, yellow, reset) = ("\u{1B}[2m", "\u{1B}[33m", "\u{1B}[0m")
+            #expect(lines(result.terminal) == [
+                "SEQ  OFFSET   ACTION              JSON",
+                "0    \(dim)+0.000s\(reset)  (initial state)",
+                #"1    \#(dim)+0.250s\#(reset)  type\u{A}text\u{D}  {"type\t\u{7F}":{"_0":"\u001b]0;pwned\u0007"}}"#,
+                #"2    \#(dim)+0.500s\#(reset)  \#(yellow)(gap)\#(reset)               \#(yellow)lost\u{1B}[2K\u{2066}\#(reset)"#,
+            ], "\(result.terminal.debugDescription)")
+        }
+    }
+
     @Test("a session picked by a name holding controls is found; the error for a wrong one escapes them")
     func sessionByName() throws {
         try withTemporaryDirectory { directory in
