@@ -43,7 +43,7 @@ struct Import: ParsableCommand {
         }
         // Read twice, a line at a time: checked whole before the journal is created, then inserted.
         let (session, id): (Session, Session.ID)
-        let checking = ProgressLine("import: checked", total: nil, unit: "entries")
+        let checking = ProgressLine("import", total: nil, unit: "entries checked")
         var inserting: ProgressLine?
         do {
             (session, id) = try reportingErrors { () throws(JournalError) in
@@ -52,7 +52,7 @@ struct Import: ParsableCommand {
                     inserted: { done, total in
                         if inserting == nil {
                             checking.finish()
-                            inserting = ProgressLine("import: inserted", total: total, unit: "entries", since: checking.start)
+                            inserting = ProgressLine("import", total: total, unit: "entries inserted", since: checking.start)
                         }
                         inserting?.update(done)
                     })

@@ -52,11 +52,17 @@ struct Prune: ParsableCommand {
     func run() throws {
         let opened = dryRun ? try journal.open() : try journal.openForWriting()
         let policy = RetentionPolicy(maximumSessions: keep, maximumBytes: maxBytes?.bytes, maximumAge: olderThan?.duration)
-        let progress = ProgressLine("prune", total: nil, unit: "sessions removed")
+        // Made at the first session removed, when the total is known; it shows a second after the start.
+        let start = ContinuousClock.now
+        var progress: ProgressLine?
+        defer { progress?.finish() }
         let report = try reportingErrors { () throws(JournalError) in
-            try opened.prune(policy, dryRun: dryRun, progress: { done, _ in progress.update(done) })
+            try opened.prune(policy, dryRun: dryRun) { done, total in
+                if progress == nil { progress = ProgressLine("prune", total: total, unit: "sessions removed", since: start) }
+                progress?.update(done)
+            }
         }
-        progress.finish()
+        progress?.finish()
         let sessions = report.keptLive.isEmpty ? [] : try reportingErrors { () throws(JournalError) in try opened.sessions() }
         if json {
             try JSONOutput.print(json(report, sessions: sessions))
