@@ -136,6 +136,37 @@ struct FollowTests {
         }
     }
 
+    @Test("log --follow prints the service calls of an asynchronous session's new entries under them")
+    func followsHandlerRecords() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FollowTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let viewModel = Lookup()
+        let reducer = try await ViewModelRecorder<Int, LookupAction>(
+            path: directory.appendingPathComponent("lookup.actionlog").path, sessionName: "lookup", services: ["Directory"],
+            handle: { await viewModel.handle($0) }, snapshot: { 0 })
+        reducer(.lookUp("ada"))
+        await reducer.settle()
+        reducer.flush()
+        let child = try LiveCLI(["log", "lookup.actionlog", "--session", "lookup", "--follow", "--json"], in: directory)
+        #expect(child.waitFor { lines($0).count == 2 }, "\(child.stdout)")
+        reducer(.lookUp(""))
+        await reducer.settle()
+        reducer.flush()
+        #expect(child.waitFor { lines($0).count == 3 }, "\(child.stdout)")
+        reducer.close()
+        let result = child.finish()
+        #expect(!result.killed)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let objects = try jsonLines(result.stdout)
+        try #require(objects.count == 3)
+        #expect(objects[0]["handler"] == nil)
+        let calls = { (object: [String: Any]) in ((object["handler"] as? [String: Any])?["records"] as? [Any])?.count }
+        #expect(calls(objects[1]) == 1, "\(objects[1])")
+        #expect(calls(objects[2]) == 1, "the new entry's call, read while following: \(objects[2])")
+    }
+
     @Test("--limit and --follow together are a usage error")
     func limitRefused() throws {
         try withTemporaryDirectory { directory in
