@@ -135,6 +135,7 @@ struct ExportImportDiffTests {
                   ],
                   "file": "city-search.actionlog",
                   "fromSeq": 3,
+                  "handlers": [],
                   "session": 1,
                   "sessionName": "city search",
                   "toSeq": 4

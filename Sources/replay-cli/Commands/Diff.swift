@@ -10,8 +10,9 @@ struct Diff: ParsableCommand {
             the earlier values (−) are red and the later ones (+) green.
 
             With --json it prints one object: file, session (null for a .jsonl file), sessionName, \
-            fromSeq, toSeq, and differences, an array of {"path", "from", "to"} with a side left out \
-            where the field is absent.
+            fromSeq, toSeq, differences, an array of {"path", "from", "to"} with a side left out \
+            where the field is absent, and handlers, the service calls and output events of the \
+            entries after FROM up to TO (each with its seq), as log --json prints them.
 
             Examples:
               replay-cli diff app.actionlog --session checkout 4 5
@@ -52,6 +53,11 @@ struct Diff: ParsableCommand {
                 "fromSeq": JSONOutput.number(from),
                 "toSeq": JSONOutput.number(to),
                 "differences": .array(values),
+                "handlers": .array(try handlerRecordsBetween().map { handler in
+                    guard case .object(var members) = handler.jsonValue else { return handler.jsonValue }
+                    members["seq"] = JSONOutput.number(handler.seq)
+                    return .object(members)
+                }),
             ]))
             return
         }
@@ -71,13 +77,22 @@ struct Diff: ParsableCommand {
         try output.flush()
     }
 
+    /// The entries after the earlier one, up to the later one; `nil` when they are the same.
+    private var between: ClosedRange<Int>? {
+        from == to ? nil : (min(from, to) + 1)...max(from, to)
+    }
+
+    /// The handler records with calls or events of the entries ``between`` the two.
+    private func handlerRecordsBetween() throws -> [HandlerRecord] {
+        guard let range = between else { return [] }
+        return try source.handlerRecords().filter { range.contains($0.seq) && !$0.records.isEmpty }
+    }
+
     /// An asynchronous session's service calls and output events between the two entries: what an
     /// event ViewModel, which has no state, did there.
     private func writeHandlerRecords(into output: inout BufferedOutput) throws {
-        guard from != to else { return }
-        let range = (min(from, to) + 1)...max(from, to)
-        let handlers = try source.handlerRecords().filter { range.contains($0.seq) && !$0.records.isEmpty }
-        guard !handlers.isEmpty else { return }
+        let handlers = try handlerRecordsBetween()
+        guard let range = between, !handlers.isEmpty else { return }
         try output.write("Service calls and output events of entries \(range.lowerBound)...\(range.upperBound):")
         for handler in handlers {
             for record in handler.records {
