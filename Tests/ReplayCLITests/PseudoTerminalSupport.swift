@@ -9,12 +9,14 @@ import Musl
 #endif
 
 /// Runs `replay-cli arguments` with its standard output, or its standard error, on a pseudo-terminal
-/// (`openpty`), the other on a pipe: how the CLI behaves in a terminal, without one.
+/// (`openpty`), the other on a pipe, or both on the terminal: how the CLI behaves in a terminal,
+/// without one.
 ///
 /// - Returns: the exit status, what reached the terminal (its `\r\n` turned back into `\n`), and
 ///   what reached the pipe.
 func runCLIOnTerminal(
-    _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], standardErrorOnTerminal: Bool = false
+    _ arguments: [String], in directory: URL, environment extra: [String: String] = [:], standardErrorOnTerminal: Bool = false,
+    bothOnTerminal: Bool = false
 ) throws -> (status: Int32, terminal: String, piped: String) {
     var master: Int32 = -1
     var slave: Int32 = -1
@@ -35,8 +37,8 @@ func runCLIOnTerminal(
     environment.merge(extra) { $1 }
     process.environment = environment
     let pipe = Pipe()
-    process.standardOutput = standardErrorOnTerminal ? pipe : terminal
-    process.standardError = standardErrorOnTerminal ? terminal : pipe
+    process.standardOutput = standardErrorOnTerminal && !bothOnTerminal ? pipe : terminal
+    process.standardError = standardErrorOnTerminal || bothOnTerminal ? terminal : pipe
     process.standardInput = FileHandle.nullDevice
     try process.run()
     close(slave)

@@ -138,6 +138,23 @@ struct TerminalTests {
         }
     }
 
+    @Test("export draws progress when it writes a file, not when its text goes to the terminal too")
+    func exportProgress() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let delay = ["REPLAY_CLI_PROGRESS_DELAY": "0"]
+            let toFile = try runCLIOnTerminal(
+                ["export", "demo.actionlog", "--session", "2", "--output", "out.jsonl"], in: directory, environment: delay,
+                standardErrorOnTerminal: true)
+            #expect(toFile.status == 0)
+            #expect(toFile.terminal.contains("\rexport: 15 / 15 entries"), "\(toFile.terminal.debugDescription)")
+            let toTerminal = try runCLIOnTerminal(["export", "demo.actionlog", "--session", "2"], in: directory, environment: delay, bothOnTerminal: true)
+            #expect(toTerminal.status == 0)
+            #expect(!toTerminal.terminal.contains("export:"))
+            #expect(toTerminal.terminal == (try String(contentsOf: directory.appendingPathComponent("out.jsonl"), encoding: .utf8)))
+        }
+    }
+
     @Test("no progress when standard error is piped, however long the command", arguments: [
         ["verify", "demo.actionlog"], ["export", "demo.actionlog", "--session", "2", "--output", "out.jsonl"],
         ["import", "fixture.jsonl", "--into", "new.actionlog"], ["prune", "demo.actionlog", "--keep", "1"],

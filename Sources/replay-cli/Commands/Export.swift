@@ -17,7 +17,8 @@ struct Export: ParsableCommand {
             `replay-cli import` reads the text back: export, import and export again give the same bytes. \
             FILE may be a .jsonl file too, which writes it in normal form. --output never writes over the \
             file being read (the same file by device and inode, whatever the path), even with --force. \
-            On a terminal, a long export shows how many entries it has written on standard error.
+            When standard error is a terminal and the text goes elsewhere, a long export shows how many \
+            entries it has written on standard error.
 
             Examples:
               replay-cli export app.actionlog --session checkout --output checkout.jsonl
@@ -44,7 +45,8 @@ struct Export: ParsableCommand {
 
     func run() throws {
         guard let output else {
-            try source.exportJSONL(write: OutputTarget.standardOutput.write)
+            // Text going to a terminal shows its own progress; a line drawn over it would garble it.
+            try source.exportJSONL(showingProgress: !Terminal.isInteractive, write: OutputTarget.standardOutput.write)
             return
         }
         let shown = output.displayEscaped

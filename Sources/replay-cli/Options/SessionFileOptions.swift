@@ -43,8 +43,9 @@ struct SessionFileOptions: ParsableArguments {
     /// cursor, a text file line by line, checked on the way. A session error is told and becomes the
     /// exit status; what `write` throws passes through.
     ///
-    /// On a terminal, a long export shows how many entries it has written (``ProgressLine``).
-    func exportJSONL(write: ([UInt8]) throws -> Void) throws {
+    /// On a terminal, a long export shows how many entries it has written (``ProgressLine``), unless
+    /// `showingProgress` is `false` (the text itself goes to the terminal).
+    func exportJSONL(showingProgress: Bool = true, write: ([UInt8]) throws -> Void) throws {
         var progress: ProgressLine?
         defer { progress?.finish() }
         // Lines written, counted in the chunks: no JSON text holds a raw newline. Line 1 is the header.
@@ -56,7 +57,7 @@ struct SessionFileOptions: ParsableArguments {
             progress.update(max(0, lines - 1))
         }
         if isTextForm {
-            progress = ProgressLine("export", total: nil, unit: "entries")
+            progress = ProgressLine("export", total: nil, unit: "entries", isEnabled: showingProgress && Terminal.isErrorInteractive)
             try reportingJournalErrors {
                 var reader = try RecordedSession.jsonlReader(at: URL(fileURLWithPath: file))
                 try check(sessionName: reader.session.name, file: reader.file)
@@ -68,7 +69,7 @@ struct SessionFileOptions: ParsableArguments {
             return
         }
         let (journal, session) = try journalSession()
-        progress = ProgressLine("export", total: session.entryCount, unit: "entries")
+        progress = ProgressLine("export", total: session.entryCount, unit: "entries", isEnabled: showingProgress && Terminal.isErrorInteractive)
         try reportingJournalErrors { try journal.exportJSONL(session.id, write: counting) }
     }
 
