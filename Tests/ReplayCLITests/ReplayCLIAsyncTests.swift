@@ -65,6 +65,28 @@ struct ReplayCLIAsyncTests {
 
 struct EmptyName: Error, CustomStringConvertible {
     var description: String { "empty name" }
+
+    @Test("log of a session longer than a page prints every entry's service call, page after page, and --from starts mid-page")
+    func logPagesHandlerRecords() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ReplayCLIAsyncTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let viewModel = Lookup()
+        let reducer = try await ViewModelRecorder<Int, LookupAction>(
+            path: directory.appendingPathComponent("long.actionlog").path, sessionName: "long", services: ["Directory"],
+            handle: { await viewModel.handle($0) }, snapshot: { 0 })
+        for index in 0..<1_100 { reducer(.lookUp("n\(index)")) }
+        await reducer.settle()
+        reducer.close()
+        let json = try runCLI(["log", "long.actionlog", "--session", "1", "--json"], in: directory)
+        #expect(json.status == 0, "\(json.stderr)")
+        let objects = try jsonLines(json.stdout)
+        #expect(objects.count == 1_101)
+        let withCalls = objects.filter { $0["handler"] != nil }.map { int($0["seq"]) }
+        #expect(withCalls == Array(1...1_100))
+        let fromMidPage = try jsonLines(try runCLI(["log", "long.actionlog", "--session", "1", "--json", "--from", "700"], in: directory).stdout)
+        #expect(fromMidPage.filter { $0["handler"] != nil }.map { int($0["seq"]) } == Array(700...1_100))
+    }
 }
 
 enum LookupAction: Codable, Sendable {

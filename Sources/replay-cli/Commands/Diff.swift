@@ -85,7 +85,7 @@ struct Diff: ParsableCommand {
     /// The handler records with calls or events of the entries ``between`` the two.
     private func handlerRecordsBetween() throws -> [HandlerRecord] {
         guard let range = between else { return [] }
-        return try source.handlerRecords().filter { range.contains($0.seq) && !$0.records.isEmpty }
+        return try source.handlerRecords(in: range).filter { !$0.records.isEmpty }
     }
 
     /// An asynchronous session's service calls and output events between the two entries: what an

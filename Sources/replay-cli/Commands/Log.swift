@@ -77,9 +77,11 @@ struct Log: ParsableCommand {
         let filtering = pattern != nil || kind != nil
         // With a filter, --limit counts the entries printed, not the entries read.
         let readLimit = filtering ? nil : limit
-        // An asynchronous session's service calls and output events, printed under their entry.
-        let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session.id) }
-        var printer = Printer(session: session, json: json, handlers: Self.byEntry(records))
+        // An asynchronous session's service calls and output events, printed under their entry: read
+        // a window of entries at a time, asked for every entry read so that each window is read
+        // just after the page of entries it covers (a live session's records are then all there).
+        var handlers = HandlerRecordPager(journal: journal, session: session.id)
+        var printer = Printer(session: session, json: json)
         var printed = 0
         var next = from
         var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
@@ -87,9 +89,10 @@ struct Log: ParsableCommand {
             let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() })
         {
             next = entry.seq + 1
+            let handler = try reportingErrors { () throws(JournalError) in try handlers.record(at: entry.seq) }
             guard keeps(entry, pattern: pattern) else { continue }
             printed += 1
-            try printer.print(entry)
+            try printer.print(entry, handler: handler)
         }
         try printer.flush()
         guard follow, session.status == .recording else { return }
@@ -131,16 +134,12 @@ struct Log: ParsableCommand {
     ) throws {
         guard let head = entries.first, let tail = entries.last, head.seq <= tail.seq else { return }
         let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session, seqs: head.seq...tail.seq) }
-        printer.handlers = Self.byEntry(records)
-        for entry in entries where keeps(entry, pattern: pattern) { try printer.print(entry) }
+        let handlers = Dictionary(records.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        for entry in entries where keeps(entry, pattern: pattern) { try printer.print(entry, handler: handlers[entry.seq]) }
     }
 
     /// How long `--follow` waits between two looks at the journal.
     static let pollInterval: DispatchTimeInterval = .milliseconds(200)
-
-    private static func byEntry(_ records: [HandlerRecord]) -> [Int: HandlerRecord] {
-        Dictionary(records.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
-    }
 
     // MARK: - Lines
 
@@ -148,20 +147,19 @@ struct Log: ParsableCommand {
     private struct Printer {
         let session: Session
         let json: Bool
-        var handlers: [Int: HandlerRecord]
         var output = BufferedOutput()
         var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
 
-        init(session: Session, json: Bool, handlers: [Int: HandlerRecord]) {
+        init(session: Session, json: Bool) {
             self.session = session
             self.json = json
-            self.handlers = handlers
         }
 
-        mutating func print(_ entry: Entry) throws {
+        /// Prints `entry`, and under it what its asynchronous handler did, if it has a record.
+        mutating func print(_ entry: Entry, handler: HandlerRecord?) throws {
             if json {
                 var line = Log.json(entry, session: session)
-                if let handler = handlers[entry.seq], case .object(var members) = line {
+                if let handler, case .object(var members) = line {
                     members["handler"] = handler.jsonValue
                     line = .object(members)
                 }
@@ -170,7 +168,7 @@ struct Log: ParsableCommand {
             }
             let gap = entry.content.gap != nil
             table.add(Log.row(entry, session: session), styles: gap ? [1: .dim, 2: .yellow, 3: .yellow] : [1: .dim])
-            for record in handlers[entry.seq]?.records ?? [] { table.add(Log.row(record)) }
+            for record in handler?.records ?? [] { table.add(Log.row(record)) }
             if table.pending >= EntryPageSize.rows { try table.flush(into: &output) }
         }
 

@@ -102,11 +102,12 @@ struct SessionFileOptions: ParsableArguments {
         }
     }
 
-    /// What the session's asynchronous handlers did, by entry: empty for a reducer's session.
-    func handlerRecords() throws -> [HandlerRecord] {
-        if isTextForm { return try textSession().handlers }
+    /// What the session's asynchronous handlers did at the entries in `seqs`, by entry: empty for a
+    /// reducer's session. A journal reads those entries' records only.
+    func handlerRecords(in seqs: ClosedRange<Int>) throws -> [HandlerRecord] {
+        if isTextForm { return try textSession().handlers.filter { seqs.contains($0.seq) } }
         let (journal, session) = try journalSession()
-        return try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session.id) }
+        return try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session.id, seqs: seqs) }
     }
 
     private func textSession() throws -> RecordedSession {
