@@ -232,7 +232,7 @@ extension ViewerPage {
             meta.appendChild(el("span", "status-" + s.status, s.status));
             meta.appendChild(document.createTextNode(" · " + s.entries + (Number(s.entries) === 1 ? " entry" : " entries")));
             if (s.duration !== null && s.duration !== undefined) meta.appendChild(document.createTextNode(" · " + span(s.duration)));
-            if (s.appVersion) meta.appendChild(document.createTextNode(" · v" + s.appVersion));
+            if (s.appVersion) meta.appendChild(document.createTextNode(" · app " + s.appVersion));
             if (Number(s.dropped) > 0) meta.appendChild(document.createTextNode(" · " + s.dropped + " lost"));
             meta.appendChild(document.createTextNode(" · #" + s.id));
             item.appendChild(meta);
