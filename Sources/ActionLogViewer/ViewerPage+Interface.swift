@@ -274,8 +274,8 @@ extension ViewerPage {
             if (entry.kind === "gap") title = "gap: " + entry.dropped + " actions lost" + (entry.note ? " (" + entry.note + ")" : "");
             else if (title === null || title === undefined) title = "initial state";
             head.appendChild(document.createTextNode(title + "  " + seconds(entry.offset) + (entry.reducerNanoseconds !== null ? "  reducer " + duration(entry.reducerNanoseconds) : "") + "  (" + entry.kind + ")"));
-            $("action").textContent = entry.action === null ? "—" : JSON.stringify(entry.action, null, 2);
-            $("effect").textContent = entry.effect === null ? "—" : JSON.stringify(entry.effect, null, 2);
+            $("action").textContent = JSON.stringify(entry.action === undefined ? null : entry.action, null, 2);
+            $("effect").textContent = JSON.stringify(entry.effect === undefined ? null : entry.effect, null, 2);
             $("handler").textContent = entry.handler === null || entry.handler === undefined ? "—" : JSON.stringify(entry.handler, null, 2);
             const diff = $("diff");
             diff.textContent = "";
