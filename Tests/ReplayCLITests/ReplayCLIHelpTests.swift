@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Every subcommand of `replay-cli`.
-private let subcommands = ["demo", "sessions", "log", "state", "stats", "verify", "export", "import", "diff", "copy", "prune", "vacuum"]
+private let subcommands = ["demo", "sessions", "log", "state", "stats", "verify", "export", "import", "diff", "copy", "prune", "vacuum", "serve", "report"]
 
 @Suite("replay-cli help: examples and value names")
 struct HelpExamplesTests {
@@ -70,8 +70,8 @@ struct HelpExamplesTests {
             let result = try runCLI(["--generate-completion-script", "zsh"], in: directory)
             #expect(result.status == 0)
             let journals = lines(result.stdout).filter { $0.contains(":file:_files -g '\\''*.actionlog'\\''") }
-            // sessions, log, state, stats, verify, copy, prune, vacuum take a journal.
-            #expect(journals.count == 8, "\(result.stdout)")
+            // sessions, log, state, stats, verify, copy, prune, vacuum, serve, report take a journal.
+            #expect(journals.count == 10, "\(result.stdout)")
         }
     }
 }
