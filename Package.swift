@@ -84,6 +84,8 @@ let package = Package(
         ),
         // Every file is untrusted: seeded mutants of journals and text forms through every reader.
         .testTarget(name: "HostileFileTests", dependencies: ["ActionLog", "Replayer", "CSQLite"]),
+        // Drives headless Chromium over the DevTools pipe (no extra package); `ACTIONLOG_SKIP_BROWSER=1` skips it.
+        .testTarget(name: "ViewerTests", dependencies: ["ActionLog", "ActionLogExamples"]),
         // Runs the built `replay-cli` binary; depending on it makes `swift test` build it first.
         .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "replay-cli"]),
     ],
