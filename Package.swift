@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "Replayer", targets: ["Replayer"]),
         // The reference `Store` (pure reducer, effect handler, middleware) that records in one line.
         .library(name: "ActionLogStore", targets: ["ActionLogStore"]),
+        // The time-travel viewer: a local web page over a journal (`ViewerServer`) or a self-contained report.
+        .library(name: "ActionLogViewer", targets: ["ActionLogViewer"]),
         .executable(name: "replay-cli", targets: ["replay-cli"]),
     ],
     dependencies: [
@@ -27,10 +29,12 @@ let package = Package(
         .target(name: "ActionLog", dependencies: ["CSQLite"]),
         // Replay, divergence reports and golden assertions (`assertReplay` reports through IssueReporting,
         // so one call fails a test in XCTest and in Swift Testing).
+        // The viewer: its page, a small HTTP server of its own on POSIX sockets, and HTML reports.
+        .target(name: "ActionLogViewer", dependencies: ["ActionLog"]),
         .target(
             name: "Replayer",
             dependencies: [
-                "ActionLog",
+                "ActionLog", "ActionLogViewer",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             ]
@@ -42,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "replay-cli",
             dependencies: [
-                "ActionLog", "Replayer", "ActionLogExamples",
+                "ActionLog", "Replayer", "ActionLogExamples", "ActionLogViewer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -84,8 +88,9 @@ let package = Package(
         ),
         // Every file is untrusted: seeded mutants of journals and text forms through every reader.
         .testTarget(name: "HostileFileTests", dependencies: ["ActionLog", "Replayer", "CSQLite"]),
-        // Drives headless Chromium over the DevTools pipe (no extra package); `ACTIONLOG_SKIP_BROWSER=1` skips it.
-        .testTarget(name: "ViewerTests", dependencies: ["ActionLog", "ActionLogExamples"]),
+        // The viewer's server and reports, in-process, and in headless Chromium driven over the DevTools pipe
+        // (no extra package; `ACTIONLOG_SKIP_BROWSER=1` skips the browser suites).
+        .testTarget(name: "ViewerTests", dependencies: ["ActionLogViewer", "ActionLog", "ActionLogExamples"]),
         // Runs the built `replay-cli` binary; depending on it makes `swift test` build it first.
         .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "replay-cli"]),
     ],

@@ -20,7 +20,7 @@ struct ReplayCLI: AsyncParsableCommand {
             errors (bad arguments, a file that is not a journal, an unknown session or entry).
             """,
         version: "0.1.0",
-        subcommands: [Demo.self, Sessions.self, Log.self, StateCommand.self, Stats.self, Verify.self, Export.self, Import.self, Diff.self, Copy.self, Prune.self, Vacuum.self]
+        subcommands: [Demo.self, Sessions.self, Log.self, StateCommand.self, Stats.self, Verify.self, Export.self, Import.self, Diff.self, Copy.self, Prune.self, Vacuum.self, Serve.self, Report.self]
     )
 
     /// ArgumentParser's `main`, with two changes: `SIGPIPE` has its default action whatever the

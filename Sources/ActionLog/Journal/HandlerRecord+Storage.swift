@@ -67,6 +67,31 @@ extension Journal {
     }
 }
 
+extension Journal {
+    /// What the asynchronous handler of one entry did, or `nil` when the entry has no record: two
+    /// primary-key lookups, for a viewer that shows one entry of a long session.
+    ///
+    /// - Parameters:
+    ///   - seq: the entry.
+    ///   - session: the session's id.
+    /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the entry when a row is damaged.
+    package func handlerRecord(at seq: Int, in session: Session.ID) throws(JournalError) -> HandlerRecord? {
+        let file = fileName
+        return try read(session: session, entry: seq) { connection in
+            let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('handlers', 'calls')") ?? 0
+            guard tables == 2 else { return nil }
+            var reader = HandlerRowReader(file: file, session: session)
+            _ = try connection.cachedStatement("SELECT seq, started FROM handlers WHERE session_id = ?1 AND seq = ?2")
+                .rows([.integer(session), .integer(Int64(seq))]) { row in try reader.addHandler(row) }
+            _ = try connection.cachedStatement("""
+                SELECT seq, idx, kind, service, name, arguments, result, error, event, answered
+                FROM calls WHERE session_id = ?1 AND seq = ?2 ORDER BY idx
+                """).rows([.integer(session), .integer(Int64(seq))]) { row in try reader.addRecord(row) }
+            return reader.handlers.first
+        }
+    }
+}
+
 /// Reads the rows of `handlers` and `calls`, checking what a damaged or hostile file could hold.
 struct HandlerRowReader {
     let file: String

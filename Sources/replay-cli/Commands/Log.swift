@@ -1,4 +1,5 @@
 import ActionLog
+import ActionLogViewer
 import ArgumentParser
 import Foundation
 
@@ -60,7 +61,7 @@ struct Log: ParsableCommand {
         let journal = try journal.open()
         let session = try session.resolve(in: journal)
         try requireEntries(session, in: journal)
-        let pattern = label.map(LabelPattern.init)
+        let pattern = label.map { LabelPattern($0) }
         let filtering = pattern != nil || kind != nil
         // With a filter, --limit counts the entries printed, not the entries read.
         let readLimit = filtering ? nil : limit
@@ -143,41 +144,5 @@ extension ServiceCall {
         case .returned(let value): "→ \(value.canonicalText)"
         case .threw(let error): "threw \(error.canonicalText)"
         }
-    }
-}
-
-/// A label pattern of `log --label`: `*` stands for any run of characters, `?` for one character,
-/// anything else for itself (compared by Unicode scalar, case-sensitive). Matched without recursion,
-/// in time proportional to the pattern's length times the label's, however many `*` it has.
-struct LabelPattern {
-    private let pattern: [Unicode.Scalar]
-
-    init(_ pattern: String) {
-        self.pattern = Array(pattern.unicodeScalars)
-    }
-
-    func matches(_ label: String) -> Bool {
-        let text = Array(label.unicodeScalars)
-        var (p, t) = (0, 0)
-        // Where the last `*` was, and the text position it was last tried to end at.
-        var star: (pattern: Int, text: Int)?
-        while t < text.count {
-            if p < pattern.count, pattern[p] == "*" {
-                star = (p, t)
-                p += 1
-            } else if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if let last = star {
-                // Let the last `*` take one more character, and try again from there.
-                p = last.pattern + 1
-                t = last.text + 1
-                star = (last.pattern, last.text + 1)
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
-        return p == pattern.count
     }
 }

@@ -1,0 +1,214 @@
+import ActionLog
+import Foundation
+
+/// The viewer's routes: what the server answers to each request, as a pure function of the request
+/// and the journal, so that it is tested without sockets.
+///
+/// Every route is fixed; nothing of the URL names a file. All answers are JSON except the page.
+///
+/// - `GET /` — the page.
+/// - `GET /api/sessions` — `{"file": NAME, "sessions": [SESSION…]}`; a session is
+///   `{"id": "2", "name", "status", "entries", "startedAt", "lastEntryAt", "duration", "appVersion",
+///   "dropped", "stateType", "actionType"}` (times in seconds since 1970, durations in seconds).
+/// - `GET /api/sessions/ID/timeline?from=SEQ&limit=N&label=PATTERN` — a window of the timeline:
+///   `{"session": SESSION, "from", "rows": [[seq, offsetSeconds, label, kind, reducerNanoseconds,
+///   dropped]…], "next": SEQ or null}`. `limit` is at most 1000 (default 200). Without `label`,
+///   `rows` are the entries from `from`; with it, the matching entries among at most 50,000 read
+///   from `from`, and `next` says where to go on. Entries are read a page at a time by primary key,
+///   without their states: a window of a session of a million entries costs as much as one of a
+///   hundred. The page polls this route to follow a session that is still recording.
+/// - `GET /api/sessions/ID/entries/SEQ` — one entry: `{"seq", "kind", "label", "offset", "action",
+///   "effect", "state", "change": [OPERATION…], "changeSource": "delta"|"diff"|"initial"|"none",
+///   "dropped", "note", "handler"}`. The state is one keyframe plus the deltas after it
+///   (``Journal/state(at:in:)``); the change is the entry's delta, or, for a keyframe, the JSON Patch
+///   diff from the previous entry's state.
+///
+/// Errors: an unknown session or entry answers 404, a damaged row 422, both with
+/// `{"error": DESCRIPTION, "file", "session", "entry"}` where the description is the
+/// ``JournalError``'s; a bad parameter answers 400, an unknown path 404, a method other than GET
+/// or HEAD 405, a `Host` header that does not name this server 421 (plain text).
+struct ViewerAPI: Sendable {
+    let journal: Journal
+    /// The `Host` header values this server answers, lowercased (`127.0.0.1:PORT`, `localhost:PORT`).
+    let allowedHosts: Set<String>
+    /// When the server listens on every address (`0.0.0.0`), any IPv4 literal with this port is a
+    /// host it answers: an address cannot be rebound by DNS, a name can.
+    let anyAddressPort: Int?
+    /// What the refusal of a foreign host says to open instead.
+    let displayURL: String
+
+    /// The widest window the timeline route answers.
+    static let maximumLimit = 1000
+    static let defaultLimit = 200
+    /// The most entries a filtered window reads before it answers with what it found.
+    static let filterScanLimit = 50_000
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let host = request.host else {
+            return .text(400, "Refused: the request has no Host header.")
+        }
+        guard acceptsHost(host) else {
+            return .text(421, """
+                Refused: this viewer answers requests for \(displayURL) only, not for the host \
+                \(JSONValue.string(host).canonicalText) (a page of another site may be trying to read the journal). \
+                Open \(displayURL) instead.
+                """)
+        }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var response = HTTPResponse.text(405, "Refused: the viewer answers GET and HEAD requests only.")
+            response.headers = [("Allow", "GET, HEAD")]
+            return response
+        }
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        switch Array(parts) {
+        case [""]:
+            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(ViewerPage.html().utf8))
+        case ["api", "sessions"]:
+            return answer { () throws(JournalError) in
+                .object([
+                    "file": .string(journal.fileName),
+                    "sessions": .array(try journal.sessions().map { ViewerJSON.session($0) }),
+                ])
+            }
+        case let route where route.count == 4 && route[0] == "api" && route[1] == "sessions" && route[3] == "timeline":
+            return timeline(session: route[2], query: request.query)
+        case let route where route.count == 5 && route[0] == "api" && route[1] == "sessions" && route[3] == "entries":
+            return entry(session: route[2], seq: route[4])
+        default:
+            return .json(404, Array(ViewerJSON.error("No such page: the viewer serves /, /api/sessions and /api/sessions/ID/….").canonicalText.utf8))
+        }
+    }
+
+    func acceptsHost(_ host: String) -> Bool {
+        let host = host.lowercased()
+        if allowedHosts.contains(host) { return true }
+        guard let port = anyAddressPort else { return false }
+        let parts = host.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1] == Substring(String(port)) else { return false }
+        let octets = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.allSatisfy { octet in
+            !octet.isEmpty && octet.count <= 3 && octet.allSatisfy(\.isASCII) && octet.allSatisfy(\.isNumber) && (Int(octet) ?? 256) < 256
+        }
+    }
+
+    // MARK: - Routes
+
+    private func timeline(session text: Substring, query: [String: String]) -> HTTPResponse {
+        let from: Int
+        let limit: Int
+        do {
+            from = try Self.integer(query["from"], name: "from", default: 0, range: 0...Int.max)
+            limit = try Self.integer(query["limit"], name: "limit", default: Self.defaultLimit, range: 0...Self.maximumLimit)
+        } catch {
+            return .json(400, Array(ViewerJSON.error(error.reason).canonicalText.utf8))
+        }
+        let pattern = query["label"].flatMap { $0.isEmpty ? nil : LabelPattern(filter: $0) }
+        return answer { () throws(JournalError) in
+            let id = try sessionID(text)
+            let session = try journal.session(id)
+            var rows: [JSONValue] = []
+            var next: Int?
+            var cursor = try journal.timelineCursor(in: id, from: from, limit: pattern == nil ? limit : Self.filterScanLimit)
+            var read = 0
+            var lastSeq: Int?
+            while rows.count < limit, let entry = try cursor.next() {
+                read += 1
+                lastSeq = entry.seq
+                if let pattern, !(entry.label.map(pattern.matches) ?? false) { continue }
+                rows.append(ViewerJSON.row(entry, startedAt: session.startedAt))
+            }
+            // More may follow when the window filled, or when the filter read as far as it may.
+            if let lastSeq, rows.count == limit || read == Self.filterScanLimit {
+                let (following, overflow) = lastSeq.addingReportingOverflow(1)
+                next = overflow ? nil : following
+            }
+            return .object([
+                "session": ViewerJSON.session(session),
+                "from": ViewerJSON.number(from),
+                "rows": .array(rows),
+                "next": next.map(ViewerJSON.number) ?? .null,
+            ])
+        }
+    }
+
+    private func entry(session text: Substring, seq seqText: Substring) -> HTTPResponse {
+        answer { () throws(JournalError) in
+            let id = try sessionID(text)
+            guard let seq = Int(seqText), seq >= 0 else {
+                _ = try journal.session(id)
+                throw JournalError(.entryNotFound, file: journal.fileName, session: id, reason: "no entry \(JSONValue.string(String(seqText)).canonicalText)")
+            }
+            let session = try journal.session(id)
+            let entry = try journal.entry(seq, in: id)
+            var state: JSONValue = .null
+            var change: JSONPatch?
+            var source = "none"
+            switch entry.content {
+            case .gap:
+                break
+            case .delta(let patch):
+                state = try journal.state(at: seq, in: id)
+                change = patch
+                source = "delta"
+            case .keyframe(let full):
+                state = full
+                if seq == 0 {
+                    source = "initial"
+                } else if let previous = try? journal.state(at: seq - 1, in: id) {
+                    // The previous state may be unknown (a gap before a keyframe): then nothing is said.
+                    change = JSONPatch.diff(from: previous, to: full)
+                    source = "diff"
+                }
+            }
+            let gap = entry.content.gap
+            return .object([
+                "session": .string(String(id)),
+                "seq": ViewerJSON.number(seq),
+                "kind": .string(entry.kind.rawValue),
+                "label": entry.label.map(JSONValue.string) ?? .null,
+                "offset": ViewerJSON.seconds(entry.time.timeIntervalSince(session.startedAt)),
+                "reducerNanoseconds": entry.reducerDuration.map { ViewerJSON.number(ViewerJSON.nanoseconds($0)) } ?? .null,
+                "action": entry.action ?? .null,
+                "effect": entry.effect ?? .null,
+                "state": state,
+                "change": ViewerJSON.change(change),
+                "changeSource": .string(source),
+                "dropped": gap.map { ViewerJSON.number($0.dropped) } ?? .null,
+                "note": gap?.note.map(JSONValue.string) ?? .null,
+                "handler": ViewerJSON.handler(try journal.handlerRecord(at: seq, in: id)),
+            ])
+        }
+    }
+
+    // MARK: - Support
+
+    private func sessionID(_ text: Substring) throws(JournalError) -> Session.ID {
+        guard let id = Session.ID(text) else {
+            throw JournalError(.sessionNotFound, file: journal.fileName, reason: "no session \(JSONValue.string(String(text)).canonicalText)")
+        }
+        return id
+    }
+
+    /// Runs a route; a journal error becomes a JSON error with the status that fits it.
+    private func answer(_ body: () throws(JournalError) -> JSONValue) -> HTTPResponse {
+        do {
+            return .json(200, try body().canonicalBytes)
+        } catch {
+            let status =
+                switch error.code {
+                case .sessionNotFound, .entryNotFound: 404
+                case .corrupt, .invalidArgument: 422
+                default: 500
+                }
+            return .json(status, ViewerJSON.error(error).canonicalBytes)
+        }
+    }
+
+    private static func integer(_ text: String?, name: String, default value: Int, range: ClosedRange<Int>) throws(HTTPRequest.Problem) -> Int {
+        guard let text else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw HTTPRequest.Problem(status: 400, reason: "The parameter \(name) must be an integer from \(range.lowerBound) to \(range.upperBound), not \(JSONValue.string(text).canonicalText).")
+        }
+        return number
+    }
+}

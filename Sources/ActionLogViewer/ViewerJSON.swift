@@ -1,0 +1,80 @@
+import ActionLog
+import Foundation
+
+/// The JSON shapes the page reads, shared by the server's API and the report's embedded data, so
+/// that the page reads both the same way. Every number comes from a file: it is written as it is,
+/// or `null` when it cannot be JSON (a time that is not finite).
+enum ViewerJSON {
+    static func number(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
+
+    /// Seconds with microsecond precision, or `null` when not finite.
+    static func seconds(_ value: Double) -> JSONValue {
+        guard value.isFinite else { return .null }
+        return .number(String(format: "%.6f", value))
+    }
+
+    /// A duration in nanoseconds, saturating instead of overflowing.
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (sum, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return sumOverflow ? (seconds < 0 ? .min : .max) : sum
+    }
+
+    /// A session as the session list shows it. `id` is a string, so that a report can name its
+    /// sessions (`recorded`, `replayed`) as a journal numbers them.
+    static func session(_ session: Session, id: String? = nil) -> JSONValue {
+        .object([
+            "id": .string(id ?? String(session.id)),
+            "name": .string(session.name),
+            "status": .string(session.status.rawValue),
+            "entries": number(session.entryCount),
+            "startedAt": seconds(session.startedAt.timeIntervalSince1970),
+            "lastEntryAt": session.lastEntryAt.map { seconds($0.timeIntervalSince1970) } ?? .null,
+            "duration": session.duration.map(seconds) ?? .null,
+            "appVersion": session.appVersion.map(JSONValue.string) ?? .null,
+            "dropped": number(session.droppedCount),
+            "stateType": .string(session.stateType),
+            "actionType": .string(session.actionType),
+        ])
+    }
+
+    /// A timeline row: `[seq, offset seconds, label, kind, reducer nanoseconds, dropped]`, an array
+    /// to keep a window (and a report) small.
+    static func row(_ entry: Entry, startedAt: Date) -> JSONValue {
+        .array([
+            number(entry.seq),
+            seconds(entry.time.timeIntervalSince(startedAt)),
+            entry.label.map(JSONValue.string) ?? .null,
+            .string(entry.kind.rawValue),
+            entry.reducerDuration.map { number(nanoseconds($0)) } ?? .null,
+            entry.content.gap.map { number($0.dropped) } ?? .null,
+        ])
+    }
+
+    /// An entry's handler record: its service calls and output events, as `replay-cli log --json` writes them.
+    static func handler(_ record: HandlerRecord?) -> JSONValue {
+        record?.jsonValue ?? .null
+    }
+
+    /// What an entry changed, as patch operations.
+    static func change(_ patch: JSONPatch?) -> JSONValue {
+        patch?.jsonValue ?? .array([])
+    }
+
+    /// A journal error as the API answers it: the whole sentence, and its parts for code.
+    static func error(_ error: JournalError) -> JSONValue {
+        .object([
+            "error": .string(error.description),
+            "file": .string(error.file),
+            "session": error.session.map(number) ?? .null,
+            "entry": error.entry.map(number) ?? .null,
+        ])
+    }
+
+    /// A request error that no journal caused (a bad parameter, an unknown path).
+    static func error(_ message: String) -> JSONValue {
+        .object(["error": .string(message)])
+    }
+}

@@ -1,0 +1,68 @@
+extension ViewerPage {
+    /// Neutral colours that follow the system's light or dark setting; fixed-height rows, so the
+    /// timeline scrolls evenly however many rows are loaded.
+    static let style = #"""
+        :root { color-scheme: light dark; --bg: #fafafa; --fg: #1d1d1f; --muted: #6e6e73; --line: #d8d8dc;
+          --panel: #ffffff; --select: #dbe8ff; --changed: #fff1c2; --has-change: #fff9e6; --add: #1a7f37; --remove: #b42318;
+          --accent: #2f6fdf; --gap: #b54708; }
+        @media (prefers-color-scheme: dark) {
+          :root { --bg: #1b1b1d; --fg: #e6e6e9; --muted: #9a9aa2; --line: #3a3a3f; --panel: #232326; --select: #27406b;
+            --changed: #5a4a12; --has-change: #33301f; --add: #5fd07a; --remove: #ff7b72; --accent: #7aa7ff; --gap: #f0a35e; }
+        }
+        * { box-sizing: border-box; }
+        body { margin: 0; background: var(--bg); color: var(--fg); font: 13px/1.4 -apple-system, "Segoe UI", system-ui, sans-serif; }
+        header { padding: 8px 12px; border-bottom: 1px solid var(--line); display: flex; gap: 10px; align-items: baseline; }
+        #file { color: var(--muted); }
+        #live { color: var(--add); font-size: 12px; }
+        #message { margin: 8px 12px; padding: 6px 10px; border: 1px solid var(--remove); color: var(--remove); border-radius: 4px; white-space: pre-wrap; }
+        #report-message { margin: 8px 12px; padding: 8px 10px; border: 1px solid var(--line); background: var(--panel); max-height: 30vh; overflow: auto; }
+        main { display: grid; grid-template-columns: minmax(180px, 240px) minmax(260px, 380px) 1fr; height: calc(100vh - 42px); }
+        nav, section { border-right: 1px solid var(--line); overflow: hidden; display: flex; flex-direction: column; min-width: 0; }
+        h2, h3 { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 10px 10px 6px; }
+        .hint { text-transform: none; letter-spacing: 0; font-weight: normal; }
+        #sessions { list-style: none; margin: 0; padding: 0; overflow: auto; }
+        #sessions li { padding: 6px 10px; border-bottom: 1px solid var(--line); cursor: pointer; }
+        #sessions li.selected { background: var(--select); }
+        #sessions .name { font-weight: 600; overflow-wrap: anywhere; }
+        #sessions .meta { color: var(--muted); font-size: 12px; }
+        .status-recording { color: var(--add); }
+        .status-interrupted { color: var(--gap); }
+        .controls { display: flex; gap: 6px; padding: 8px 10px 4px; }
+        .controls input { min-width: 0; font: inherit; padding: 3px 6px; border: 1px solid var(--line); border-radius: 4px; background: var(--panel); color: var(--fg); }
+        #filter { flex: 2; } #jump { flex: 1; }
+        #slider { margin: 4px 10px; }
+        #timeline-info { color: var(--muted); font-size: 12px; padding: 0 10px 4px; }
+        #timeline { flex: 1; overflow-y: auto; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; outline: none; }
+        #timeline .row { height: 22px; line-height: 22px; display: grid; grid-template-columns: 7ch 9ch 1fr 8ch; gap: 6px;
+          padding: 0 10px; cursor: pointer; white-space: nowrap; }
+        #timeline .row > span { overflow: hidden; text-overflow: ellipsis; }
+        #timeline .row:hover { background: var(--has-change); }
+        #timeline .row.selected { background: var(--select); }
+        #timeline .row[data-kind="gap"] { color: var(--gap); }
+        #timeline .seq, #timeline .duration, #timeline .offset { color: var(--muted); text-align: right; }
+        #timeline .more { height: 22px; line-height: 22px; color: var(--muted); padding: 0 10px; }
+        #detail-pane { border-right: 0; overflow: auto; }
+        #entry-head { padding: 8px 10px; border-bottom: 1px solid var(--line); font-family: ui-monospace, Menlo, monospace; overflow-wrap: anywhere; }
+        .columns { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
+        .column { min-width: 0; padding-bottom: 20px; }
+        #state, #action, #effect, #handler, #diff { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; margin: 0 10px; }
+        pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+        #state .node > .line { cursor: default; padding: 0 4px; border-radius: 3px; white-space: pre-wrap; overflow-wrap: anywhere; }
+        #state .node.container > .line { cursor: pointer; }
+        #state .children { margin-left: 16px; border-left: 1px dotted var(--line); padding-left: 4px; }
+        #state .node.collapsed > .children { display: none; }
+        #state .toggle { display: inline-block; width: 1em; color: var(--muted); }
+        #state .node.collapsed > .line .toggle::before { content: "▸"; }
+        #state .node.container:not(.collapsed) > .line .toggle::before { content: "▾"; }
+        #state .key { color: var(--accent); }
+        #state .summary, .null { color: var(--muted); }
+        #state .node.changed > .line { background: var(--changed); }
+        #state .node.has-change > .line { background: var(--has-change); }
+        #diff { list-style: none; padding: 0; }
+        #diff li { padding: 2px 0; border-bottom: 1px dotted var(--line); overflow-wrap: anywhere; }
+        #diff .op { font-weight: 600; margin-right: 6px; }
+        #diff .op-add { color: var(--add); } #diff .op-remove { color: var(--remove); }
+        #diff .value { color: var(--muted); margin-left: 6px; }
+        .empty { color: var(--muted); font-style: italic; }
+        """#
+}

@@ -1,0 +1,57 @@
+import ActionLog
+import ActionLogViewer
+import ArgumentParser
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `replay-cli report FILE --session ID --output PATH [--max-bytes N]`: the viewer as one HTML file.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a session as one self-contained HTML file: the viewer of `serve`, with the data inside.",
+        discussion: """
+            The file opens in any browser, from disk, and makes no request: the session's entries are \
+            embedded as the journal stores them (keyframes and deltas), and the page rebuilds each state \
+            as you step. It is about as large as the session's rows in the journal; a report over \
+            --max-bytes of data (64 MiB unless given) is refused, naming the entry where it stopped. \
+            --output is replaced if it exists, never when it is the journal itself.
+
+            Example:
+              replay-cli report app.actionlog --session checkout --output checkout.html
+            """
+    )
+
+    @OptionGroup var journal: JournalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "path"))
+    var output: String
+
+    @Option(help: ArgumentHelp("The most bytes of data to embed (default: 64 MiB).", valueName: "bytes"))
+    var maxBytes: Int = ViewerReport.defaultMaximumBytes
+
+    func validate() throws {
+        guard maxBytes > 0 else { throw ValidationError("--max-bytes must be 1 or more, not \(maxBytes)") }
+    }
+
+    func run() throws {
+        let opened = try journal.open()
+        let session = try session.resolve(in: opened)
+        try requireEntries(session, in: opened)
+        var input = stat()
+        var existing = stat()
+        if stat(journal.file, &input) == 0, stat(output, &existing) == 0, input.st_dev == existing.st_dev, input.st_ino == existing.st_ino {
+            Terminal.printError("\(output.displayEscaped): the journal being read; --output needs another file")
+            throw ExitCode(64)
+        }
+        try reportingErrors { () throws(JournalError) in
+            try ViewerReport.write(journalPath: journal.file, session: session.id, to: output, maximumBytes: maxBytes)
+        }
+        try BufferedOutput.print("Wrote \(output.displayEscaped): session \(session.id) (\(session.entryCount) entries).")
+    }
+}

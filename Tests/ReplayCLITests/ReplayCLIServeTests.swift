@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Sends one HTTP/1.1 request to 127.0.0.1:`port` and returns the status line's code and the body.
+private func request(port: Int, _ path: String, host: String) throws -> (status: Int, body: String) {
+    #if canImport(Darwin)
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #else
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #endif
+    guard descriptor >= 0 else { throw CLITestError(description: "socket failed: \(errno)") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    #if canImport(Darwin)
+    address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+    #endif
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port)).bigEndian
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw CLITestError(description: "cannot connect to port \(port)") }
+    let bytes = Array("GET \(path) HTTP/1.1\r\nHost: \(host)\r\n\r\n".utf8)
+    _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { break }
+        received += chunk[0..<count]
+    }
+    let text = String(decoding: received, as: UTF8.self)
+    guard let split = text.range(of: "\r\n\r\n") else { throw CLITestError(description: "no response from port \(port)") }
+    let status = Int(text[..<split.lowerBound].split(separator: " ").dropFirst().first ?? "") ?? 0
+    return (status, String(text[split.upperBound...]))
+}
+
+@Suite("replay-cli serve and report")
+struct ServeCommandTests {
+    @Test("serve prints its address first, answers the API, refuses a foreign Host and unknown paths, and stops on SIGINT with status 0")
+    func serve() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let process = Process()
+            process.executableURL = try replayCLIBinary()
+            process.arguments = ["serve", "demo.actionlog", "--port", "0"]
+            process.currentDirectoryURL = directory
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            // The first line, byte by byte: the address.
+            var line: [UInt8] = []
+            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
+            let url = String(decoding: line, as: UTF8.self)
+            #expect(matches(url, #"http://127\.0\.0\.1:[0-9]+/"#))
+            let port = try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()))
+            let host = "127.0.0.1:\(port)"
+
+            let sessions = try request(port: port, "/api/sessions", host: host)
+            #expect(sessions.status == 200)
+            #expect(sessions.body.hasPrefix(#"{"file":"demo.actionlog","sessions":[{"#))
+            let timeline = try request(port: port, "/api/sessions/2/timeline?from=0&limit=2", host: host)
+            #expect(timeline.body.contains(#""rows":[[0,0.000000,null,"keyframe",null,null],[1,"#))
+            let entry = try request(port: port, "/api/sessions/2/entries/1", host: host)
+            #expect(entry.status == 200 && entry.body.contains(#""label":"addItem""#))
+
+            let foreign = try request(port: port, "/api/sessions", host: "attacker.example:\(port)")
+            #expect(foreign.status == 421)
+            #expect(foreign.body == """
+                Refused: this viewer answers requests for http://127.0.0.1:\(port)/ only, not for the host "attacker.example:\(port)" \
+                (a page of another site may be trying to read the journal). Open http://127.0.0.1:\(port)/ instead.
+
+                """)
+            let unknownPath = try request(port: port, "/demo.actionlog", host: host)
+            #expect(unknownPath.status == 404)
+            let unknownSession = try request(port: port, "/api/sessions/42/timeline", host: host)
+            #expect(unknownSession.status == 404)
+            #expect(unknownSession.body == #"{"entry":null,"error":"demo.actionlog, session 42: no such session","file":"demo.actionlog","session":42}"#)
+
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 0)
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(stderr == "")
+        }
+    }
+
+    @Test("serve --host warns that anyone who can reach the address can read the journal")
+    func serveOnAnotherAddress() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let process = Process()
+            process.executableURL = try replayCLIBinary()
+            process.arguments = ["serve", "demo.actionlog", "--host", "0.0.0.0"]
+            process.currentDirectoryURL = directory
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            defer { if process.isRunning { process.terminate() } }
+            var line: [UInt8] = []
+            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
+            let url = String(decoding: line, as: UTF8.self)
+            let port = try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()))
+            #expect(try request(port: port, "/api/sessions", host: "127.0.0.1:\(port)").status == 200)
+            #expect(try request(port: port, "/api/sessions", host: "192.168.1.20:\(port)").status == 200)
+            #expect(try request(port: port, "/api/sessions", host: "rebound.example:\(port)").status == 421)
+            process.terminate()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(stderr == """
+                warning: serving on 0.0.0.0:\(port): anyone who can reach this address can read the journal demo.actionlog.
+
+                """)
+        }
+    }
+
+    @Test("report writes one HTML file with the session's data embedded and nothing fetched")
+    func report() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLI(["report", "demo.actionlog", "--session", "checkout", "--output", "checkout.html"], in: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "Wrote checkout.html: session 2 (15 entries).\n")
+            let html = try String(contentsOf: directory.appendingPathComponent("checkout.html"), encoding: .utf8)
+            #expect(html.contains(#"<script type="application/json" id="actionlog-data">{"sessions":[{"actionType":"ActionLogExamples.Checkout.Event""#))
+            #expect(html.contains(#""name":"checkout""#))
+            #expect(!html.contains("http://") && !html.contains("https://"))
+            #expect(!html.contains("fetch(\"") && html.contains("default-src 'none'"))
+
+            let capped = try runCLI(["report", "demo.actionlog", "--session", "2", "--output", "small.html", "--max-bytes", "1000"], in: directory)
+            #expect(capped.status == 64)
+            #expect(capped.stderr.hasPrefix("error: demo.actionlog, session 2, entry "))
+            #expect(capped.stderr.hasSuffix(": the report would embed more than 1000 bytes of data (1000 bytes); raise the cap (replay-cli report --max-bytes), or view the session with replay-cli serve\n"))
+            let itself = try runCLI(["report", "demo.actionlog", "--session", "2", "--output", "demo.actionlog"], in: directory)
+            #expect(itself.status == 64)
+            #expect(itself.stderr == "error: demo.actionlog: the journal being read; --output needs another file\n")
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import ActionLog
+import ActionLogViewer
+import Foundation
+import Testing
+
+@Suite("ViewerServer")
+struct ViewerServerTests {
+    /// Serves the cart session on a free port for the duration of `body`.
+    private func serving(_ body: (ViewerServer, TemporaryDirectory) throws -> Void) throws {
+        let directory = try TemporaryDirectory()
+        let path = try importJournal(cartJSONL, named: "cart", in: directory)
+        let server = try ViewerServer(journalPath: path, port: 0)
+        defer { server.stop() }
+        try body(server, directory)
+    }
+
+    @Test("the page: HTML with the DOM the viewer needs, and the safety headers")
+    func page() throws {
+        try serving { server, _ in
+            #expect(server.url.absoluteString == "http://127.0.0.1:\(server.port)/")
+            let response = try get(port: server.port, "/")
+            #expect(response.status == 200)
+            #expect(response.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(response.headers["x-content-type-options"] == "nosniff")
+            #expect(response.headers["cache-control"] == "no-store")
+            #expect(response.headers["content-security-policy"]?.hasPrefix("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'") == true)
+            for id in ["sessions", "timeline", "state", "diff", "action", "effect", "filter", "jump", "slider"] {
+                #expect(response.body.contains("id=\"\(id)\""), "no #\(id)")
+            }
+            #expect(!response.body.contains("innerHTML"))
+            #expect(!response.body.contains("http://") && !response.body.contains("https://"))
+            let head = try get(port: server.port, "/", method: "HEAD")
+            #expect(head.status == 200 && head.body.isEmpty)
+        }
+    }
+
+    @Test("sessions: the list with names, statuses, counts and times")
+    func sessions() throws {
+        try serving { server, _ in
+            let response = try get(port: server.port, "/api/sessions")
+            #expect(response.status == 200)
+            #expect(response.headers["content-type"] == "application/json; charset=utf-8")
+            #expect(response.body == #"""
+                {"file":"cart.actionlog","sessions":[{"actionType":"Cart.Action","appVersion":"2.1","dropped":2,"duration":2.000000,"entries":7,"id":"1","lastEntryAt":1002.000000,"name":"cart <b>","startedAt":1000.000000,"stateType":"Cart","status":"closed"}]}
+                """#)
+        }
+    }
+
+    @Test("timeline: a window of rows from an entry, and the label filter (substring, or * and ?)")
+    func timeline() throws {
+        try serving { server, _ in
+            let window = try get(port: server.port, "/api/sessions/1/timeline?from=1&limit=4")
+            #expect(window.status == 200)
+            #expect(window.body.contains(#""rows":[[1,0.500000,"addItem","keyframe",1500,null],[2,1.000000,"addItem","delta",900,null],[3,1.250000,"removeItem","delta",null,null],[4,1.500000,null,"gap",null,2]]"#))
+            #expect(window.body.contains(#""next":5"#))
+            let last = try get(port: server.port, "/api/sessions/1/timeline?from=5")
+            #expect(last.body.contains(#""next":null"#) && last.body.contains(#""rows":[[5,"#))
+            let filtered = try get(port: server.port, "/api/sessions/1/timeline?label=Item")
+            #expect(filtered.body.contains(#""rows":[[1,0.500000,"addItem","keyframe",1500,null],[2,1.000000,"addItem","delta",900,null],[3,1.250000,"removeItem","delta",null,null]]"#))
+            let glob = try get(port: server.port, "/api/sessions/1/timeline?label=r%3F%3F%2A")
+            #expect(glob.body.contains(#""rows":[[3,1.250000,"removeItem","delta",null,null],[6,2.000000,"reset","keyframe",null,null]]"#))
+            let bad = try get(port: server.port, "/api/sessions/1/timeline?limit=5000")
+            #expect(bad.status == 400)
+            #expect(bad.body == #"{"error":"The parameter limit must be an integer from 0 to 1000, not \"5000\"."}"#)
+        }
+    }
+
+    @Test("an entry: the state rebuilt from its keyframe, the delta as its change, action and effect")
+    func deltaEntry() throws {
+        try serving { server, _ in
+            let response = try get(port: server.port, "/api/sessions/1/entries/3")
+            #expect(response.status == 200)
+            #expect(response.body == #"""
+                {"action":{"removeItem":{"index":0}},"change":[{"op":"remove","path":"/items/0"},{"op":"replace","path":"/total","value":3}],"changeSource":"delta","dropped":null,"effect":null,"handler":null,"kind":"delta","label":"removeItem","note":null,"offset":1.250000,"reducerNanoseconds":null,"seq":3,"session":"1","state":{"items":["</script><script>alert(1)</script>"],"total":3}}
+                """#)
+        }
+    }
+
+    @Test("a keyframe's change is its diff from the previous state; a gap has no state; after a gap, no change is known")
+    func keyframesAndGaps() throws {
+        try serving { server, _ in
+            let diff = try get(port: server.port, "/api/sessions/1/entries/6")
+            #expect(diff.body.contains(#""change":[{"op":"remove","path":"/paid"}],"changeSource":"diff""#))
+            let gap = try get(port: server.port, "/api/sessions/1/entries/4")
+            #expect(gap.body.contains(#""kind":"gap""#) && gap.body.contains(#""state":null"#) && gap.body.contains(#""note":"queue full""#))
+            let afterGap = try get(port: server.port, "/api/sessions/1/entries/5")
+            #expect(afterGap.body.contains(#""change":[],"changeSource":"none""#))
+            let initial = try get(port: server.port, "/api/sessions/1/entries/0")
+            #expect(initial.body.contains(#""changeSource":"initial""#))
+        }
+    }
+
+    @Test("errors: an unknown session or entry answers 404 with the journal's message")
+    func errors() throws {
+        try serving { server, _ in
+            let session = try get(port: server.port, "/api/sessions/9/entries/0")
+            #expect(session.status == 404)
+            #expect(session.body == #"{"entry":null,"error":"cart.actionlog, session 9: no such session","file":"cart.actionlog","session":9}"#)
+            let entry = try get(port: server.port, "/api/sessions/1/entries/7")
+            #expect(entry.status == 404)
+            #expect(entry.body == #"{"entry":7,"error":"cart.actionlog, session 1, entry 7: no such entry","file":"cart.actionlog","session":1}"#)
+            let word = try get(port: server.port, "/api/sessions/abc/timeline")
+            #expect(word.status == 404)
+            #expect(word.body == #"{"entry":null,"error":"cart.actionlog: no session \"abc\"","file":"cart.actionlog","session":null}"#)
+            let huge = try get(port: server.port, "/api/sessions/1/entries/99999999999999999999999")
+            #expect(huge.status == 404)
+        }
+    }
+
+    @Test("a damaged entry answers 422 naming the file, the session and the entry; the server goes on")
+    func damagedEntry() throws {
+        let directory = try TemporaryDirectory()
+        let path = try importJournal(cartJSONL, named: "cart", in: directory)
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["sqlite3", path, "UPDATE entries SET state = '{\"items\":' WHERE seq = 1"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        try #require(sqlite.terminationStatus == 0, "sqlite3 is needed for this test")
+        let server = try ViewerServer(journalPath: path, port: 0)
+        defer { server.stop() }
+        let response = try get(port: server.port, "/api/sessions/1/entries/2")
+        #expect(response.status == 422)
+        #expect(response.body == #"{"entry":1,"error":"cart.actionlog, session 1, entry 1: the state is not valid JSON: invalid JSON at byte 9: unexpected end of text","file":"cart.actionlog","session":1}"#)
+        #expect(try get(port: server.port, "/api/sessions/1/timeline").status == 200)
+    }
+
+    @Test("refuses a Host header other than the address it printed (DNS rebinding), and unknown paths and methods")
+    func refusals() throws {
+        try serving { server, _ in
+            let port = server.port
+            let foreign = try get(port: port, "/api/sessions", host: "evil.example:\(port)")
+            #expect(foreign.status == 421)
+            #expect(foreign.headers["content-type"] == "text/plain; charset=utf-8")
+            #expect(foreign.body == """
+                Refused: this viewer answers requests for http://127.0.0.1:\(port)/ only, not for the host "evil.example:\(port)" \
+                (a page of another site may be trying to read the journal). Open http://127.0.0.1:\(port)/ instead.
+
+                """)
+            #expect(try get(port: port, "/api/sessions", host: "localhost:\(port)").status == 200)
+            #expect(try get(port: port, "/api/sessions", host: "127.0.0.1").status == 421)
+            #expect(try get(port: port, "/api/sessions", host: "127.0.0.1:\(port + 1)").status == 421)
+            let noHost = try exchange(port: port, Array("GET / HTTP/1.1\r\n\r\n".utf8))
+            #expect(noHost.status == 400)
+            #expect(noHost.body == "Refused: the request has no Host header.\n")
+            let unknown = try get(port: port, "/etc/passwd")
+            #expect(unknown.status == 404)
+            #expect(unknown.body == #"{"error":"No such page: the viewer serves /, /api/sessions and /api/sessions/ID/…."}"#)
+            #expect(try get(port: port, "/api/sessions/1/../../cart.actionlog").status == 404)
+            let post = try get(port: port, "/api/sessions", method: "POST")
+            #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD")
+            let garbage = try exchange(port: port, Array("HELLO\r\n\r\n".utf8))
+            #expect(garbage.status == 400)
+            let large = try exchange(port: port, Array("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX: \(String(repeating: "a", count: 20_000))\r\n\r\n".utf8))
+            #expect(large.status == 431)
+            #expect(large.body == "Refused: the request's head is larger than 16 KiB.\n")
+        }
+    }
+
+    @Test("a session being recorded: new entries show in the next window, and its status is recording")
+    func liveSession() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("live.actionlog")
+        let recorder = try Recorder<Int, String, Never>(path: path, sessionName: "live", initialState: 0)
+        recorder.record(action: "one", state: 1)
+        recorder.flush()
+        let server = try ViewerServer(journalPath: path, port: 0)
+        defer { server.stop() }
+        let before = try get(port: server.port, "/api/sessions/1/timeline?from=0")
+        #expect(before.body.contains(#""entries":2"#) && before.body.contains(#""status":"recording""#))
+        recorder.record(action: "two", state: 2)
+        recorder.flush()
+        let after = try get(port: server.port, "/api/sessions/1/timeline?from=2")
+        #expect(after.body.contains(#""rows":[[2,"#) && after.body.contains(#""entries":3"#))
+        recorder.close()
+        let closed = try get(port: server.port, "/api/sessions/1/timeline?from=3")
+        #expect(closed.body.contains(#""status":"closed""#) && closed.body.contains(#""rows":[]"#))
+    }
+
+    @Test("stop ends the server, twice is harmless; an address that is not IPv4 is refused with a sentence")
+    func stopping() throws {
+        let directory = try TemporaryDirectory()
+        let path = try importJournal(cartJSONL, named: "cart", in: directory)
+        let server = try ViewerServer(journalPath: path, port: 0)
+        let port = server.port
+        #expect(try get(port: port, "/api/sessions").status == 200)
+        server.stop()
+        server.stop()
+        #expect(throws: TestFailure.self) { try get(port: port, "/api/sessions") }
+        #expect {
+            try ViewerServer(journalPath: path, host: "::1", port: 0)
+        } throws: { error in
+            (error as? ViewerServerError)?.description == "cannot listen on ::1: it is not an IPv4 address (such as 127.0.0.1)"
+        }
+        #expect(throws: JournalError.self) { try ViewerServer(journalPath: directory.path("missing.actionlog"), port: 0) }
+    }
+}
