@@ -20,7 +20,9 @@ func dataURL(_ html: String) -> String {
 extension BrowserTests {
     @Suite("The headless-Chromium driver on pages of its own")
     struct BrowserDriverTests {
-        let directory = TemporaryDirectory()
+        let directory: TemporaryDirectory
+
+        init() throws { directory = try TemporaryDirectory() }
 
         @Test("evaluate returns JSON values; a throwing expression names its exception")
         func evaluates() async throws {
@@ -106,6 +108,19 @@ extension BrowserTests {
                 let requests = page.requests
                 #expect(requests.first == url)
                 #expect(Set(requests.dropFirst()) == ["http://127.0.0.1:9/pixel.png", "http://127.0.0.1:9/data"])
+            }
+        }
+
+        @Test("the escaping tests' strings do run script when a page inserts them as HTML")
+        func hostileStringsAreLive() async throws {
+            // What the viewer tests check the viewer does not do: if this stopped setting window.__pwned,
+            // their "no script ran" would prove nothing.
+            for (payload, value) in [(Hostile.image, 2), (Hostile.toggle, 3)] {
+                try await Browser.with { browser in
+                    let page = try await browser.newPage(dataURL("<div id=target></div>"))
+                    try await page.evaluate("document.querySelector('#target').innerHTML = \(Page.literal(payload))")
+                    try await page.waitFor("window.__pwned === \(value)")
+                }
             }
         }
 

@@ -40,17 +40,24 @@ final class Browser: Sendable {
 
     /// Launches a browser, runs `body` with it, and closes the browser whether `body` returns or throws.
     ///
+    /// - Parameters:
+    ///   - windowSize: the window's size in CSS pixels.
+    ///   - arguments: more command-line switches, e.g. `--host-resolver-rules=MAP rebound.test 127.0.0.1`.
+    ///   - body: what to do with the browser.
     /// - Throws: what `launch()` or `body` throws.
-    static func with<T>(windowSize: (width: Int, height: Int) = (1280, 800), _ body: (Browser) async throws -> T) async throws -> T {
-        let browser = try await launch(windowSize: windowSize)
+    static func with<T>(windowSize: (width: Int, height: Int) = (1280, 800), arguments: [String] = [], _ body: (Browser) async throws -> T) async throws -> T {
+        let browser = try await launch(windowSize: windowSize, arguments: arguments)
         defer { browser.close() }
         return try await body(browser)
     }
 
     /// Starts headless Chromium with a fresh profile and waits until it answers over the pipe.
     ///
+    /// - Parameters:
+    ///   - windowSize: the window's size in CSS pixels.
+    ///   - arguments: more command-line switches.
     /// - Throws: `BrowserError` when Chromium is not installed, does not start, or does not answer in 30 s.
-    static func launch(windowSize: (width: Int, height: Int) = (1280, 800)) async throws -> Browser {
+    static func launch(windowSize: (width: Int, height: Int) = (1280, 800), arguments extra: [String] = []) async throws -> Browser {
         let executable = try BrowserEnvironment.chromiumPath()
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("ActionLogBrowser-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
@@ -59,8 +66,8 @@ final class Browser: Sendable {
             executable, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
             "--user-data-dir=\(profile.path)", "--window-size=\(windowSize.width),\(windowSize.height)",
             "--hide-scrollbars", "--no-first-run", "--no-default-browser-check", "--mute-audio",
-            "--disable-background-networking", "--disable-dev-shm-usage", "about:blank",
-        ]
+            "--disable-background-networking", "--disable-dev-shm-usage",
+        ] + extra + ["about:blank"]
         let (pid, socket): (pid_t, Int32)
         do {
             (pid, socket) = try spawn(arguments, standardError: log)

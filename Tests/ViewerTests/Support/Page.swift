@@ -148,6 +148,13 @@ struct Page: Sendable {
         }
     }
 
+    /// Moves the mouse to a point of the viewport (to hover, or to move it off what it hovers).
+    ///
+    /// - Throws: `BrowserError` when Chromium refuses the event.
+    func moveMouse(x: Int, y: Int) async throws {
+        _ = try await send("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": .number(String(x)), "y": .number(String(y))])
+    }
+
     /// Sets the page's viewport (CSS pixels, scale 1).
     ///
     /// - Throws: `BrowserError` when Chromium refuses it.
@@ -202,6 +209,14 @@ struct Page: Sendable {
     /// The URL of every request the page sent (only recorded when the page was opened with `network: true`).
     var requests: [String] {
         myEvents.filter { $0.method == "Network.requestWillBeSent" }.compactMap { $0.params["request"]?["url"]?.string }
+    }
+
+    /// The URL and HTTP status of every response the page received (only recorded with `network: true`).
+    var responses: [(url: String, status: Int)] {
+        myEvents.filter { $0.method == "Network.responseReceived" }.compactMap { event in
+            guard let url = event.params["response"]?["url"]?.string, let status = event.params["response"]?["status"]?.int else { return nil }
+            return (url, status)
+        }
     }
 
     /// `text` as a JavaScript string literal (JSON's string syntax is JavaScript's).

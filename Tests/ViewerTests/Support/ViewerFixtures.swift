@@ -1,13 +1,11 @@
 import ActionLog
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 // MARK: - A small feature to record
 
 struct Shop: Codable, Equatable, Sendable {
+    /// Large enough that a step's delta is smaller than a keyframe.
+    var catalog: [String] = (1...20).map { "product number \($0) of the catalog" }
     var items: [String] = []
     var note: String?
     var paid = false
@@ -85,11 +83,11 @@ func recordShopJournal(at path: String) throws -> (cart: Session.ID, other: Sess
 enum Hostile {
     static let script = "<script>window.__pwned = 1</script>"
     static let image = #"<img src=x onerror="window.__pwned = 2">"#
-    static let svg = "<svg onload=\"window.__pwned = 3\"></svg>"
+    static let toggle = #"<details open ontoggle="window.__pwned = 3"><summary>s</summary></details>"#
     static let attribute = #"" onmouseover="window.__pwned = 4" x=""#
     static let closing = "</script><script>window.__pwned = 5</script>"
     static let entity = "&lt;b&gt;not bold&lt;/b&gt; & <b>bold?</b>"
-    static let all = [script, image, svg, attribute, closing, entity]
+    static let all = [script, image, toggle, attribute, closing, entity]
 }
 
 struct HostileState: Codable, Equatable, Sendable {
@@ -113,7 +111,7 @@ func reduceHostile(_ state: inout HostileState, _ action: HostileAction) -> Stri
 func recordHostileJournal(at path: String) throws -> Session.ID {
     let recorder = try Recorder<HostileState, HostileAction, String>(
         path: path, sessionName: Hostile.script + Hostile.image, initialState: HostileState(),
-        configuration: quietConfiguration { $0.appVersion = Hostile.svg })
+        configuration: quietConfiguration { $0.appVersion = Hostile.toggle })
     let reduce = recorder.recording(reduceHostile)
     var state = HostileState()
     for (index, text) in Hostile.all.enumerated() {
@@ -121,44 +119,4 @@ func recordHostileJournal(at path: String) throws -> Session.ID {
     }
     recorder.close()
     return recorder.sessionID
-}
-
-// MARK: - Plain HTTP, to send what a browser would not
-
-/// Sends `request` to 127.0.0.1:`port` over a plain socket and returns the whole response as text.
-///
-/// - Throws: `BrowserError` when the connection fails.
-func rawHTTP(port: Int, _ request: String) throws -> String {
-    #if canImport(Glibc)
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw BrowserError(description: "socket failed: \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    var timeout = timeval(tv_sec: 20, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw BrowserError(description: "connect to port \(port) failed: \(String(cString: strerror(errno)))") }
-    let bytes = Array(request.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent > 0 else { throw BrowserError(description: "send failed: \(String(cString: strerror(errno)))") }
-        offset += sent
-    }
-    var response: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count <= 0 { break }
-        response.append(contentsOf: chunk[0..<count])
-    }
-    return String(decoding: response, as: UTF8.self)
-    #else
-    throw BrowserError(description: "rawHTTP runs on Linux only")
-    #endif
 }
