@@ -51,7 +51,7 @@ let package = Package(
             ]
         ),
         // `swift run -c release actionlog-bench`: journaling cost against baselines measured in the same run.
-        .executableTarget(name: "actionlog-bench", dependencies: ["ActionLog", "Replayer", "CSQLite"]),
+        .executableTarget(name: "actionlog-bench", dependencies: ["ActionLog", "Replayer", "CSQLite", "ActionLogViewer"]),
         // Test support: records until it is killed (`CrashDurabilityTests` SIGKILLs it).
         .executableTarget(name: "actionlog-crash-child", dependencies: ["ActionLog"]),
         // Depends on the crash child so that `swift test` builds it.

@@ -93,10 +93,15 @@ enum Socket {
 
     /// Reads the request's head (up to the blank line), at most `limit` bytes. `nil` when the peer
     /// closed, timed out or sent more than `limit` bytes without ending the head (`tooLarge`).
-    static func readHead(_ descriptor: Int32, limit: Int) -> (head: [UInt8]?, tooLarge: Bool) {
+    ///
+    /// A peer that trickles its request in gets `deadline` in all, not a timeout per byte.
+    static func readHead(_ descriptor: Int32, limit: Int, deadline: Duration) -> (head: [UInt8]?, tooLarge: Bool) {
+        let clock = ContinuousClock()
+        let end = clock.now.advanced(by: deadline)
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while buffer.count < limit {
+            guard clock.now < end else { return (nil, false) }
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, min($0.count, limit - buffer.count), 0) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return (nil, false) }

@@ -161,22 +161,23 @@ struct ViewerAPI: Sendable {
                 }
             }
             let gap = entry.content.gap
-            return .object([
-                "session": .string(String(id)),
-                "seq": ViewerJSON.number(seq),
-                "kind": .string(entry.kind.rawValue),
-                "label": entry.label.map(JSONValue.string) ?? .null,
-                "offset": ViewerJSON.seconds(entry.time.timeIntervalSince(session.startedAt)),
-                "reducerNanoseconds": entry.reducerDuration.map { ViewerJSON.number(ViewerJSON.nanoseconds($0)) } ?? .null,
-                "action": entry.action ?? .null,
-                "effect": entry.effect ?? .null,
-                "state": state,
-                "change": ViewerJSON.change(change),
-                "changeSource": .string(source),
-                "dropped": gap.map { ViewerJSON.number($0.dropped) } ?? .null,
-                "note": gap?.note.map(JSONValue.string) ?? .null,
-                "handler": ViewerJSON.handler(try journal.handlerRecord(at: seq, in: id)),
-            ])
+            // Member by member: one literal of this size takes the type checker seconds.
+            var members: [String: JSONValue] = [:]
+            members["session"] = .string(String(id))
+            members["seq"] = ViewerJSON.number(seq)
+            members["kind"] = .string(entry.kind.rawValue)
+            members["label"] = entry.label.map(JSONValue.string) ?? .null
+            members["offset"] = ViewerJSON.seconds(entry.time.timeIntervalSince(session.startedAt))
+            members["reducerNanoseconds"] = entry.reducerDuration.map { ViewerJSON.number(ViewerJSON.nanoseconds($0)) } ?? .null
+            members["action"] = entry.action ?? .null
+            members["effect"] = entry.effect ?? .null
+            members["state"] = state
+            members["change"] = ViewerJSON.change(change)
+            members["changeSource"] = .string(source)
+            members["dropped"] = gap.map { ViewerJSON.number($0.dropped) } ?? .null
+            members["note"] = gap?.note.map(JSONValue.string) ?? .null
+            members["handler"] = ViewerJSON.handler(try journal.handlerRecord(at: seq, in: id))
+            return .object(members)
         }
     }
 

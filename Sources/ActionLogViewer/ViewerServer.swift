@@ -23,8 +23,10 @@ import Musl
 /// routes (nothing of the URL names a file), to requests whose `Host` header names the address it
 /// printed (`127.0.0.1:PORT` or `localhost:PORT`), so that a page of another site cannot read the
 /// journal through a DNS name rebound to 127.0.0.1. Each connection is served by its own thread (at
-/// most ``maximumConnections`` at a time), reads at most 16 KiB of request head, times out after
-/// 10 seconds, and is closed after one response.
+/// most ``maximumConnections`` at a time), reads at most 16 KiB of request head within 10 seconds,
+/// and is closed after one response.
+///
+/// It serves until ``stop()``; its threads keep it alive until then.
 public final class ViewerServer: Sendable {
     /// Where the viewer is: `http://127.0.0.1:PORT/`.
     public let url: URL
@@ -131,7 +133,8 @@ public final class ViewerServer: Sendable {
 
     /// Reads one request, answers it, and returns (the caller closes the connection).
     private func serve(_ connection: Int32) {
-        let (head, tooLarge) = Socket.readHead(connection, limit: HTTPRequest.maximumHeaderBytes)
+        let (head, tooLarge) = Socket.readHead(
+            connection, limit: HTTPRequest.maximumHeaderBytes, deadline: .seconds(Self.timeoutSeconds))
         let response: HTTPResponse
         var includingBody = true
         if tooLarge {

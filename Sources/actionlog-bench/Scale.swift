@@ -157,7 +157,7 @@ private func measureScale(sizes: ScaleSizes, repeats: Int, folder: String, cli: 
 // MARK: - Recording
 
 /// Records `count` actions with the library's `Recorder`; back-pressure waits, so nothing is dropped.
-private func recordScaleSession<State, Action>(
+func recordScaleSession<State, Action>(
     _ workload: Workload<State, Action>, count: Int, path: String, queue: Int, batch: Int
 ) throws -> (seconds: Double, session: Session.ID) {
     var configuration = RecorderConfiguration()

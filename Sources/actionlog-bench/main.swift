@@ -14,6 +14,8 @@
 /// swift run -c release actionlog-bench --backpressure  # only `record` under a slow writer, per back-pressure policy
 ///                                                      # (Backpressure.swift): max, p99, drops, memory, close
 /// swift build -c release && ./.build/release/actionlog-bench --scale   # only the readers at scale, full size
+/// swift run -c release actionlog-bench --viewer    # only the viewer's server (`replay-cli serve`) on the long
+///                                                  # sessions (1,000,000 counter, 100,000 ledger entries)
 /// ```
 ///
 /// **Readers at scale** (`--scale`; also at the end of the default run at a tenth of the size, a hundredth
@@ -63,6 +65,7 @@ if CommandLine.arguments.count > 1, let child = childEntryPoint(CommandLine.argu
 }
 var quick = false
 var scaleOnly = false
+var viewerOnly = false
 var longSessions = false
 var runs = 3
 var callerCostOnly = false
@@ -76,6 +79,7 @@ while let argument = arguments.next() {
     case "--caller-cost": callerCostOnly = true
     case "--backpressure": backpressureOnly = true
     case "--scale": scaleOnly = true
+    case "--viewer": viewerOnly = true
     case "--replay": replayOnly = true
     case "--runs":
         guard let value = arguments.next().flatMap(Int.init), value > 0 else {
@@ -84,10 +88,10 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--replay] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--viewer] [--replay] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--replay] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--viewer] [--replay] [--runs N]")
         exit(64)
     }
 }
@@ -116,6 +120,12 @@ print()
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionlog-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+if viewerOnly {
+    runViewerSection(sizes: quick ? .quick : .full, directory: directory)
+    try? FileManager.default.removeItem(atPath: directory)
+    print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
+    exit(0)
+}
 if scaleOnly {
     runScaleSection(sizes: quick ? .quick : .full, repeats: runs, directory: directory)
     try? FileManager.default.removeItem(atPath: directory)

@@ -1,298 +1,56 @@
-import ActionLog
-import ActionLogViewer
 import Foundation
 import Testing
+@testable import ActionLogViewer
 
-/// JavaScript: the `data-seq` of every timeline row the user can see, in order.
-let visibleRows = "[...document.querySelectorAll('#timeline [data-seq]')].filter(e => e.getClientRects().length > 0).map(e => Number(e.dataset.seq))"
-/// JavaScript: the `data-kind` of every timeline row, in order.
-let rowKinds = "[...document.querySelectorAll('#timeline [data-seq]')].map(e => e.dataset.kind)"
-/// JavaScript: the text of every line of the diff.
-let diffLines = "[...document.querySelectorAll('#diff li')].map(e => e.textContent)"
-/// JavaScript: the paths the state tree marks as changed.
-let changedPaths = "[...document.querySelectorAll('#state [data-path].changed')].map(e => e.dataset.path)"
+@Suite("The page and the requests")
+struct ViewerPageTests {
+    @Test("data embedded in a script element cannot end it: <, >, &, U+2028 and U+2029 become escapes")
+    func escaping() throws {
+        let json = Array(#"{"a":"</script><!-- & \#u{2028}\#u{2029} é"}"#.utf8)
+        let escaped = String(decoding: ViewerPage.escapedForScript(json), as: UTF8.self)
+        #expect(escaped == #"{"a":"\u003c/script\u003e\u003c!-- \u0026 \u2028\u2029 é"}"#)
+        // The same value once parsed.
+        let original = try JSONSerialization.jsonObject(with: Data(json)) as? [String: String]
+        let parsed = try JSONSerialization.jsonObject(with: Data(escaped.utf8)) as? [String: String]
+        #expect(original == parsed)
+    }
 
-/// JavaScript: true once the state at `seq` is rendered and its timeline row is selected.
-func selected(_ seq: Int) -> String {
-    "document.querySelector('#state[data-seq=\"\(seq)\"]') !== null && document.querySelector('#timeline .selected')?.dataset.seq === '\(seq)'"
-}
+    @Test("the page's title is escaped; the page uses no innerHTML and names no other site")
+    func page() {
+        let html = ViewerPage.html(title: "a <b> & \"c\"")
+        #expect(html.contains("<title>a &lt;b&gt; &amp; &quot;c&quot;</title>"))
+        #expect(!html.contains("innerHTML") && !html.contains("insertAdjacentHTML") && !html.contains("document.write"))
+        #expect(!html.contains("http://") && !html.contains("https://"))
+    }
 
-/// The kinds of a session's entries, as the journal has them.
-func recordedKinds(_ path: String, _ session: Session.ID) throws -> [JSONValue] {
-    try Journal(path: path).entries(in: session).map { .string($0.kind.rawValue) }
-}
-
-/// `text` without its whitespace: the diff's operation, path and value are separate elements.
-func squeezed(_ text: String) -> String {
-    text.filter { !$0.isWhitespace }
-}
-
-/// What the page printed or threw, less the browser's own request for `/favicon.ico` (which the viewer
-/// does not serve: a 404 a user never sees).
-func problems(_ page: Page) -> [String] {
-    page.exceptions + page.consoleMessages.filter { !$0.hasSuffix("/favicon.ico") }
-}
-
-/// JavaScript: true once session `id` is open: the URL names it and the selected row's state is shown.
-///
-/// A test waits for this before it clicks a row: a click while the session is still opening may be
-/// undone by the opening's own selection.
-func opened(_ id: Session.ID) -> String {
-    """
-    location.hash.startsWith('#session=\(id)&') && document.querySelector('#timeline .selected') !== null \
-    && document.querySelector('#state').dataset.seq === document.querySelector('#timeline .selected').dataset.seq
-    """
-}
-
-/// A viewer server over `path` for the length of `body`.
-func withServer<T>(_ path: String, _ body: (ViewerServer) async throws -> T) async throws -> T {
-    let server = try ViewerServer(journalPath: path, host: "127.0.0.1", port: 0)
-    defer { server.stop() }
-    return try await body(server)
-}
-
-extension BrowserTests {
-    @Suite("The viewer in Chromium: sessions, timeline, state, diff, filter, live sessions, escaping, reports")
-    struct ViewerPageTests {
-        let directory: TemporaryDirectory
-
-        init() throws { directory = try TemporaryDirectory() }
-
-        /// Opens `url` and waits until the page says it has loaded.
-        func open(_ browser: Browser, _ url: String, network: Bool = false) async throws -> Page {
-            let page = try await browser.newPage(url, network: network)
-            try await page.waitFor("document.body.dataset.loaded === 'true'")
-            return page
-        }
-
-        @Test("the page lists the sessions; opening one lists its entries with their kinds and the gap")
-        func sessionsAndTimeline() async throws {
-            let path = directory.path("shop.actionlog")
-            let (cart, other) = try recordShopJournal(at: path)
-            try await withServer(path) { server in
-                try await Browser.with { browser in
-                    let page = try await open(browser, server.url.absoluteString)
-                    #expect(try await page.evaluate("[...document.querySelectorAll('#sessions [data-session]')].map(e => Number(e.dataset.session))") == [.number("\(cart)"), .number("\(other)")])
-                    let cartText = try #require(try await page.evaluate("document.querySelector('#sessions [data-session=\"\(cart)\"]').textContent")?.string)
-                    #expect(cartText.contains("cart") && cartText.contains("closed") && cartText.contains("7") && cartText.contains("2.1 (40)"), "\(cartText)")
-
-                    try await page.click("#sessions [data-session=\"\(cart)\"]")
-                    try await page.waitFor(opened(cart))
-                    try await page.waitFor("document.querySelectorAll('#timeline [data-seq]').length === 7")
-                    let kinds = try await page.evaluate(rowKinds)
-                    #expect(kinds == .array(try recordedKinds(path, cart)))
-                    #expect(kinds?[5] == "gap" && kinds?[1] == "delta")
-                    #expect(try await page.evaluate("[...document.querySelectorAll('#timeline [data-seq]')].map(e => Number(e.dataset.seq))") == [0, 1, 2, 3, 4, 5, 6])
-                    let labels = try await page.evaluate("[1, 3, 6].map(n => document.querySelector(`#timeline [data-seq='${n}']`).textContent)")
-                    let texts = labels?.array?.compactMap(\.string) ?? []
-                    #expect(texts.count == 3 && texts[0].contains("addItem") && texts[1].contains("setNote") && texts[2].contains("checkout"), "\(texts)")
-
-                    try await page.click("#sessions [data-session=\"\(other)\"]")
-                    try await page.waitFor(opened(other))
-                    try await page.waitFor("document.querySelectorAll('#timeline [data-seq]').length === 3")
-                    #expect(problems(page).isEmpty)
-                }
+    @Test("requests: the path and query are percent-decoded; what is not a request is refused with a reason")
+    func requests() throws {
+        let request = try HTTPRequest(head: Array("GET /api/sessions/1/timeline?label=add%2A+x&from=3&from=4 HTTP/1.1\r\nHOST: localhost:80\r\n".utf8))
+        #expect(request.method == "GET")
+        #expect(request.path == "/api/sessions/1/timeline")
+        #expect(request.query == ["label": "add* x", "from": "3"])
+        #expect(request.host == "localhost:80")
+        func problem(_ text: String) -> HTTPRequest.Problem? {
+            do {
+                _ = try HTTPRequest(head: Array(text.utf8))
+                return nil
+            } catch {
+                return error
             }
         }
+        #expect(problem("GET / HTTP/1.1\r\nHost: a\r\nHost: b") == HTTPRequest.Problem(status: 400, reason: "The request has more than one Host header."))
+        #expect(problem("GET http://x/ HTTP/1.1") == HTTPRequest.Problem(status: 400, reason: "The request target is not a path."))
+        #expect(problem("GET /%zz HTTP/1.1") == HTTPRequest.Problem(status: 400, reason: "The path is not valid percent-encoded UTF-8."))
+        #expect(problem("GET /%ff HTTP/1.1") == HTTPRequest.Problem(status: 400, reason: "The path is not valid percent-encoded UTF-8."))
+        #expect(problem("GET / SPDY/3") == HTTPRequest.Problem(status: 400, reason: "The request line is not \"METHOD /path HTTP/1.1\"."))
+    }
 
-        @Test("an entry selected by URL, click, keys or #jump shows its state, marks the changed path and lists the diff")
-        func selectingEntries() async throws {
-            let path = directory.path("shop.actionlog")
-            let (cart, _) = try recordShopJournal(at: path)
-            try await withServer(path) { server in
-                try await Browser.with { browser in
-                    // Entry 2 adds "cup" at /items/1.
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(cart)&seq=2")
-                    try await page.waitFor(selected(2))
-                    #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/items/1\"]').classList.contains('changed')") == true)
-                    #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/items/0\"]').classList.contains('changed')") == false)
-                    #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/items/1\"]').textContent.includes('cup')") == true)
-                    let diff = try #require(try await page.evaluate(diffLines)?.array?.compactMap(\.string))
-                    #expect(diff.count == 1 && squeezed(diff[0]).hasPrefix("add/items/1") && diff[0].contains("cup"), "\(diff)")
-                    #expect(try await page.evaluate("document.querySelector('#action').textContent.includes('cup')") == true)
-
-                    // A click on entry 3 (adds /note).
-                    try await page.click("#timeline [data-seq=\"3\"]")
-                    try await page.waitFor(selected(3))
-                    #expect(try await page.evaluate(changedPaths)?.array?.contains("/note") == true)
-                    #expect(try await page.evaluate("location.hash") == .string("#session=\(cart)&seq=3"))
-                    let noteDiff = try #require(try await page.evaluate(diffLines)?.array?.compactMap(\.string))
-                    #expect(noteDiff.count == 1 && squeezed(noteDiff[0]).hasPrefix("add/note") && noteDiff[0].contains("gift"), "\(noteDiff)")
-
-                    // Keys, with the focus out of any input.
-                    try await page.evaluate("document.activeElement?.blur()")
-                    try await page.press("ArrowDown")
-                    try await page.waitFor(selected(4))
-                    try await page.press("k")
-                    try await page.waitFor(selected(3))
-                    try await page.press("j")
-                    try await page.waitFor(selected(4))
-                    try await page.press("ArrowUp")
-                    try await page.waitFor(selected(3))
-
-                    // The number box.
-                    try await page.type("6", into: "input#jump")
-                    try await page.press("Enter")
-                    try await page.waitFor(selected(6))
-                    #expect(try await page.evaluate("location.hash") == .string("#session=\(cart)&seq=6"))
-                    #expect(try await page.evaluate("document.querySelector('#effect').textContent.includes('charge')") == true)
-                    #expect(problems(page).isEmpty)
-                }
-            }
-        }
-
-        @Test("the label filter keeps the rows whose label matches: a substring, or a glob with * and ?")
-        func labelFilter() async throws {
-            let path = directory.path("shop.actionlog")
-            let (cart, _) = try recordShopJournal(at: path)
-            try await withServer(path) { server in
-                try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(cart)&seq=0")
-                    try await page.waitFor(selected(0))
-                    try await page.type("Item", into: "input#filter")
-                    try await page.waitFor("JSON.stringify(\(visibleRows)) === '[1,2,4]'")
-                    try await page.type("add*", into: "input#filter")
-                    try await page.waitFor("JSON.stringify(\(visibleRows)) === '[1,2]'")
-                    try await page.type("?etNote", into: "input#filter")
-                    try await page.waitFor("JSON.stringify(\(visibleRows)) === '[3]'")
-                    try await page.type("", into: "input#filter")
-                    try await page.waitFor("JSON.stringify(\(visibleRows)) === '[0,1,2,3,4,5,6]'")
-                    #expect(problems(page).isEmpty)
-                }
-            }
-        }
-
-        @Test("a session still recording grows in the page while the recorder writes, without a reload")
-        func liveSession() async throws {
-            let path = directory.path("live.actionlog")
-            let recorder = try ShopRecorder(path: path, sessionName: "live", initialState: Shop(), configuration: quietConfiguration())
-            let reduce = recorder.recording(reduceShop)
-            var state = Shop()
-            for name in ["a", "b", "c"] { _ = reduce(&state, .addItem(name)) }
-            recorder.flush()
-            try await withServer(path) { server in
-                try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(recorder.sessionID)")
-                    try await page.waitFor("document.querySelectorAll('#timeline [data-seq]').length === 4")
-                    #expect(try await page.evaluate("document.querySelector('#sessions [data-session=\"\(recorder.sessionID)\"]').textContent.includes('recording')") == true)
-                    try await page.evaluate("window.__sameDocument = true")
-                    for name in ["d", "e", "f"] { _ = reduce(&state, .addItem(name)) }
-                    recorder.flush()
-                    try await page.waitFor("document.querySelectorAll('#timeline [data-seq]').length === 7")
-                    _ = reduce(&state, .checkout)
-                    recorder.close()
-                    try await page.waitFor("document.querySelector('#timeline [data-seq=\"7\"]') !== null")
-                    #expect(try await page.evaluate("window.__sameDocument") == true, "the rows came without a reload")
-                    #expect(problems(page).isEmpty)
-                }
-            }
-        }
-
-        @Test("names, labels, keys and values holding HTML and script are shown as text; no script of theirs runs")
-        func escapesEverything() async throws {
-            let path = directory.path("hostile.actionlog")
-            let session = try recordHostileJournal(at: path)
-            try await withServer(path) { server in
-                try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(session)&seq=\(Hostile.all.count)", network: true)
-                    try await page.waitFor(selected(Hostile.all.count))
-                    try await assertShownAsText(page, session: session)
-                    // Not one request for the image `src=x` of a payload.
-                    #expect(page.requests.filter { $0.hasSuffix("/x") } == [])
-                }
-            }
-        }
-
-        @Test("the written report opens from disk with the same timeline and state, and requests nothing")
-        func report() async throws {
-            let path = directory.path("shop.actionlog")
-            let (cart, _) = try recordShopJournal(at: path)
-            let reportPath = directory.path("report.html")
-            try ViewerReport.write(journalPath: path, session: cart, to: reportPath)
-            let url = URL(fileURLWithPath: reportPath).absoluteString
-            try await Browser.with { browser in
-                let page = try await open(browser, url, network: true)
-                try await page.waitFor("document.querySelectorAll('#timeline [data-seq]').length === 7")
-                let kinds = try await page.evaluate(rowKinds)
-                #expect(kinds == .array(try recordedKinds(path, cart)))
-                #expect(kinds?[5] == "gap")
-                try await page.click("#timeline [data-seq=\"2\"]")
-                try await page.waitFor(selected(2))
-                #expect(try await page.evaluate(changedPaths)?.array?.contains("/items/1") == true)
-                #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/items/1\"]').textContent.includes('cup')") == true)
-                try await page.evaluate("document.activeElement?.blur()")
-                try await page.press("ArrowDown")
-                try await page.waitFor(selected(3))
-                #expect(try await page.evaluate(changedPaths)?.array?.contains("/note") == true)
-                #expect(page.requests.filter { !$0.hasPrefix("data:") } == [url], "the file itself and nothing else")
-                #expect(problems(page).isEmpty)
-            }
-        }
-
-        @Test("a report of a journal full of HTML shows it as text and runs none of it")
-        func reportEscapes() async throws {
-            let path = directory.path("hostile.actionlog")
-            let session = try recordHostileJournal(at: path)
-            let reportPath = directory.path("hostile.html")
-            try ViewerReport.write(journalPath: path, session: session, to: reportPath)
-            let url = URL(fileURLWithPath: reportPath).absoluteString
-            try await Browser.with { browser in
-                let page = try await open(browser, "\(url)#session=\(session)&seq=\(Hostile.all.count)", network: true)
-                try await page.waitFor(selected(Hostile.all.count))
-                try await assertShownAsText(page, session: session)
-                #expect(page.requests.filter { !$0.hasPrefix("data:") } == [url])
-            }
-        }
-
-        @Test("a page reached through another host name that resolves to 127.0.0.1 (DNS rebinding) gets a refusal, not the journal")
-        func reboundHostName() async throws {
-            let path = directory.path("shop.actionlog")
-            _ = try recordShopJournal(at: path)
-            try await withServer(path) { server in
-                let port = try #require(server.url.port)
-                // Chromium resolves rebound.test to the server's address, as a rebinding DNS server would.
-                try await Browser.with(arguments: ["--host-resolver-rules=MAP rebound.test 127.0.0.1"]) { browser in
-                    let page = try await browser.newPage("http://rebound.test:\(port)/", network: true)
-                    let status = page.responses.first { $0.url == "http://rebound.test:\(port)/" }?.status
-                    #expect(status == 421)
-                    let text = try await page.evaluate("document.body.textContent")?.string ?? ""
-                    #expect(text.hasPrefix("Refused: this viewer answers requests for http://127.0.0.1:\(port)/ only"), "\(text)")
-                    #expect(try await page.evaluate("document.querySelector('#sessions') === null && document.body.dataset.loaded === undefined") == true)
-                    // What a script of that origin would try next: the API.
-                    let api = try await page.evaluate("fetch('/api/sessions').then(r => r.status + ' ' + r.headers.get('content-type'))")
-                    #expect(api?.string?.hasPrefix("421 ") == true, "\(api?.canonicalText ?? "undefined")")
-
-                    // The same browser at the printed address gets the viewer.
-                    let viewer = try await open(browser, server.url.absoluteString)
-                    #expect(try await viewer.evaluate("document.querySelectorAll('#sessions [data-session]').length") == 2)
-                }
-            }
-        }
-
-        /// Checks that every hostile string is in the page as text, that none of their markup became an
-        /// element, and that none of their script ran.
-        func assertShownAsText(_ page: Page, session: Session.ID) async throws {
-            // Time for an injected handler (an image's onerror, a details' ontoggle) to have run.
-            try await page.evaluate("new Promise(r => setTimeout(r, 300))")
-            #expect(try await page.evaluate("typeof window.__pwned") == "undefined")
-            let sessionText = try await page.evaluate("document.querySelector('#sessions [data-session=\"\(session)\"]')?.textContent ?? ''")?.string ?? ""
-            #expect(sessionText.contains(Hostile.script + Hostile.image), "the session's name, as text: \(sessionText)")
-            #expect(sessionText.contains(Hostile.toggle), "the app version, as text: \(sessionText)")
-            let timeline = try await page.evaluate("document.querySelector('#timeline').textContent")?.string ?? ""
-            let state = try await page.evaluate("document.querySelector('#state').textContent")?.string ?? ""
-            for text in Hostile.all {
-                #expect(timeline.contains(text), "label \(text) in the timeline, as text")
-                // A value may be shown as its JSON literal, quotes escaped.
-                #expect(state.contains(text) || state.contains(Page.literal(text)), "value \(text) in the state, as text")
-            }
-            let paths = try await page.evaluate("[...document.querySelectorAll('#state [data-path]')].map(e => e.dataset.path)")?.array?.compactMap(\.string) ?? []
-            for text in Hostile.all {
-                let pointer = "/fields/" + text.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-                #expect(paths.contains(pointer), "key \(text) in the state tree")
-            }
-            let injected = try await page.evaluate("document.querySelectorAll('#sessions img, #sessions svg, #sessions script, #timeline img, #timeline svg, #timeline script, #state img, #state svg, #state script, #diff img, #diff script, #action img, #action script, #effect img, #effect script, [onerror], [onload], [ontoggle], [onmouseover]').length")
-            #expect(injected == 0, "no element made from the journal's strings")
-            #expect(problems(page).isEmpty)
-        }
+    @Test("the filter: no wildcard matches a part of the label; * and ? match whole labels")
+    func filter() {
+        #expect(LabelPattern(filter: "Item").matches("addItem"))
+        #expect(!LabelPattern(filter: "item").matches("addItem"))
+        #expect(LabelPattern(filter: "add*").matches("addItem"))
+        #expect(!LabelPattern(filter: "Item*").matches("addItem"))
+        #expect(LabelPattern(filter: "?dd?tem").matches("addItem"))
     }
 }

@@ -44,7 +44,10 @@ public struct GoldenReport: Sendable {
 ///   - options: fields to ignore, stop at the first divergence or collect all, upcasters.
 ///   - record: the record mode; `nil` to take it from the environment.
 ///   - ifMissing: where a missing golden comes from when the record mode allows recording it.
-///   - environment: where `ACTIONLOG_RECORD` and `CI` are read; the process's by default.
+///   - environment: where `ACTIONLOG_RECORD`, `CI` and `ACTIONLOG_FAILURE_REPORTS` are read; the
+///     process's by default. When `ACTIONLOG_FAILURE_REPORTS` names a folder, a divergence writes
+///     there an HTML report of the recorded and the replayed session (open it in a browser), and the
+///     message ends with `Report: /path/to/golden.html`.
 ///   - filePath: the test file, for finding a relative golden.
 ///   - reducer: today's reducer.
 /// - Returns: the report; its ``GoldenReport/message`` is the failure to show, if any.
@@ -117,7 +120,13 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
             if mode == .failed, replay.failure == nil || replay.failure?.code == .encodingFailed {
                 return try rerecord(recorded, mode: mode, why: why, replay: replay)
             }
-            return report(mode, replay: replay, message: "\(replay)\n\n\(fix(for: replay))")
+            var message = "\(replay)\n\n\(fix(for: replay))"
+            if let line = FailureReport.write(
+                recorded: recorded, replay: replay, golden: file, options: options, environment: environment, reducer: reducer)
+            {
+                message += "\n\(line)"
+            }
+            return report(mode, replay: replay, message: message)
         } catch {
             return report(mode, message: "Cannot check the golden \(file.displayPath): \(error)")
         }

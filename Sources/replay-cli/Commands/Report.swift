@@ -32,7 +32,7 @@ struct Report: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "path"))
     var output: String
 
-    @Option(help: ArgumentHelp("The most bytes of data to embed (default: 64 MiB).", valueName: "bytes"))
+    @Option(help: ArgumentHelp("The most bytes of data to embed (67108864 is 64 MiB).", valueName: "bytes"))
     var maxBytes: Int = ViewerReport.defaultMaximumBytes
 
     func validate() throws {
