@@ -37,7 +37,7 @@ func problems(_ page: Page) -> [String] {
 ///
 /// A test waits for this before it clicks a row: a click while the session is still opening may be
 /// undone by the opening's own selection.
-func opened(_ id: Session.ID) -> String {
+func opened(_ id: some CustomStringConvertible) -> String {
     """
     location.hash.startsWith('#session=\(id)&') && document.querySelector('#timeline .selected') !== null \
     && document.querySelector('#state').dataset.seq === document.querySelector('#timeline .selected').dataset.seq
@@ -241,6 +241,51 @@ extension BrowserTests {
                 try await page.waitFor(selected(Hostile.all.count))
                 try await assertShownAsText(page, session: session)
                 #expect(page.requests.filter { !$0.hasPrefix("data:") } == [url])
+            }
+        }
+
+        @Test("a golden failure's report lists the recorded and the replayed session, shows the message, and opens at the diverging entry")
+        func failureReport() async throws {
+            // The same actions through the feature's reducer, and through one that forgets the note.
+            let path = directory.path("golden.actionlog")
+            let actions: [ShopAction] = [.addItem("tea"), .addItem("cup"), .setNote("gift"), .checkout]
+            func record(_ reducer: @escaping (inout Shop, ShopAction) -> ShopEffect?) throws -> Session.ID {
+                let recorder = try ShopRecorder(path: path, sessionName: "cart", initialState: Shop(), configuration: quietConfiguration())
+                let reduce = recorder.recording(reducer)
+                var state = Shop()
+                for action in actions { _ = reduce(&state, action) }
+                recorder.close()
+                return recorder.sessionID
+            }
+            let recorded = try record(reduceShop)
+            let replayed = try record { state, action in
+                if case .setNote = action { return nil }
+                return reduceShop(&state, action)
+            }
+            let journal = try Journal(path: path)
+            let reportPath = directory.path("failure.html")
+            let message = "golden.actionlog, session 1, entry 3: the replayed state differs at /note"
+            try ViewerReport.write(
+                sessions: [("recorded", try journal.recordedSession(recorded)), ("replayed", try journal.recordedSession(replayed))],
+                open: ("recorded", 3), message: message, file: "golden.actionlog", to: reportPath)
+            let url = URL(fileURLWithPath: reportPath).absoluteString
+            try await Browser.with { browser in
+                let page = try await open(browser, url, network: true)
+                try await page.waitFor(selected(3))
+                #expect(try await page.evaluate("location.hash") == "#session=recorded&seq=3")
+                #expect(try await page.evaluate("[...document.querySelectorAll('#sessions [data-session]')].map(e => e.dataset.session)") == ["recorded", "replayed"])
+                #expect(try await page.evaluate("document.body.textContent.includes(\(Page.literal(message)))") == true)
+                #expect(try await page.evaluate(changedPaths)?.array?.contains("/note") == true)
+
+                try await page.click("#sessions [data-session=\"replayed\"]")
+                try await page.waitFor(opened("replayed"))
+                try await page.type("3", into: "input#jump")
+                try await page.press("Enter")
+                try await page.waitFor(selected(3))
+                #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/note\"]') === null") == true)
+                #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/items/1\"]')?.textContent.includes('cup')") == true)
+                #expect(page.requests.filter { !$0.hasPrefix("data:") } == [url])
+                #expect(problems(page).isEmpty)
             }
         }
 
