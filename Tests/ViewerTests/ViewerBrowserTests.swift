@@ -95,7 +95,7 @@ extension BrowserTests {
             }
         }
 
-        @Test("an entry selected by URL, click, keys or #jump shows its state, marks the changed path and lists the diff")
+        @Test("an entry selected by URL, click, keys, #jump or the slider shows its state, marks the changed path and lists the diff; a click folds a node")
         func selectingEntries() async throws {
             let path = directory.path("shop.actionlog")
             let (cart, _) = try recordShopJournal(at: path)
@@ -136,6 +136,48 @@ extension BrowserTests {
                     try await page.waitFor(selected(6))
                     #expect(try await page.evaluate("location.hash") == .string("#session=\(cart)&seq=6"))
                     #expect(try await page.evaluate("document.querySelector('#effect').textContent.includes('charge')") == true)
+
+                    // The slider, with the keys a user would press on it.
+                    try await page.evaluate("document.querySelector('input#slider').focus()")
+                    try await page.press("Home")
+                    try await page.waitFor(selected(0))
+                    try await page.press("ArrowRight")
+                    try await page.waitFor(selected(1))
+
+                    // A click on an object's line folds it, another unfolds it.
+                    try await page.click("#state [data-path=\"/items\"] > .line")
+                    try await page.waitFor("document.querySelector('#state [data-path=\"/items\"]').classList.contains('collapsed')")
+                    #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/items/0\"]')?.getClientRects().length ?? 0") == 0)
+                    try await page.click("#state [data-path=\"/items\"] > .line")
+                    try await page.waitFor("document.querySelector('#state [data-path=\"/items/0\"]')?.getClientRects().length > 0")
+                    #expect(problems(page).isEmpty)
+                }
+            }
+        }
+
+        @Test("a long session is paged: the page holds a window of its rows, and a jump far away shows the entry there")
+        func pagedTimeline() async throws {
+            let path = directory.path("long.actionlog")
+            let count = 5_000
+            let recorder = try ShopRecorder(path: path, sessionName: "long", initialState: Shop(), configuration: quietConfiguration())
+            let reduce = recorder.recording(reduceShop)
+            var state = Shop()
+            for index in 1..<count { _ = reduce(&state, index % 2 == 0 ? .setNote("n\(index)") : .addItem("i\(index)")) }
+            recorder.close()
+            try await withServer(path) { server in
+                try await Browser.with { browser in
+                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(recorder.sessionID)&seq=0")
+                    try await page.waitFor(selected(0))
+                    let rows = try #require(try await page.evaluate("document.querySelectorAll('#timeline [data-seq]').length")?.int)
+                    #expect(rows > 0 && rows < count, "\(rows) rows of \(count) in the page")
+                    try await page.type("4321", into: "input#jump")
+                    try await page.press("Enter")
+                    try await page.waitFor(selected(4321))
+                    #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/note\"]').textContent.includes('n4320')") == true)
+                    #expect(try await page.evaluate("document.querySelectorAll('#timeline [data-seq]').length < \(count)") == true)
+                    try await page.evaluate("document.activeElement?.blur()")
+                    try await page.press("ArrowDown")
+                    try await page.waitFor(selected(4322))
                     #expect(problems(page).isEmpty)
                 }
             }
