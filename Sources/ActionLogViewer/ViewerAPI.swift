@@ -12,11 +12,12 @@ import Foundation
 ///   "dropped", "stateType", "actionType"}` (times in seconds since 1970, durations in seconds).
 /// - `GET /api/sessions/ID/timeline?from=SEQ&limit=N&label=PATTERN` — a window of the timeline:
 ///   `{"session": SESSION, "from", "rows": [[seq, offsetSeconds, label, kind, reducerNanoseconds,
-///   dropped]…], "next": SEQ or null}`. `limit` is at most 1000 (default 200). Without `label`,
-///   `rows` are the entries from `from`; with it, the matching entries among at most 50,000 read
-///   from `from`, and `next` says where to go on. Entries are read a page at a time by primary key,
-///   without their states: a window of a session of a million entries costs as much as one of a
-///   hundred. The page polls this route to follow a session that is still recording.
+///   dropped]…], "next": SEQ or null, "end": SEQ}` (`end`: the entry after the last one read).
+///   `limit` is at most 1000 (default 200). Without `label`, `rows` are the entries from `from`;
+///   with it, the matching entries among at most 50,000 read from `from`, and `next` says where to
+///   go on. Entries are read a page at a time by primary key, without their states: a window of a
+///   session of a million entries costs as much as one of a hundred. The page polls this route to
+///   follow a session that is still recording.
 /// - `GET /api/sessions/ID/entries/SEQ` — one entry: `{"seq", "kind", "label", "offset", "action",
 ///   "effect", "state", "change": [OPERATION…], "changeSource": "delta"|"diff"|"initial"|"none",
 ///   "dropped", "note", "handler"}`. The state is one keyframe plus the deltas after it
@@ -122,11 +123,14 @@ struct ViewerAPI: Sendable {
                 let (following, overflow) = lastSeq.addingReportingOverflow(1)
                 next = overflow ? nil : following
             }
+            // Where reading stopped: a filtered window that found nothing new goes on from there.
+            let end = lastSeq.map { $0.addingReportingOverflow(1) }.flatMap { $0.overflow ? nil : $0.partialValue } ?? from
             return .object([
                 "session": ViewerJSON.session(session),
                 "from": ViewerJSON.number(from),
                 "rows": .array(rows),
                 "next": next.map(ViewerJSON.number) ?? .null,
+                "end": ViewerJSON.number(end),
             ])
         }
     }

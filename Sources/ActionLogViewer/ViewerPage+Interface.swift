@@ -54,7 +54,8 @@ extension ViewerPage {
               item.dataset.session = String(s.id);
               if (ui.session && String(ui.session.id) === String(s.id)) item.classList.add("selected");
               fillSession(item, s);
-              item.addEventListener("click", () => openSession(String(s.id), 0));
+              // In a failure report, switching between recorded and replayed keeps the entry, to compare them.
+              item.addEventListener("click", () => openSession(String(s.id), data && data.message ? (ui.selected || 0) : 0));
               list.appendChild(item);
             }
           }

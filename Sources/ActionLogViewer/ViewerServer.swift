@@ -127,6 +127,9 @@ public final class ViewerServer: Sendable {
                 connectionThreads.leave()
             }
             thread.name = "ActionLogViewer.connection"
+            // Room for the recursion over the deepest state a journal may hold (512 levels), as on a
+            // main thread, whatever the platform's default for secondary threads (512 KiB on Apple's).
+            thread.stackSize = 8 << 20
             thread.start()
         }
     }

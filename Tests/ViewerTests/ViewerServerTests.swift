@@ -125,6 +125,26 @@ struct ViewerServerTests {
         #expect(try get(port: server.port, "/api/sessions/1/timeline").status == 200)
     }
 
+    @Test("the deepest state a journal may hold is served, with its change")
+    func deepestState() throws {
+        let directory = try TemporaryDirectory()
+        let levels = JSONValue.maximumDepth - 1
+        let deep = String(repeating: #"{"d":"#, count: levels - 1) + "1" + String(repeating: "}", count: levels - 1)
+        let deeper = String(repeating: #"{"d":"#, count: levels - 1) + "2" + String(repeating: "}", count: levels - 1)
+        let text = """
+            {"actionlog":"session","format":1,"name":"deep","status":"closed","startedAt":1000,"endedAt":1001,"libraryVersion":"0.1.0","stateType":"S","actionType":"A","dropped":0,"metadata":{}}
+            {"seq":0,"kind":"keyframe","time":1000,"state":\(deep)}
+            {"seq":1,"kind":"keyframe","label":"tap","time":1000.5,"action":{"tap":{}},"state":\(deeper)}
+
+            """
+        let path = try importJournal(text, named: "deep", in: directory)
+        let server = try ViewerServer(journalPath: path, port: 0)
+        defer { server.stop() }
+        let response = try get(port: server.port, "/api/sessions/1/entries/1")
+        #expect(response.status == 200)
+        #expect(response.body.contains(#""changeSource":"diff""#) && response.body.contains(#""op":"replace""#))
+    }
+
     @Test("refuses a Host header other than the address it printed (DNS rebinding), and unknown paths and methods")
     func refusals() throws {
         try serving { server, _ in
