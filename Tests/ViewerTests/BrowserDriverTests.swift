@@ -115,8 +115,8 @@ extension BrowserTests {
         func hostileStringsAreLive() async throws {
             // What the viewer tests check the viewer does not do: if this stopped setting window.__pwned,
             // their "no script ran" would prove nothing.
-            for (payload, value) in [(Hostile.image, 2), (Hostile.toggle, 3)] {
-                try await Browser.with { browser in
+            try await Browser.with { browser in
+                for (payload, value) in [(Hostile.image, 2), (Hostile.toggle, 3), (Hostile.unquotedImage, 6)] {
                     let page = try await browser.newPage(dataURL("<div id=target></div>"))
                     try await page.evaluate("document.querySelector('#target').innerHTML = \(Page.literal(payload))")
                     try await page.waitFor("window.__pwned === \(value)")

@@ -183,7 +183,7 @@ extension BrowserTests {
             }
         }
 
-        @Test("the label filter keeps the rows whose label matches: a substring, or a glob with * and ?")
+        @Test("the label filter keeps the rows whose label matches: a substring, or a glob with * and ?; the keys step through them")
         func labelFilter() async throws {
             let path = directory.path("shop.actionlog")
             let (cart, _) = try recordShopJournal(at: path)
@@ -193,6 +193,14 @@ extension BrowserTests {
                     try await page.waitFor(selected(0))
                     try await page.type("Item", into: "input#filter")
                     try await page.waitFor("JSON.stringify(\(visibleRows)) === '[1,2,4]'")
+                    // The keys step through the rows that match.
+                    try await page.click("#timeline [data-seq=\"2\"]")
+                    try await page.waitFor(selected(2))
+                    try await page.evaluate("document.activeElement?.blur()")
+                    try await page.press("ArrowDown")
+                    try await page.waitFor(selected(4))
+                    try await page.press("ArrowUp")
+                    try await page.waitFor(selected(2))
                     try await page.type("add*", into: "input#filter")
                     try await page.waitFor("JSON.stringify(\(visibleRows)) === '[1,2]'")
                     try await page.type("?etNote", into: "input#filter")
@@ -241,6 +249,28 @@ extension BrowserTests {
                     try await assertShownAsText(page, session: session)
                     // Not one request for the image `src=x` of a payload.
                     #expect(page.requests.filter { $0.hasSuffix("/x") } == [])
+                }
+            }
+        }
+
+        @Test("a URL naming a session the journal does not have says so as text, even when it holds HTML")
+        func unknownSessionInURL() async throws {
+            let path = directory.path("shop.actionlog")
+            _ = try recordShopJournal(at: path)
+            try await withServer(path) { server in
+                try await Browser.with { browser in
+                    let page = try await open(browser, "\(server.url.absoluteString)#session=99&seq=1")
+                    try await page.waitFor("document.querySelector('#message')?.textContent.includes('99')")
+                    // Without quotes, so that the message shows it as it is.
+                    let name = Hostile.unquotedImage
+                    let hostile = try await browser.newPage("\(server.url.absoluteString)#session=\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+                    try await hostile.waitFor("document.body.dataset.loaded === 'true'")
+                    try await hostile.waitFor("document.querySelector('#message')?.textContent.includes(\(Page.literal(name)))")
+                    try await hostile.evaluate("new Promise(r => setTimeout(r, 300))")
+                    #expect(try await hostile.evaluate("typeof window.__pwned") == "undefined")
+                    #expect(try await hostile.evaluate("document.querySelectorAll('#message img, [onerror]').length") == 0)
+                    #expect(problems(page).isEmpty)
+                    #expect(problems(hostile).isEmpty)
                 }
             }
         }
@@ -316,14 +346,14 @@ extension BrowserTests {
                 try await page.waitFor(selected(3))
                 #expect(try await page.evaluate("location.hash") == "#session=recorded&seq=3")
                 #expect(try await page.evaluate("[...document.querySelectorAll('#sessions [data-session]')].map(e => e.dataset.session)") == ["recorded", "replayed"])
-                #expect(try await page.evaluate("document.body.textContent.includes(\(Page.literal(message)))") == true)
+                #expect(try await page.evaluate("document.querySelector('#report-message').textContent.includes(\(Page.literal(message)))") == true)
                 #expect(try await page.evaluate(changedPaths)?.array?.contains("/note") == true)
 
+                // The other session opens at the same entry, to compare the two states.
                 try await page.click("#sessions [data-session=\"replayed\"]")
                 try await page.waitFor(opened("replayed"))
-                try await page.type("3", into: "input#jump")
-                try await page.press("Enter")
                 try await page.waitFor(selected(3))
+                #expect(try await page.evaluate("location.hash") == "#session=replayed&seq=3")
                 #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/note\"]') === null") == true)
                 #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/items/1\"]')?.textContent.includes('cup')") == true)
                 #expect(page.requests.filter { !$0.hasPrefix("data:") } == [url])

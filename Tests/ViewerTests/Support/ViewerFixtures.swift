@@ -88,6 +88,8 @@ enum Hostile {
     static let closing = "</script><script>window.__pwned = 5</script>"
     static let entity = "&lt;b&gt;not bold&lt;/b&gt; & <b>bold?</b>"
     static let all = [script, image, toggle, attribute, closing, entity]
+    /// An image without quotes, for where a page shows a string as a JSON literal (quotes escaped).
+    static let unquotedImage = "<img src=x onerror=window.__pwned=6>"
 }
 
 struct HostileState: Codable, Equatable, Sendable {
