@@ -157,6 +157,21 @@ extension BrowserTests {
             await #expect(throws: BrowserError.self) { try await browser.pipe.send("Browser.getVersion", timeout: .seconds(5)) }
         }
 
+        @Test("when Chromium dies, the command waiting and every wait after it fail with the pipe's end, not a timeout")
+        func browserDies() async throws {
+            try await Browser.with { browser in
+                let page = try await browser.newPage(dataURL("<p>soon gone</p>"))
+                #expect(kill(browser.pid, SIGKILL) == 0)
+                do {
+                    try await page.waitFor("false", timeout: .seconds(120))
+                    Issue.record("waitFor returned after the browser died")
+                } catch let error as BrowserError {
+                    #expect(error.description.hasPrefix("Runtime.evaluate: Chromium closed its DevTools pipe (did it exit?)"), "\(error)")
+                }
+                await #expect(throws: BrowserError.self) { try await page.click("p") }
+            }
+        }
+
         @Test("without Chromium on PATH the browser tests fail and say how to install it")
         func missingChromium() throws {
             #expect(throws: BrowserError(description: "Chromium is not installed: no chromium, chromium-browser or google-chrome on PATH. The viewer's browser tests need it: install it with `apt-get install chromium`, or set ACTIONLOG_SKIP_BROWSER=1 to skip them.")) {

@@ -30,7 +30,8 @@ struct DevToolsEvent: Sendable {
 final class DevToolsPipe: Sendable {
     private struct State {
         var nextID = 1
-        var pending: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
+        /// The commands waiting for their answer: the method's name and who waits.
+        var pending: [Int: (method: String, continuation: CheckedContinuation<JSONValue, any Error>)] = [:]
         var events: [DevToolsEvent] = []
         /// Why the pipe no longer works, once it does not.
         var closedReason: String?
@@ -75,7 +76,7 @@ final class DevToolsPipe: Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             let closed: String? = state.withLock { state in
                 if let reason = state.closedReason { return reason }
-                state.pending[id] = continuation
+                state.pending[id] = (method, continuation)
                 return nil
             }
             if let closed {
@@ -87,6 +88,9 @@ final class DevToolsPipe: Sendable {
             }
         }
     }
+
+    /// Why the pipe no longer works (Chromium exited or closed it), or `nil` while it works.
+    var closedReason: String? { state.withLock { $0.closedReason } }
 
     /// The number of events received so far: pass it to `event(_:after:)` to wait for one that comes later.
     var eventCount: Int { state.withLock { $0.events.count } }
@@ -142,8 +146,8 @@ final class DevToolsPipe: Sendable {
     }
 
     private func fail(_ id: Int, _ error: BrowserError) {
-        let continuation = state.withLock { $0.pending.removeValue(forKey: id) }
-        continuation?.resume(throwing: error)
+        let waiting = state.withLock { $0.pending.removeValue(forKey: id) }
+        waiting?.continuation.resume(throwing: error)
     }
 
     private func readLoop() {
@@ -154,6 +158,8 @@ final class DevToolsPipe: Sendable {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
+                // What a socket says when the browser died with our command unread: its end, too.
+                if errno == ECONNRESET { break reading }
                 reason = "reading Chromium's DevTools pipe failed: \(String(cString: strerror(errno)))"
                 break reading
             }
@@ -178,18 +184,18 @@ final class DevToolsPipe: Sendable {
             defer { state.pending = [:] }
             return state.pending.values
         }
-        for continuation in waiting { continuation.resume(throwing: BrowserError(description: full)) }
+        for (method, continuation) in waiting { continuation.resume(throwing: BrowserError(description: "\(method): \(full)")) }
     }
 
     private func dispatch(_ bytes: [UInt8]) {
         guard let message = try? JSONValue(parsing: bytes) else { return }
         if let id = message["id"]?.int {
-            let continuation = state.withLock { $0.pending.removeValue(forKey: id) }
+            guard let (method, continuation) = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
             if let error = message["error"] {
                 let text = error["message"]?.string ?? error.canonicalText
-                continuation?.resume(throwing: BrowserError(description: "Chromium refused the command: \(text)"))
+                continuation.resume(throwing: BrowserError(description: "\(method): Chromium refused the command: \(text)"))
             } else {
-                continuation?.resume(returning: message["result"] ?? [:])
+                continuation.resume(returning: message["result"] ?? [:])
             }
         } else if let method = message["method"]?.string {
             let event = DevToolsEvent(method: method, params: message["params"] ?? [:], sessionID: message["sessionId"]?.string)

@@ -69,6 +69,8 @@ struct Page: Sendable {
                 if value == .bool(true) { return }
                 last = value?.canonicalText ?? "undefined"
             } catch let error as BrowserError {
+                // A browser that is gone will not make it true: no use waiting out the timeout.
+                if pipe.closedReason != nil { throw error }
                 last = error.description
             }
             if ContinuousClock.now >= deadline {
