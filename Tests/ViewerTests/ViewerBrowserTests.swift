@@ -27,16 +27,16 @@ func squeezed(_ text: String) -> String {
     text.filter { !$0.isWhitespace }
 }
 
-/// What the page printed or threw, less the browser's own request for `/favicon.ico` (which the viewer
-/// does not serve: a 404 a user never sees).
+/// What the page printed or threw, less the 404 of `/favicon.ico`: the browser asks for it on its own,
+/// and the viewer has none.
 func problems(_ page: Page) -> [String] {
     page.exceptions + page.consoleMessages.filter { !$0.hasSuffix("/favicon.ico") }
 }
 
 /// JavaScript: true once session `id` is open: the URL names it and the selected row's state is shown.
 ///
-/// A test waits for this before it clicks a row: a click while the session is still opening may be
-/// undone by the opening's own selection.
+/// A test waits for this before it clicks a row: until then the timeline may still show the rows of
+/// the session shown before, and a click there is undone when the new session selects its entry.
 func opened(_ id: some CustomStringConvertible) -> String {
     """
     location.hash.startsWith('#session=\(id)&') && document.querySelector('#timeline .selected') !== null \
@@ -74,7 +74,7 @@ extension BrowserTests {
                     let page = try await open(browser, server.url.absoluteString)
                     #expect(try await page.evaluate("[...document.querySelectorAll('#sessions [data-session]')].map(e => Number(e.dataset.session))") == [.number("\(cart)"), .number("\(other)")])
                     let cartText = try #require(try await page.evaluate("document.querySelector('#sessions [data-session=\"\(cart)\"]').textContent")?.string)
-                    #expect(cartText.contains("cart") && cartText.contains("closed") && cartText.contains("7") && cartText.contains("2.1 (40)"), "\(cartText)")
+                    #expect(cartText.contains("cart") && cartText.contains("closed") && cartText.contains("7 entries") && cartText.contains("2.1 (40)"), "\(cartText)")
 
                     try await page.click("#sessions [data-session=\"\(cart)\"]")
                     try await page.waitFor(opened(cart))
@@ -86,6 +86,9 @@ extension BrowserTests {
                     let labels = try await page.evaluate("[1, 3, 6].map(n => document.querySelector(`#timeline [data-seq='${n}']`).textContent)")
                     let texts = labels?.array?.compactMap(\.string) ?? []
                     #expect(texts.count == 3 && texts[0].contains("addItem") && texts[1].contains("setNote") && texts[2].contains("checkout"), "\(texts)")
+                    // Each row shows its time offset and its reducer's duration.
+                    #expect(try await page.evaluate("/\\+\\d+\\.\\d+s/.test(document.querySelector(`#timeline [data-seq='1']`).textContent)") == true)
+                    #expect(try await page.evaluate("/\\d(\\.\\d+)?(ns|µs|ms|s)$/.test(document.querySelector(`#timeline [data-seq='1']`).textContent.trim())") == true)
 
                     try await page.click("#sessions [data-session=\"\(other)\"]")
                     try await page.waitFor(opened(other))
