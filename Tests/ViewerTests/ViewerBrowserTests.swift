@@ -241,6 +241,32 @@ extension BrowserTests {
             }
         }
 
+        @Test("a filtered view of a session still recording gains the new rows that match, and only those")
+        func liveFilteredSession() async throws {
+            let path = directory.path("live.actionlog")
+            let recorder = try ShopRecorder(path: path, sessionName: "live", initialState: Shop(), configuration: quietConfiguration())
+            let reduce = recorder.recording(reduceShop)
+            var state = Shop()
+            _ = reduce(&state, .addItem("a")); _ = reduce(&state, .setNote("x")); _ = reduce(&state, .addItem("b"))
+            recorder.flush()
+            try await withServer(path) { server in
+                try await Browser.with { browser in
+                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(recorder.sessionID)&seq=0")
+                    try await page.waitFor(selected(0))
+                    try await page.type("addItem", into: "input#filter")
+                    try await page.waitFor("JSON.stringify(\(visibleRows)) === '[1,3]'")
+                    _ = reduce(&state, .setNote("y")); _ = reduce(&state, .addItem("c")); _ = reduce(&state, .addItem("d"))
+                    recorder.flush()
+                    try await page.waitFor("JSON.stringify(\(visibleRows)) === '[1,3,5,6]'")
+                    _ = reduce(&state, .checkout)
+                    recorder.close()
+                    try await page.type("", into: "input#filter")
+                    try await page.waitFor("JSON.stringify(\(visibleRows)) === '[0,1,2,3,4,5,6,7]'")
+                    #expect(problems(page).isEmpty)
+                }
+            }
+        }
+
         @Test("names, labels, keys and values holding HTML and script are shown as text; no script of theirs runs")
         func escapesEverything() async throws {
             let path = directory.path("hostile.actionlog")
