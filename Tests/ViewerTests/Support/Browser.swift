@@ -56,7 +56,7 @@ final class Browser: Sendable {
     /// - Parameters:
     ///   - windowSize: the window's size in CSS pixels.
     ///   - arguments: more command-line switches.
-    /// - Throws: `BrowserError` when Chromium is not installed, does not start, or does not answer in 30 s.
+    /// - Throws: `BrowserError` when Chromium is not installed, does not start, or does not answer in 60 s (a loaded machine may take long to start it).
     static func launch(windowSize: (width: Int, height: Int) = (1280, 800), arguments extra: [String] = []) async throws -> Browser {
         let executable = try BrowserEnvironment.chromiumPath()
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("ActionLogBrowser-\(UUID().uuidString)", isDirectory: true)
@@ -78,7 +78,7 @@ final class Browser: Sendable {
         let pipe = DevToolsPipe(socket: socket) { Browser.tail(of: log) }
         let browser = Browser(pipe: pipe, pid: pid, profile: profile)
         do {
-            _ = try await pipe.send("Browser.getVersion", timeout: .seconds(30))
+            _ = try await pipe.send("Browser.getVersion", timeout: .seconds(60))
         } catch {
             browser.close()
             throw BrowserError(description: "\(executable) started but did not answer over the DevTools pipe: \(error)")
