@@ -180,7 +180,7 @@ struct ViewerAPI: Sendable {
             members["changeSource"] = .string(source)
             members["dropped"] = gap.map { ViewerJSON.number($0.dropped) } ?? .null
             members["note"] = gap?.note.map(JSONValue.string) ?? .null
-            members["handler"] = ViewerJSON.handler(try journal.handlerRecord(at: seq, in: id))
+            members["handler"] = ViewerJSON.handler(try journal.handlerRecords(in: id, seqs: seq...seq).first)
             return .object(members)
         }
     }

@@ -23,7 +23,8 @@ import Foundation
 /// changed. (The change encoder still holds the previous state's values, so a reducer that changes
 /// a collection in place copies it, and the copy is released after: a collection the action
 /// changed still costs its size.) At every recorded keyframe
-/// the replayed state is also encoded in full; if that disagrees with the change encoder (a type
+/// the replayed state is also encoded in full and compared with the keyframe's stored text, which
+/// is parsed only when the texts differ or the delta after it needs it; if the full encoding disagrees with the change encoder (a type
 /// whose `==` ignores something it encodes), the rest of the session is compared whole, and
 /// ``ReplayReport/warnings`` says so.
 public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unchecked Sendable {
@@ -87,7 +88,9 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
             let header = RecordedSession(session: try journal.session(id), entries: [], file: journal.fileName)
             return try runs { hintedThrough throws(JournalError) in
                 var cursor = try journal.entryCursor(in: id)
-                return ReplayRun(replay: self, recording: header, hintedThrough: hintedThrough) { () throws(JournalError) in try cursor.next() }
+                return ReplayRun(replay: self, recording: header, hintedThrough: hintedThrough) { () throws(JournalError) in
+                    try cursor.nextDeferringKeyframe()
+                }
             }
         case .recording(let recorded):
             return try runs { hintedThrough in ReplayRun(replay: self, recording: recorded, hintedThrough: hintedThrough) }

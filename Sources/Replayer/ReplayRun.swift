@@ -46,8 +46,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     private var warnings: [String] = []
 
     /// The session's entries, one at a time: a journal's through a cursor, so that replaying a long
-    /// session holds one page of entries, not the session.
-    private var nextEntry: () throws(JournalError) -> Entry?
+    /// session holds one page of entries, not the session. A journal's keyframes come as their stored
+    /// text, parsed only when a comparison or the delta after them needs it.
+    private var nextEntry: () throws(JournalError) -> (entry: Entry, keyframeText: [UInt8]?)?
     /// Entries with an action, counted as they go by.
     private var entriesWithActions = 0
 
@@ -58,7 +59,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     ///     changed; `Int.max` for all of them.
     init(
         replay: Replay<State, Action, Effect>, recording: RecordedSession, hintedThrough: Int = .max,
-        entries: (() throws(JournalError) -> Entry?)? = nil
+        entries: (() throws(JournalError) -> (entry: Entry, keyframeText: [UInt8]?)?)? = nil
     ) {
         self.replay = replay
         self.recording = recording
@@ -67,7 +68,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             nextEntry = entries
         } else {
             var iterator = recording.entries.makeIterator()
-            nextEntry = { iterator.next() }
+            nextEntry = { iterator.next().map { ($0, nil) } }
         }
         // The previous JSON is patched in place: an append to a long array costs the append.
         changes.patchesPreviousJSON = true
@@ -96,19 +97,21 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         // a session without one is a failure of this replay, not an error of the file's reading.
         var recorded = SessionStates(file: recording.file, session: recording.journalID)
         let first: Entry
+        let initialState: JSONValue?
         do throws(JournalError) {
-            guard let entry = try nextEntry() else {
+            guard let read = try nextEntry() else {
                 try recorded.requireEntries()
                 return report(nil)
             }
-            first = entry
-            try recorded.advance(past: first)
+            first = read.entry
+            try recorded.advance(past: first, keyframeText: read.keyframeText)
+            initialState = try recorded.resolvedState()
         } catch where error.code == .corrupt && error.file == recording.file {
             return report(failure(.noInitialState, seq: error.entry, label: nil, error.reason))
         } catch {
             throw error
         }
-        guard let initial = recorded.state else {
+        guard let initial = initialState else {
             // SessionStates leaves a state after entry 0 whenever it accepts it; never trap on a file.
             return report(failure(.noInitialState, seq: 0, label: nil, "entry 0 left no state to start from"))
         }
@@ -117,16 +120,16 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         var rebase = false
         // One entry read ahead: whether the next one is a delta decides how this one is encoded.
         var upcoming = try nextEntry()
-        while let entry = upcoming {
+        while let (entry, keyframeText) = upcoming {
             upcoming = try nextEntry()
             if entry.action != nil { entriesWithActions += 1 }
             let recordedPatch: JSONPatch?
             do throws(JournalError) {
-                recordedPatch = try recorded.advance(past: entry)
+                recordedPatch = try recorded.advance(past: entry, keyframeText: keyframeText)
             } catch {
                 throw recording.locate(error)
             }
-            guard let recordedState = recorded.state else {
+            guard recorded.state != nil || recorded.pendingKeyframeText != nil else {
                 // A gap: the actions lost here cannot be re-driven.
                 skipped.append(entry.seq)
                 rebase = true
@@ -136,16 +139,16 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
                 // Actions before this entry were lost: go on from what was recorded here.
                 skipped.append(entry.seq)
                 rebase = false
-                if let failure = start(from: recordedState, at: entry) { return report(failure) }
+                if let failure = start(from: try resolvedState(&recorded), at: entry) { return report(failure) }
                 continue
             }
             guard let actionJSON = entry.action else { continue }
-            let nextIsDelta = upcoming?.kind == .delta
+            let nextIsDelta = upcoming?.entry.kind == .delta
             // A step may take elements as unchanged only when the next one is a replayed delta, so
             // that the last step before a keyframe, a gap or the end compares everything.
-            let mayAssume = nextIsDelta && upcoming?.action != nil && entry.seq <= hintedThrough
-            if let failure = step(
-                entry, action: actionJSON, recordedState: recordedState, recordedPatch: recordedPatch, nextIsDelta: nextIsDelta,
+            let mayAssume = nextIsDelta && upcoming?.entry.action != nil && entry.seq <= hintedThrough
+            if let failure = try step(
+                entry, action: actionJSON, recorded: &recorded, recordedPatch: recordedPatch, nextIsDelta: nextIsDelta,
                 mayAssume: mayAssume)
             {
                 return report(failure)
@@ -153,9 +156,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             if rerunAfter != nil { return report(nil) }
             if !divergences.isEmpty, options.stopAtFirstDivergence {
                 // The report counts every entry with an action, as a whole-session reader would.
-                if upcoming?.action != nil { entriesWithActions += 1 }
+                if upcoming?.entry.action != nil { entriesWithActions += 1 }
                 while let rest = try nextEntry() {
-                    if rest.action != nil { entriesWithActions += 1 }
+                    if rest.entry.action != nil { entriesWithActions += 1 }
                 }
                 break
             }
@@ -165,11 +168,29 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
     // MARK: - Steps
 
+    /// The recorded state after the entry `recorded` last walked, parsing a keyframe left unparsed;
+    /// an error names the file, the session and the keyframe.
+    private func resolvedState(_ recorded: inout SessionStates) throws(JournalError) -> JSONValue {
+        do throws(JournalError) {
+            guard let state = try recorded.resolvedState() else {
+                // Unreachable: called only where the walk knows the state; never trap on a file.
+                throw JournalError(.corrupt, file: recording.file, session: recording.journalID, reason: "the recorded state is unknown")
+            }
+            return state
+        } catch {
+            throw recording.locate(error)
+        }
+    }
+
     /// Replays one entry; returns a failure that stops the replay.
+    ///
+    /// A keyframe whose stored text is not parsed yet is compared as text first: when it is the
+    /// canonical text of the replayed state (redacted as recorded), the states are equal without
+    /// parsing it; otherwise it is parsed and compared as JSON, as any other.
     private mutating func step(
-        _ entry: Entry, action actionJSON: JSONValue, recordedState: JSONValue, recordedPatch: JSONPatch?, nextIsDelta: Bool,
+        _ entry: Entry, action actionJSON: JSONValue, recorded: inout SessionStates, recordedPatch: JSONPatch?, nextIsDelta: Bool,
         mayAssume: Bool
-    ) -> ReplayFailure? {
+    ) throws(JournalError) -> ReplayFailure? {
         let actions: [(label: String, action: Action)]
         do {
             actions = try recording.actions(of: entry, actionJSON, upcasters: options.upcasters)
@@ -203,7 +224,17 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         }
 
         var stateEqual: Bool
-        if inSync, let recordedPatch, let replayedPatch {
+        let recordedState: JSONValue
+        if recorded.state == nil, let text = recorded.pendingKeyframeText, case let redacted = redactor.keyframe(replayedJSON),
+            redacted.canonicalBytes == text
+        {
+            // Equal as canonical text: the keyframe is not parsed. When a delta follows, the recorded
+            // state is the replayed JSON (redacted as recorded), which the text stands for.
+            stateEqual = true
+            if nextIsDelta { recorded.adoptPendingKeyframe(as: redacted) }
+            recordedState = .null
+        } else if inSync, let recordedPatch, let replayedPatch, let known = recorded.state {
+            recordedState = known
             // The same patch applied to equal states gives equal states; otherwise compare where
             // either patch touched. The replayed patch is redacted as the recorder redacted its own
             // (a patch it cannot redact exactly was recorded as a keyframe: then compare by places).
@@ -211,6 +242,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             stateEqual = recordedPatch == redactedPatch
                 || TouchedPlaces(recordedPatch, redactedPatch ?? replayedPatch).valuesEqual(recordedState, replayedJSON, redactingRight: redactor)
         } else {
+            recordedState = try resolvedState(&recorded)
             stateEqual = recordedState == redactor.keyframe(replayedJSON)
         }
         if hints != nil {
@@ -254,7 +286,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         ))
         // Go on from what was recorded, so that later findings do not follow from this one.
         if !options.stopAtFirstDivergence {
-            return start(from: recordedState, at: entry)
+            return start(from: try resolvedState(&recorded), at: entry)
         }
         return nil
     }

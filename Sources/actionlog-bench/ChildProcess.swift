@@ -213,6 +213,7 @@ func childEntryPoint(_ flag: String) -> (([String]) -> Int32)? {
     switch flag {
     case "--measure-child": measureChildMain
     case "--replay-child": replayChild
+    case "--rebuild-child": rebuildChild
     default: nil
     }
 }

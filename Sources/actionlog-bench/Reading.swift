@@ -187,9 +187,26 @@ struct ReplayResult {
     var replayShare: Double? { replay.map { decodeOnly / $0 } }
 }
 
+/// Reads a session as `Replay.run()` does and decodes every action: each entry through a cursor,
+/// its state walked by `SessionStates`, a keyframe's text parsed when the delta after it needs it
+/// (a replay compares the others as text first), and the last state parsed. Returns the entries read.
+func rebuild<Action: Decodable>(_ journal: Journal, session: Session.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> Int {
+    var states = SessionStates(file: journal.fileName, session: session)
+    var cursor = try journal.entryCursor(in: session)
+    var count = 0
+    while let (entry, keyframeText) = try cursor.nextDeferringKeyframe() {
+        try states.advance(past: entry, keyframeText: keyframeText)
+        if let action = entry.action {
+            blackHole(try action.decode(Action.self, decoder: decoder))
+        }
+        count += 1
+    }
+    blackHole(try states.resolvedState())
+    return count
+}
+
 func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: String, session: Session.ID, repeats: Int, runReplay: Bool) throws -> ReplayResult {
     let journal = try Journal(path: path)
-    let file = journal.fileName
     let decoder = JSONDecoder()
     let database = try Database(path: path, readOnly: true)
     let texts = try database.prepare("SELECT action FROM entries WHERE session_id = ?1 AND action IS NOT NULL ORDER BY seq")
@@ -203,15 +220,7 @@ func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: Str
         }
     }
     let reconstruct = try medianTime(repeats: repeats) {
-        var states = SessionStates(file: file, session: session)
-        var cursor = try journal.entryCursor(in: session)
-        while let entry = try cursor.next() {
-            try states.advance(past: entry)
-            if let action = entry.action {
-                blackHole(try action.decode(Action.self, decoder: decoder))
-            }
-        }
-        blackHole(states.state)
+        blackHole(try rebuild(journal, session: session, decoding: Action.self, decoder: decoder))
     }
     var matched: Bool?
     var replay: Double?

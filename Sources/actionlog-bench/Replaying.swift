@@ -63,8 +63,9 @@ import Foundation
         try run(ReplayCase(ledger, path: ledgerPath, session: ledgerSession.session, entries: ledgerSession.count, rate: nil, long: true))
         for replayCase in cases where replayCase.long { try run(replayCase) }
         print(table.render())
-        print("decode only: JSONValue(parsing:) + decode of every action, texts already in memory. rebuild+decode: Journal.entries(in:),")
-        print("SessionStates for every state, decode every action. Replay.run() also reduces, encodes what changed (ChangeEncoder) and")
+        print("decode only: JSONValue(parsing:) + decode of every action, texts already in memory. rebuild+decode: every entry read")
+        print("as Replay.run() reads it (a cursor; SessionStates; a keyframe parsed when the delta after it needs it, the others")
+        print("compared as text by a replay), every action decoded, the last state parsed. Replay.run() also reduces, encodes what changed (ChangeEncoder) and")
         print("compares the places either patch touched, plus a full encode and compare at each keyframe")
         print("(skipped where it would take over 10 s). share: decode-only time ÷ that time (100% = as fast as decoding the actions alone).")
         for note in notes { print("note: \(note)") }

@@ -346,6 +346,41 @@ func replayChild(_ arguments: [String]) -> Int32 {
     }
 }
 
+/// `actionlog-bench --rebuild-child PATH SESSION counter|ledger|cart|search REPEATS`: the replay
+/// section's rebuild+decode loop (``rebuild(_:session:decoding:decoder:)``),
+/// `REPEATS` times, with nothing else in the process: what to put under `perf stat` or `perf record`
+/// when working on the read path. Prints the entries read per repeat. Returns the exit status.
+func rebuildChild(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 4, let session = Session.ID(arguments[1]), let repeats = Int(arguments[3]), repeats > 0 else {
+        FileHandle.standardError.write(Data("usage: actionlog-bench --rebuild-child PATH SESSION counter|ledger|cart|search REPEATS\n".utf8))
+        return 64
+    }
+    func rebuildRepeatedly<Action: Decodable>(_: Action.Type) throws -> Int {
+        let journal = try Journal(path: arguments[0])
+        let decoder = JSONDecoder()
+        var count = 0
+        for _ in 0..<repeats { count = try rebuild(journal, session: session, decoding: Action.self, decoder: decoder) }
+        return count
+    }
+    do {
+        let count: Int
+        switch arguments[2] {
+        case "counter": count = try rebuildRepeatedly(CounterAction.self)
+        case "ledger": count = try rebuildRepeatedly(LedgerAction.self)
+        case "cart": count = try rebuildRepeatedly(CartAction.self)
+        case "search": count = try rebuildRepeatedly(SearchAction.self)
+        default:
+            FileHandle.standardError.write(Data("--rebuild-child: unknown workload \(arguments[2]); counter, ledger, cart or search\n".utf8))
+            return 64
+        }
+        print("\(count) entries")
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("--rebuild-child: \(error)\n".utf8))
+        return 1
+    }
+}
+
 /// Seconds in the unit that suits them (``time(_:)``, for where a property named `time` hides it).
 private func duration(_ seconds: Double) -> String { time(seconds) }
 

@@ -54,7 +54,8 @@ private final class PipeDrain: Sendable {
 /// Runs `executable` with `arguments` in `directory`; returns its exit status and everything it printed.
 /// With `standardOutput`, the child writes there instead (and `stdout` is empty).
 func runProcess(
-    _ executable: URL, _ arguments: [String], in directory: URL, standardOutput: FileHandle? = nil
+    _ executable: URL, _ arguments: [String], in directory: URL, standardOutput: FileHandle? = nil,
+    environment extra: [String: String] = [:]
 ) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
@@ -62,6 +63,7 @@ func runProcess(
     process.currentDirectoryURL = directory
     var environment = ProcessInfo.processInfo.environment
     environment["COLUMNS"] = nil  // Output goes to pipes; keep anything terminal-related out of it.
+    environment.merge(extra) { $1 }
     process.environment = environment
     let output = Pipe()
     let errors = Pipe()
@@ -182,4 +184,11 @@ func jsonLines(_ text: String, sourceLocation: SourceLocation = #_sourceLocation
 /// A JSON number as an `Int`; `nil` for anything else.
 func int(_ value: Any?) -> Int? {
     (value as? NSNumber)?.intValue
+}
+
+/// The `differences` of `diff --json`'s object, recording an issue when the output is not that shape.
+func diffObjects(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+    let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    let object = try #require(parsed as? [String: Any], "not a JSON object: \(text)", sourceLocation: sourceLocation)
+    return try #require(object["differences"] as? [[String: Any]], "no differences array: \(text)", sourceLocation: sourceLocation)
 }

@@ -50,6 +50,16 @@ struct ReplayCLIAsyncTests {
             #"  entry 1 call Directory.find("ada") → "Ada Lovelace""#,
             #"  entry 2 call Directory.find("") threw {"description":"empty name","type":"ReplayCLITests.EmptyName"}"#,
         ])
+
+        let diffJSON = try runCLI(["diff", "lookup.actionlog", "--session", "1", "0", "2", "--json"], in: directory)
+        #expect(diffJSON.status == 0, "\(diffJSON.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(diffJSON.stdout.utf8)) as? [String: Any])
+        #expect((object["differences"] as? [Any])?.isEmpty == true)
+        let handlers = try #require(object["handlers"] as? [[String: Any]])
+        #expect(handlers.map { int($0["seq"]) } == [1, 2])
+        let calls = handlers.compactMap { (($0["records"] as? [[String: Any]])?.first?["call"] as? [String: Any]) }
+        #expect(calls.map { $0["method"] as? String } == ["find", "find"])
+        #expect(calls.first?["result"] as? String == "Ada Lovelace")
     }
 }
 

@@ -130,13 +130,13 @@ struct ErrorTests {
             let separate = try runCLI(["state", "demo.actionlog", "--session", "2", "--at", "-1"], in: directory)
             #expect(separate.status == usageError)
             #expect(separate.stdout == "")
-            #expect(lines(separate.stderr).first == "Error: Missing value for '--at <at>'")
+            #expect(lines(separate.stderr).first == "Error: Missing value for '--at <seq>'")
 
             let joined = try runCLI(["state", "demo.actionlog", "--session", "2", "--at=-1"], in: directory)
             #expect(joined.status == usageError)
             #expect(joined.stdout == "")
             #expect(lines(joined.stderr).first == "Error: --at must be 0 or more (got -1).")
-            #expect(joined.stderr.contains("Usage: replay-cli state <file> --session <session> [--at <at>]"))
+            #expect(joined.stderr.contains("Usage: replay-cli state <file> --session <id> [--at <seq>] [--json]"))
 
             let notANumber = try runCLI(["state", "demo.actionlog", "--session", "2", "--at", "two"], in: directory)
             #expect(notANumber.status == usageError)
@@ -164,10 +164,10 @@ struct ErrorTests {
         (["sessions"], "Error: Missing expected argument '<file>'"),
         (["verify"], "Error: Missing expected argument '<file>'"),
         (["log"], "Error: Missing expected argument '<file>'"),
-        (["log", "demo.actionlog"], "Error: Missing expected argument '--session <session>'"),
-        (["state", "demo.actionlog"], "Error: Missing expected argument '--session <session>'"),
-        (["log", "demo.actionlog", "--session"], "Error: Missing value for '--session <session>'"),
-        (["demo", "--output"], "Error: Missing value for '--output <output>'"),
+        (["log", "demo.actionlog"], "Error: Missing expected argument '--session <id>'"),
+        (["state", "demo.actionlog"], "Error: Missing expected argument '--session <id>'"),
+        (["log", "demo.actionlog", "--session"], "Error: Missing value for '--session <id>'"),
+        (["demo", "--output"], "Error: Missing value for '--output <path>'"),
         (["sessions", "demo.actionlog", "--jsn"], "Error: Unknown option '--jsn'. Did you mean '--json'?"),
     ])
     func missingArguments(arguments: [String], message: String) throws {
@@ -209,10 +209,10 @@ struct HelpTests {
 
     @Test("help for a subcommand shows its usage", arguments: [
         ("sessions", "USAGE: replay-cli sessions <file> [--json]"),
-        ("log", "USAGE: replay-cli log <file> --session <session> [--from <seq>] [--limit <n>] [--label <pattern>] [--kind <kind>] [--json]"),
-        ("state", "USAGE: replay-cli state <file> --session <session> [--at <at>]"),
-        ("verify", "USAGE: replay-cli verify <file>"),
-        ("demo", "USAGE: replay-cli demo [--output <output>]"),
+        ("log", "USAGE: replay-cli log <file> --session <id> [--from <seq>] [--limit <n>] [--label <pattern>] [--kind <kind>] [--follow] [--json]"),
+        ("state", "USAGE: replay-cli state <file> --session <id> [--at <seq>] [--json]"),
+        ("verify", "USAGE: replay-cli verify <file> [--json]"),
+        ("demo", "USAGE: replay-cli demo [--output <path>]"),
     ])
     func subcommandHelp(subcommand: String, usage: String) throws {
         try withTemporaryDirectory { directory in

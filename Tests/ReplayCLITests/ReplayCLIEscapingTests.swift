@@ -65,6 +65,22 @@ struct EscapingTests {
         }
     }
 
+    @Test("log on a terminal: the gap is yellow, the offsets dim, and the only escape sequences are the colours")
+    func logOnTerminal() throws {
+        try withTemporaryDirectory { directory in
+            try makeHostileJournal(in: directory)
+            let result = try runCLIOnTerminal(["log", "hostile.actionlog", "--session", "1"], in: directory)
+            #expect(result.status == 0)
+            let (dim, yellow, reset) = ("\u{1B}[2m", "\u{1B}[33m", "\u{1B}[0m")
+            #expect(lines(result.terminal) == [
+                "SEQ  OFFSET   ACTION              JSON",
+                "0    \(dim)+0.000s\(reset)  (initial state)",
+                #"1    \#(dim)+0.250s\#(reset)  type\u{A}text\u{D}  {"type\t\u{7F}":{"_0":"\u001b]0;pwned\u0007"}}"#,
+                #"2    \#(dim)+0.500s\#(reset)  \#(yellow)(gap)\#(reset)               \#(yellow)lost\u{1B}[2K\u{2066}\#(reset)"#,
+            ], "\(result.terminal.debugDescription)")
+        }
+    }
+
     @Test("a session picked by a name holding controls is found; the error for a wrong one escapes them")
     func sessionByName() throws {
         try withTemporaryDirectory { directory in
@@ -143,7 +159,7 @@ struct EscapingTests {
             #expect(sessions.status == 0)
             #expect(rawControls(sessions.stdout) == [])
             let objects = try jsonObjects(sessions.stdout)
-            #expect(objects.first?["name"] as? String == hostileName)
+            #expect(objects.first?["sessionName"] as? String == hostileName)
             #expect(objects.first?["appVersion"] as? String == "\u{1B}[31mv1")
 
             let log = try runCLI(["log", "hostile.actionlog", "--session", "1", "--json"], in: directory)
@@ -154,12 +170,12 @@ struct EscapingTests {
             #expect(entries[1]["label"] as? String == "type\ntext\r")
             #expect((entries[1]["action"] as? [String: Any])?.keys.first == "type\t\u{7F}")
             #expect(entries[2]["note"] as? String == "lost\u{1B}[2K\u{2066}")
-            #expect(lines(log.stdout)[2] == #"{"action":null,"dropped":1,"effect":null,"kind":"gap","label":null,"note":"lost\u001b[2K\u2066","offsetSeconds":0.5,"reducerNanoseconds":null,"seq":2,"time":"1970-01-01T00:16:40.500Z"}"#)
+            #expect(lines(log.stdout)[2] == #"{"action":null,"dropped":1,"effect":null,"kind":"gap","label":null,"note":"lost\u001b[2K\u2066","offsetNanoseconds":500000000,"reducerNanoseconds":null,"seq":2,"session":1,"time":"1970-01-01T00:16:40.500Z"}"#)
 
             let diff = try runCLI(["diff", "hostile.actionlog", "--session", "1", "0", "1", "--json"], in: directory)
             #expect(diff.status == 0)
             #expect(rawControls(diff.stdout) == [])
-            #expect(try jsonObjects(diff.stdout).first?["to"] as? String == "\u{1B}[2J\u{9B}x")
+            #expect(try diffObjects(diff.stdout).first?["to"] as? String == "\u{1B}[2J\u{9B}x")
         }
     }
 

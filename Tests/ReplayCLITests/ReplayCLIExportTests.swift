@@ -108,41 +108,50 @@ struct ExportImportDiffTests {
         }
     }
 
-    @Test("diff --json prints an array of path, from, to; an absent side is left out")
+    @Test("diff --json prints the entries and an array of path, from, to; an absent side is left out")
     func diffJSON() throws {
         try withTemporaryDirectory { directory in
             try copyFixture("city-search.actionlog", to: directory)
             let result = try runCLI(["diff", "city-search.actionlog", "--session", "1", "3", "4", "--json"], in: directory)
             #expect(result.status == 0)
             #expect(result.stdout == """
-                [
-                  {
-                    "from": false,
-                    "path": "isLoading",
-                    "to": true
-                  },
-                  {
-                    "from": "p",
-                    "path": "query",
-                    "to": "pa"
-                  },
-                  {
-                    "from": 1,
-                    "path": "requestID",
-                    "to": 2
-                  }
-                ]
+                {
+                  "differences": [
+                    {
+                      "from": false,
+                      "path": "isLoading",
+                      "to": true
+                    },
+                    {
+                      "from": "p",
+                      "path": "query",
+                      "to": "pa"
+                    },
+                    {
+                      "from": 1,
+                      "path": "requestID",
+                      "to": 2
+                    }
+                  ],
+                  "file": "city-search.actionlog",
+                  "fromSeq": 3,
+                  "handlers": [],
+                  "session": 1,
+                  "sessionName": "city search",
+                  "toSeq": 4
+                }
 
                 """)
 
             let appeared = try runCLI(["diff", "city-search.actionlog", "12", "13", "--json"], in: directory)
-            let objects = try jsonObjects(appeared.stdout)
+            let objects = try diffObjects(appeared.stdout)
             #expect(objects.first?["path"] as? String == "errorMessage")
             #expect(objects.first?["from"] == nil)
             #expect(objects.first?["to"] as? String == #"The city service rejected "b3": digits are not allowed"#)
 
             let none = try runCLI(["diff", "city-search.actionlog", "4", "4", "--json"], in: directory)
-            #expect(none.stdout == "[]\n")
+            #expect(try diffObjects(none.stdout).isEmpty)
+            #expect(none.stdout.contains(#""differences": []"#))
         }
     }
 
@@ -222,9 +231,9 @@ struct ExportImportDiffTests {
 @Suite("replay-cli export, import and diff: help")
 struct ExportImportDiffHelpTests {
     @Test("each command shows its usage, and the root help lists it", arguments: [
-        ("export", "USAGE: replay-cli export <file> [--session <session>] [--format <format>] [--output <output>] [--force]"),
-        ("import", "USAGE: replay-cli import <file> --into <into>"),
-        ("diff", "USAGE: replay-cli diff <file> [--session <session>] <from> <to> [--json]"),
+        ("export", "USAGE: replay-cli export <file> [--session <id>] [--format <format>] [--output <path>] [--force]"),
+        ("import", "USAGE: replay-cli import <file> --into <journal> [--json]"),
+        ("diff", "USAGE: replay-cli diff <file> [--session <id>] <from> <to> [--json]"),
     ])
     func usage(subcommand: String, usage: String) throws {
         try withTemporaryDirectory { directory in

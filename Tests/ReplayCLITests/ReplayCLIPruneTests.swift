@@ -43,7 +43,7 @@ struct PruneCommandTests {
 
                 """)
             let left = try jsonObjects(try runCLI(["sessions", "demo.actionlog", "--json"], in: directory).stdout)
-            #expect(left.map { $0["name"] as? String } == ["sign in"])
+            #expect(left.map { $0["sessionName"] as? String } == ["sign in"])
 
             let again = try runCLI(["prune", "demo.actionlog", "--keep", "1"], in: directory)
             #expect(again.stdout == "demo.actionlog: nothing to remove; 1 session left.\n")
@@ -114,7 +114,7 @@ struct PruneCommandTests {
             recorder.record(action: .add(5), state: Counter(count: 6))
             recorder.close()
             let sessions = try jsonObjects(try runCLI(["sessions", "demo.actionlog", "--json"], in: directory).stdout)
-            #expect(sessions.map { $0["name"] as? String } == ["live"])
+            #expect(sessions.map { $0["sessionName"] as? String } == ["live"])
             #expect(sessions.map { $0["status"] as? String } == ["closed"])
             #expect(sessions.map { int($0["entries"]) } == [3], "the live session kept every entry")
 
@@ -137,7 +137,7 @@ struct PruneCommandTests {
             #expect(none.status == 64)
             #expect(none.stdout == "")
             let usage = """
-                Usage: replay-cli prune <file> [--keep <N>] [--max-bytes <SIZE>] [--older-than <DURATION>] [--dry-run]
+                Usage: replay-cli prune <file> [--keep <n>] [--max-bytes <size>] [--older-than <duration>] [--dry-run] [--json]
                   See 'replay-cli prune --help' for more information.
 
                 """
@@ -145,15 +145,15 @@ struct PruneCommandTests {
             let size = try runCLI(["prune", "demo.actionlog", "--max-bytes", "12XB"], in: directory)
             #expect(size.status == 64)
             #expect(size.stderr == """
-                Error: The value '12XB' is invalid for '--max-bytes <SIZE>'
-                Help:  --max-bytes <SIZE>  Keep the sessions' entries within SIZE bytes: 500000, 800kB, 20MB, 1.5GiB.
+                Error: The value '12XB' is invalid for '--max-bytes <size>'
+                Help:  --max-bytes <size>  Keep the sessions' entries within that many bytes: 500000, 800kB, 20MB, 1.5GiB.
 
                 """ + usage)
             let age = try runCLI(["prune", "demo.actionlog", "--older-than", "7"], in: directory)
             #expect(age.status == 64)
             #expect(age.stderr == """
-                Error: The value '7' is invalid for '--older-than <DURATION>'
-                Help:  --older-than <DURATION>  Remove sessions that ended longer ago than DURATION: 90s, 30m, 12h, 7d, 2w.
+                Error: The value '7' is invalid for '--older-than <duration>'
+                Help:  --older-than <duration>  Remove sessions that ended longer ago than that: 90s, 30m, 12h, 7d, 2w.
 
                 """ + usage)
             let missing = try runCLI(["vacuum", "missing.actionlog"], in: directory)

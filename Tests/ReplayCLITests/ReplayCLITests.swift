@@ -104,8 +104,8 @@ struct DemoCommandTests {
             let sessions = try runCLI(["sessions", "demo.actionlog", "--json"], in: directory)
             #expect(sessions.status == 0)
             let values = try jsonObjects(sessions.stdout)
-            #expect(values.map { int($0["id"]) } == [1, 2, 3, 4, 5, 6, 7, 8])
-            #expect(values.map { $0["name"] as? String } == [
+            #expect(values.map { int($0["session"]) } == [1, 2, 3, 4, 5, 6, 7, 8])
+            #expect(values.map { $0["sessionName"] as? String } == [
                 "city search", "checkout", "product card", "sign in", "city search", "checkout", "product card", "sign in",
             ])
             #expect(values.map { int($0["entries"]) } == [17, 15, 9, 9, 17, 15, 9, 9])
@@ -144,8 +144,8 @@ struct SessionsCommandTests {
             #expect(result.stderr == "")
             let values = try jsonObjects(result.stdout)
             try #require(values.count == 4)
-            #expect(values.map { int($0["id"]) } == [1, 2, 3, 4])
-            #expect(values.map { $0["name"] as? String } == ["city search", "checkout", "product card", "sign in"])
+            #expect(values.map { int($0["session"]) } == [1, 2, 3, 4])
+            #expect(values.map { $0["sessionName"] as? String } == ["city search", "checkout", "product card", "sign in"])
             #expect(values.map { $0["status"] as? String } == ["closed", "closed", "closed", "closed"])
             #expect(values.map { int($0["entries"]) } == [
                 DemoJournal.citySearchEntries, DemoJournal.checkoutEntries, DemoJournal.productCardEntries, DemoJournal.signInEntries,
@@ -167,8 +167,8 @@ struct SessionsCommandTests {
                 #expect(matches(started, timestampPattern))
                 #expect(matches(ended, timestampPattern))
                 #expect(started <= ended)
-                let duration = try #require((value["durationSeconds"] as? NSNumber)?.doubleValue)
-                #expect(duration >= 0 && duration < 60)
+                let duration = try #require(int(value["durationNanoseconds"]))
+                #expect(duration >= 0 && duration < 60_000_000_000)
             }
         }
     }
@@ -266,7 +266,8 @@ struct LogCommandTests {
             #expect(int(item["quantity"]) == 2)
             for entry in entries {
                 #expect(matches(entry["time"] as? String ?? "", timestampPattern))
-                #expect(((entry["offsetSeconds"] as? NSNumber)?.doubleValue ?? -1) >= 0)
+                #expect((int(entry["offsetNanoseconds"]) ?? -1) >= 0)
+                #expect(int(entry["session"]) == 2)
                 #expect(entry["dropped"] is NSNull)
             }
             // The state machine's side effects are its entries' effects.

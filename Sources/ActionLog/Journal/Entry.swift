@@ -183,7 +183,7 @@ struct RawEntry: Sendable {
     /// The JSON columns as stored bytes: parsed as they are, so that bytes that are not UTF-8 are
     /// refused by the parser, as in the text form, rather than read as U+FFFD.
     let action: [UInt8]?
-    let state: [UInt8]?
+    var state: [UInt8]?
     let effect: [UInt8]?
     let durationNanoseconds: Int64?
     let dropped: Int64?
@@ -233,6 +233,20 @@ struct RawEntry: Sendable {
         return nil
     }
 
+    /// Why a JSON column does not parse: the one wording for a row's columns, parsed at once or later.
+    static func notJSON(_ column: String, _ error: JSONParseError) -> String {
+        "the \(column) is not valid JSON: \(error)"
+    }
+
+    /// The row parsed, except a keyframe's state: its stored text is handed back instead, and the
+    /// entry holds a placeholder (`null`) in its place. See ``SessionStates/advance(past:keyframeText:)``.
+    func parsedDeferringKeyframe(file: String) throws(JournalError) -> (entry: Entry, keyframeText: [UInt8]?) {
+        guard kind == Entry.Kind.keyframe.rawValue, let text = state else { return (try parsed(file: file), nil) }
+        var placeholder = self
+        placeholder.state = Array("null".utf8)
+        return (try placeholder.parsed(file: file), text)
+    }
+
     /// Parses the row; the error names the file, session, entry and column.
     ///
     /// - Parameter readingStates: `false` for a reader that never looks at states (a timeline): a
@@ -253,7 +267,7 @@ struct RawEntry: Sendable {
             do {
                 return try JSONValue(parsing: bytes)
             } catch {
-                throw fail("the \(column) is not valid JSON: \(error)")
+                throw fail(Self.notJSON(column, error))
             }
         }
         let content: Entry.Content

@@ -41,6 +41,15 @@ public struct EntryCursor: Sendable {
         return try raw.parsed(file: journal.fileName, readingStates: readingStates)
     }
 
+    /// The next entry, parsed except a keyframe's state, whose stored text comes beside it: for a
+    /// walk that parses keyframes only when it needs them (``SessionStates/advance(past:keyframeText:)``).
+    ///
+    /// - Throws: ``JournalError`` naming the entry when its row cannot be read.
+    package mutating func nextDeferringKeyframe() throws(JournalError) -> (entry: Entry, keyframeText: [UInt8]?)? {
+        guard let raw = try nextRaw() else { return nil }
+        return try raw.parsedDeferringKeyframe(file: journal.fileName)
+    }
+
     /// The next row as stored, not parsed: for readers that must go on past a damaged row.
     mutating func nextRaw() throws(JournalError) -> RawEntry? {
         if index == page.count {

@@ -51,44 +51,80 @@ extension Journal {
     ///   such session, ``JournalError/Code/corrupt`` naming the entry when a row is damaged.
     public func handlerRecords(in session: Session.ID) throws(JournalError) -> [HandlerRecord] {
         _ = try self.session(session)
+        return try handlerRecords(in: session, seqs: 0...Int.max)
+    }
+
+    /// The handler records of the entries in `seqs`, by seq: one window of a session, for readers
+    /// that walk it in order (see ``HandlerRecordPager``). Empty where the journal has no such tables.
+    package func handlerRecords(in session: Session.ID, seqs: ClosedRange<Int>) throws(JournalError) -> [HandlerRecord] {
         let file = fileName
         return try read(session: session) { connection in
-            let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('handlers', 'calls')") ?? 0
-            guard tables == 2 else { return [] }
+            guard try Self.hasHandlerTables(connection) else { return [] }
             var reader = HandlerRowReader(file: file, session: session)
-            _ = try connection.prepare("SELECT seq, started FROM handlers WHERE session_id = ?1 ORDER BY seq")
-                .rows([.integer(session)]) { row in try reader.addHandler(row) }
-            _ = try connection.prepare("""
+            let bounds: [SQLiteValue] = [.integer(session), .integer(Int64(seqs.lowerBound)), .integer(Int64(seqs.upperBound))]
+            _ = try connection.cachedStatement("SELECT seq, started FROM handlers WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq")
+                .rows(bounds) { row in try reader.addHandler(row) }
+            _ = try connection.cachedStatement("""
                 SELECT seq, idx, kind, service, name, arguments, result, error, event, answered
-                FROM calls WHERE session_id = ?1 ORDER BY seq, idx
-                """).rows([.integer(session)]) { row in try reader.addRecord(row) }
+                FROM calls WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq, idx
+                """).rows(bounds) { row in try reader.addRecord(row) }
             return reader.handlers
         }
     }
+
+    /// The largest seq that has a handler record in `session`, or `nil` when none has.
+    package func lastHandlerSeq(in session: Session.ID) throws(JournalError) -> Int? {
+        try read(session: session) { connection in
+            guard try Self.hasHandlerTables(connection) else { return nil }
+            return try connection.scalarInt("SELECT max(seq) FROM handlers WHERE session_id = ?1", [.integer(session)]).map(Int.init)
+        }
+    }
+
+    /// Whether the file has the tables of schema version 2 (a version-1 file has none until a recorder migrates it).
+    private static func hasHandlerTables(_ connection: Connection) throws -> Bool {
+        try connection.hasTable("handlers") && connection.hasTable("calls")
+    }
 }
 
-extension Journal {
-    /// What the asynchronous handler of one entry did, or `nil` when the entry has no record: two
-    /// primary-key lookups, for a viewer that shows one entry of a long session.
+/// Reads a session's handler records a window of entries at a time, for a reader that walks the
+/// session in order (`log`, export): memory stays bounded however long the session, where
+/// ``Journal/handlerRecords(in:)`` reads them all at once.
+///
+/// ```swift
+/// var handlers = HandlerRecordPager(journal: journal, session: id)
+/// while let entry = try cursor.next() {
+///     let calls = try handlers.record(at: entry.seq)?.calls ?? []
+/// }
+/// ```
+package struct HandlerRecordPager: Sendable {
+    /// Entries per window: as many as a page of entries, so that each page of a walk costs one read.
+    static let windowSize = 512
+
+    private let journal: Journal
+    private let session: Session.ID
+    /// The entries whose records ``records`` holds.
+    private var window: ClosedRange<Int>?
+    private var records: [Int: HandlerRecord] = [:]
+
+    package init(journal: Journal, session: Session.ID) {
+        self.journal = journal
+        self.session = session
+    }
+
+    /// The record of entry `seq`, or `nil` when its entry has none; reads the window of entries from
+    /// `seq` on when `seq` is outside the one read last.
     ///
-    /// - Parameters:
-    ///   - seq: the entry.
-    ///   - session: the session's id.
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the entry when a row is damaged.
-    package func handlerRecord(at seq: Int, in session: Session.ID) throws(JournalError) -> HandlerRecord? {
-        let file = fileName
-        return try read(session: session, entry: seq) { connection in
-            let tables = try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('handlers', 'calls')") ?? 0
-            guard tables == 2 else { return nil }
-            var reader = HandlerRowReader(file: file, session: session)
-            _ = try connection.cachedStatement("SELECT seq, started FROM handlers WHERE session_id = ?1 AND seq = ?2")
-                .rows([.integer(session), .integer(Int64(seq))]) { row in try reader.addHandler(row) }
-            _ = try connection.cachedStatement("""
-                SELECT seq, idx, kind, service, name, arguments, result, error, event, answered
-                FROM calls WHERE session_id = ?1 AND seq = ?2 ORDER BY idx
-                """).rows([.integer(session), .integer(Int64(seq))]) { row in try reader.addRecord(row) }
-            return reader.handlers.first
+    /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the entry when a row
+    ///   of the window is damaged.
+    package mutating func record(at seq: Int) throws(JournalError) -> HandlerRecord? {
+        if window?.contains(seq) != true {
+            let (last, overflow) = seq.addingReportingOverflow(Self.windowSize - 1)
+            let seqs = seq...(overflow ? Int.max : last)
+            let read = try journal.handlerRecords(in: session, seqs: seqs)
+            records = Dictionary(read.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+            window = seqs
         }
+        return records[seq]
     }
 }
 

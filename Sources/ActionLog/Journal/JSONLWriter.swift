@@ -115,9 +115,11 @@ extension Journal {
     public func exportJSONL(_ id: Session.ID, to handle: FileHandle) throws(JournalError) {
         try snapshot { () throws(JournalError) in
             let session = try self.session(id)
-            let handlers = Dictionary(try handlerRecords(in: id).map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+            var handlers = HandlerRecordPager(journal: self, session: id)
             var cursor = try entryCursor(in: id)
-            try RecordedSession.writeJSONL(session: session, file: fileName, to: handle, handler: { handlers[$0] }) { () throws(JournalError) in try cursor.next() }
+            try RecordedSession.writeJSONL(session: session, file: fileName, to: handle, handler: { seq throws(JournalError) in try handlers.record(at: seq) }) {
+                () throws(JournalError) in try cursor.next()
+            }
         }
     }
 
@@ -127,18 +129,19 @@ extension Journal {
     /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
     package func exportJSONL(_ id: Session.ID, write: ([UInt8]) throws -> Void) throws {
         let session = try self.session(id)
-        // An asynchronous session's handler records are read at once: one small record per entry.
-        let handlers = Dictionary(try handlerRecords(in: id).map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        // An asynchronous session's handler records are read a window of entries at a time, as the entries are.
+        var handlers = HandlerRecordPager(journal: self, session: id)
         var cursor = try entryCursor(in: id)
         try RecordedSession.writeJSONL(
-            session: session, file: fileName, handler: { handlers[$0] }, next: { () throws(JournalError) in try cursor.next() }, write: write)
+            session: session, file: fileName, handler: { seq throws(JournalError) in try handlers.record(at: seq) },
+            next: { () throws(JournalError) in try cursor.next() }, write: write)
     }
 }
 
 extension RecordedSession {
     /// Writes a session's text form from entries read one at a time, checking them on the way.
     package static func writeJSONL(
-        session: Session, file: String, to handle: FileHandle, handler: (Int) -> HandlerRecord? = { _ in nil },
+        session: Session, file: String, to handle: FileHandle, handler: (Int) throws(JournalError) -> HandlerRecord? = { _ in nil },
         next: () throws(JournalError) -> Entry?
     ) throws(JournalError) {
         do {
@@ -162,7 +165,7 @@ extension RecordedSession {
     ///
     /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
     package static func writeJSONL(
-        session: Session, file: String, handler: (Int) -> HandlerRecord? = { _ in nil },
+        session: Session, file: String, handler: (Int) throws(JournalError) -> HandlerRecord? = { _ in nil },
         next: () throws(JournalError) -> Entry?, write: ([UInt8]) throws -> Void
     ) throws {
         var writer = JSONLWriter()
@@ -176,7 +179,7 @@ extension RecordedSession {
         while let entry = try next() {
             try states.checkAction(of: entry)
             try states.advance(past: entry)
-            writer.entry(entry, handler: handler(entry.seq))
+            writer.entry(entry, handler: try handler(entry.seq))
             try drain(force: false)
         }
         try drain(force: true)

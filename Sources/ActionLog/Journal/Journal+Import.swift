@@ -132,17 +132,35 @@ extension Journal {
         try importingJSONL(at: url, into: path).id
     }
 
-    /// ``importJSONL(at:into:)``, returning the session as read and its new id.
-    package static func importingJSONL(at url: URL, into path: String) throws(JournalError) -> (session: Session, id: Session.ID) {
+    /// ``importJSONL(at:into:)``, returning the session as read and its new id, and telling how far
+    /// it has got: `checked` after each entry of the first pass (the total is not known yet),
+    /// `inserted` after each entry of the second (out of the entries the first pass counted).
+    ///
+    /// - Parameters:
+    ///   - checked: called with the number of entries checked so far, from 1 up.
+    ///   - inserted: called with the number of entries read for inserting so far, and the total.
+    package static func importingJSONL(
+        at url: URL, into path: String, checked: (Int) -> Void = { _ in }, inserted: (Int, Int) -> Void = { _, _ in }
+    ) throws(JournalError) -> (session: Session, id: Session.ID) {
         var check = try JSONLReader(url: url)
         var count = 0
-        while try check.next(checking: true) != nil { count += 1 }
+        while try check.next(checking: true) != nil {
+            count += 1
+            checked(count)
+        }
         var reader = try JSONLReader(url: url)
         let journal = try Journal(path: path, mode: .readWrite)
         // Checked whole above; `insert` walks each entry through SessionStates again as it stores it.
         let collected = reader.collected
+        var read = 0
+        let total = count
         let id = try journal.insert(session: reader.header, file: reader.file, handlers: { collected.inOrder }) { () throws(JournalError) in
-            try reader.next(checking: false)
+            let entry = try reader.next(checking: false)
+            if entry != nil {
+                read += 1
+                inserted(read, total)
+            }
+            return entry
         }
         return (check.session(entryCount: count), id)
     }

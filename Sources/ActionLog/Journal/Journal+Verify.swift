@@ -1,9 +1,44 @@
 /// One problem `verify` found in a journal, named by session and entry.
 public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
+    /// What part of the journal a finding is about: a value a script can `switch` on, and what
+    /// `replay-cli verify --json` prints as `code`.
+    public enum Code: String, Sendable, Hashable {
+        /// SQLite's own check of the file (`PRAGMA quick_check`) failed.
+        case integrity
+        /// A session's row: its status or times do not add up.
+        case session
+        /// An entry: missing, unreadable, or breaking a rule of ``SessionStates``.
+        case entry
+        /// An asynchronous session's handler records (service calls, output events).
+        case handlerRecord
+    }
+
     public let session: Session.ID?
     public let entry: Int?
     /// What is wrong, as a sentence fragment.
     public let problem: String
+    /// What part of the journal the finding is about.
+    public let code: Code
+
+    /// A finding, as ``Journal/verify()`` makes them: for tools that report their own checks in
+    /// the same shape.
+    ///
+    /// ```swift
+    /// let finding = JournalFinding(session: 2, entry: 7, problem: "the action is not valid JSON")
+    /// print(finding)   // session 2, entry 7: the action is not valid JSON
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - session: the session, or `nil` for the file as a whole.
+    ///   - entry: the entry, or `nil` for the session (or file) as a whole.
+    ///   - problem: what is wrong.
+    ///   - code: what part of the journal the finding is about; by default an entry.
+    public init(session: Session.ID?, entry: Int?, problem: String, code: Code = .entry) {
+        self.session = session
+        self.entry = entry
+        self.problem = problem
+        self.code = code
+    }
 
     /// `session S, entry E: problem`, with the characters that could rewrite a terminal escaped
     /// (`\u{1B}`, as in ``JournalError/description``); ``problem`` holds the text unescaped.
@@ -42,10 +77,20 @@ extension Journal {
     ///
     /// - Throws: ``JournalError`` only when the file cannot be read at all.
     public func verify() throws(JournalError) -> JournalVerification {
-        try snapshot { () throws(JournalError) in try verifySnapshot() }
+        try verify(progress: { _ in })
     }
 
-    private func verifySnapshot() throws(JournalError) -> JournalVerification {
+    /// ``verify()``, telling `progress` how many entries it has checked so far, after each one:
+    /// for a caller that shows progress (`replay-cli verify` on a terminal). The total to expect is
+    /// the sum of the sessions' ``Session/entryCount``.
+    ///
+    /// - Parameter progress: called with the number of entries checked, from 1 up.
+    /// - Throws: ``JournalError`` only when the file cannot be read at all.
+    package func verify(progress: (Int) -> Void) throws(JournalError) -> JournalVerification {
+        try snapshot { () throws(JournalError) in try verifySnapshot(progress: progress) }
+    }
+
+    private func verifySnapshot(progress: (Int) -> Void) throws(JournalError) -> JournalVerification {
         let sessions = try self.sessions()
         var findings: [JournalFinding] = []
         var entryCount = 0
@@ -53,29 +98,44 @@ extension Journal {
             try connection.prepare("PRAGMA quick_check").rows { $0.text(0) ?? "" }
         }
         if integrity != ["ok"] {
-            findings += integrity.map { JournalFinding(session: nil, entry: nil, problem: "SQLite integrity check: \($0)") }
+            findings += integrity.map { JournalFinding(session: nil, entry: nil, problem: "SQLite integrity check: \($0)", code: .integrity) }
         }
         for session in sessions {
             var cursor = try entryCursor(in: session.id)
-            let (count, sessionFindings) = try check(session: session, cursor: &cursor)
+            let checkedBefore = entryCount
+            let (count, sessionFindings) = try check(session: session, cursor: &cursor) { progress(checkedBefore + $0) }
             entryCount += count
             findings += sessionFindings
-            // The handler records of an asynchronous session: readable, and each under an entry.
+            // The handler records of an asynchronous session: readable, and each under an entry; a
+            // window of entries at a time, so that memory stays bounded however long the session.
             do {
-                for handler in try handlerRecords(in: session.id) where handler.seq >= count {
-                    findings.append(JournalFinding(session: session.id, entry: handler.seq, problem: "a handler record for an entry the session does not have"))
+                guard let last = try lastHandlerSeq(in: session.id) else { continue }
+                var from = 0
+                while from <= last {
+                    let (end, overflow) = from.addingReportingOverflow(HandlerRecordPager.windowSize * 8)
+                    do {
+                        for handler in try handlerRecords(in: session.id, seqs: from...(overflow ? Int.max : end - 1)) where handler.seq >= count {
+                            findings.append(JournalFinding(session: session.id, entry: handler.seq, problem: "a handler record for an entry the session does not have", code: .handlerRecord))
+                        }
+                    } catch {
+                        findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason, code: .handlerRecord))
+                    }
+                    if overflow { break }
+                    from = end
                 }
             } catch {
-                findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason))
+                findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason, code: .handlerRecord))
             }
         }
         return JournalVerification(sessions: sessions.count, entries: entryCount, findings: findings)
     }
 
-    private func check(session: Session, cursor: inout EntryCursor) throws(JournalError) -> (Int, [JournalFinding]) {
+    private func check(
+        session: Session, cursor: inout EntryCursor, progress: (Int) -> Void
+    ) throws(JournalError) -> (Int, [JournalFinding]) {
         var findings: [JournalFinding] = []
         func finding(_ entry: Int?, _ problem: String) {
-            findings.append(JournalFinding(session: session.id, entry: entry, problem: problem))
+            findings.append(JournalFinding(session: session.id, entry: entry, problem: problem, code: entry == nil ? .session : .entry))
         }
         func finding(_ error: JournalError) {
             finding(error.entry, error.reason)
@@ -90,6 +150,7 @@ extension Journal {
         var count = 0
         while let raw = try cursor.nextRaw() {
             count += 1
+            progress(count)
             let entry: Entry
             do {
                 entry = try raw.parsed(file: fileName)

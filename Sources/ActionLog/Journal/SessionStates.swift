@@ -40,6 +40,9 @@ public struct SessionStates: Sendable {
     /// Set after an error: deltas are passed over, unreported, until the next keyframe.
     private var lost = false
     private var bounds = JSONPatch.Bounds()
+    /// The last keyframe's stored text, when a walk that defers keyframes has not needed it parsed
+    /// yet (see ``advance(past:keyframeText:)``); ``state`` is `nil` meanwhile.
+    private var pendingKeyframe: (seq: Int, text: [UInt8])?
     /// Entries walked (or skipped) so far.
     public private(set) var entryCount = 0
 
@@ -83,6 +86,9 @@ public struct SessionStates: Sendable {
             state = nil
             lost = true
         }
+        // A delta parses the keyframe it follows; anything else replaces it.
+        let pending = pendingKeyframe
+        pendingKeyframe = nil
         switch entry.content {
         case .keyframe(let full):
             if !resuming, entry.seq == 0, entry.action != nil, orderProblem == nil {
@@ -98,6 +104,10 @@ public struct SessionStates: Sendable {
             if entry.seq == 0, !resuming {
                 lost = true
                 throw error(0, "entry 0 must be a keyframe holding the initial state and no action")
+            }
+            if let pending {
+                // The delta needs the keyframe before it: parsed now, an error naming the keyframe.
+                try resolve(pending)
             }
             guard var current = state else {
                 if lost { return nil }
@@ -132,12 +142,76 @@ public struct SessionStates: Sendable {
         return nil
     }
 
+    /// Moves the state across `entry`, as ``advance(past:)`` does, but leaves a keyframe's stored
+    /// `keyframeText` unparsed until something needs it: the delta after it, or
+    /// ``resolvedState()``. A replay compares a keyframe with the replayed state's canonical text
+    /// first, so a session of keyframes that match costs no parsing. Until it is parsed, ``state`` is
+    /// `nil`; ``pendingKeyframeText`` is the text. `entry`'s content is then a placeholder.
+    ///
+    /// - Parameters:
+    ///   - entry: the next entry of the session.
+    ///   - keyframeText: for a keyframe, its stored state text, not parsed; `nil` for any other entry,
+    ///     or a keyframe whose content is parsed.
+    /// - Returns: the delta's patch, as ``advance(past:)`` does.
+    /// - Throws: ``JournalError`` as ``advance(past:)`` does; a keyframe's text that is not JSON is
+    ///   reported when it is parsed, naming the keyframe's entry.
+    @discardableResult
+    package mutating func advance(past entry: Entry, keyframeText: [UInt8]?) throws(JournalError) -> JSONPatch? {
+        guard let keyframeText, entry.kind == .keyframe else { return try advance(past: entry) }
+        defer {
+            // What the keyframe case left as the state is the placeholder: the text stands for it.
+            if state != nil {
+                state = nil
+                pendingKeyframe = (entry.seq, keyframeText)
+            }
+        }
+        return try advance(past: entry)
+    }
+
+    /// The stored text of the keyframe that ``state`` stands for, while it is not parsed.
+    package var pendingKeyframeText: [UInt8]? { pendingKeyframe?.text }
+
+    /// The recorded state after the last entry, parsing a keyframe left unparsed; `nil` when it is
+    /// unknown (a gap, or an error).
+    ///
+    /// - Throws: ``JournalError`` naming the keyframe's entry when its text is not JSON.
+    package mutating func resolvedState() throws(JournalError) -> JSONValue? {
+        if let pending = pendingKeyframe {
+            pendingKeyframe = nil
+            try resolve(pending)
+        }
+        return state
+    }
+
+    /// Takes `state` as what the pending keyframe's text parses to, without parsing it: for a replay
+    /// that found the text equal to `state`'s canonical text, so that the delta after the keyframe
+    /// applies to a state it already holds. Does nothing when no keyframe is pending.
+    ///
+    /// - Parameter state: a value whose canonical text is the pending keyframe's stored text.
+    package mutating func adoptPendingKeyframe(as state: JSONValue) {
+        guard pendingKeyframe != nil else { return }
+        pendingKeyframe = nil
+        self.state = state
+    }
+
+    /// Parses a keyframe's stored text into ``state``, with the message a reader of rows gives.
+    private mutating func resolve(_ pending: (seq: Int, text: [UInt8])) throws(JournalError) {
+        do {
+            state = try JSONValue(parsing: pending.text)
+        } catch {
+            state = nil
+            lost = true
+            throw self.error(pending.seq, RawEntry.notJSON("state", error))
+        }
+    }
+
     /// Marks entry `seq` as unreadable (its row did not parse): the state is unknown from there.
     ///
     /// - Parameter seq: the entry.
     package mutating func skip(_ seq: Int) {
         _ = checkOrder(seq)
         entryCount += 1
+        pendingKeyframe = nil
         state = nil
         lost = true
     }

@@ -23,6 +23,18 @@ extension Journal {
     ///   and `dryRun` is `false`; ``JournalError/Code/corrupt`` naming the session when a session row is
     ///   damaged; ``JournalError/Code/sqlite`` when the file cannot be read or written.
     public func prune(_ policy: RetentionPolicy, dryRun: Bool = false, now: Date = Date()) throws(JournalError) -> PruneReport {
+        try prune(policy, dryRun: dryRun, now: now, progress: { _, _ in })
+    }
+
+    /// ``prune(_:dryRun:now:)``, telling `progress` how many of the sessions to remove it has removed,
+    /// and how many it will, after each one: for a caller that shows progress (`replay-cli prune` on
+    /// a terminal). A session's entries go in one statement, so the count moves a session at a time.
+    ///
+    /// - Parameter progress: called with the sessions removed so far (from 1 up) and their total.
+    /// - Throws: as ``prune(_:dryRun:now:)``.
+    package func prune(
+        _ policy: RetentionPolicy, dryRun: Bool = false, now: Date = Date(), progress: (Int, Int) -> Void
+    ) throws(JournalError) -> PruneReport {
         let (file, path) = (fileName, self.path)
         return try read { connection in
             guard dryRun || connection.mode == .readWrite else {
@@ -33,9 +45,10 @@ extension Journal {
                 try connection.transaction {
                     let entries = try connection.prepare("DELETE FROM entries WHERE session_id = ?1")
                     let sessions = try connection.prepare("DELETE FROM sessions WHERE id = ?1")
-                    for removal in plan.removed {
+                    for (index, removal) in plan.removed.enumerated() {
                         try entries.execute([.integer(removal.id)])
                         try sessions.execute([.integer(removal.id)])
+                        progress(index + 1, plan.removed.count)
                     }
                 }
                 for removal in plan.removed { SessionLock.removeStale(journal: path, session: removal.id) }

@@ -9,16 +9,25 @@ struct Copy: ParsableCommand {
             The copy holds what was committed when it began, in one file with no -wal or -shm beside \
             it, readable and writable by its owner only. It is written beside DEST and renamed at the \
             end, so a failed copy leaves no file. DEST is never the journal itself.
+
+            With --json it prints one object: file, destination, sessions, entries.
+
+            Examples:
+              replay-cli copy app.actionlog bug-1234.actionlog
+              replay-cli copy app.actionlog bug-1234.actionlog --force --json
             """
     )
 
     @OptionGroup var journal: JournalOptions
 
-    @Argument(help: "The new file.")
+    @Argument(help: ArgumentHelp("The new file.", valueName: "dest"), completion: .file(extensions: ["actionlog"]))
     var destination: String
 
     @Flag(help: "Replace DEST if it exists.")
     var force = false
+
+    @Flag(help: "Print JSON for scripts: what was copied, as one object.")
+    var json = false
 
     func run() throws {
         let journal = try journal.open()
@@ -32,6 +41,16 @@ struct Copy: ParsableCommand {
             let (sum, overflow) = total.addingReportingOverflow(session.entryCount)
             return overflow ? Int.max : sum
         }
-        print("Copied \(journal.fileName) to \(destination) (\(counted(copy.count, "session")), \(counted(entries, "entry", "entries"))).")
+        if json {
+            try JSONOutput.print(.object([
+                "file": .string(self.journal.file),
+                "destination": .string(destination),
+                "sessions": JSONOutput.number(copy.count),
+                "entries": JSONOutput.number(entries),
+            ]))
+            return
+        }
+        try BufferedOutput.print(
+            "Copied \(journal.fileName.displayEscaped) to \(destination.displayEscaped) (\(counted(copy.count, "session")), \(counted(entries, "entry", "entries"))).")
     }
 }

@@ -12,10 +12,14 @@ struct Demo: AsyncParsableCommand {
             The four example features, one per architecture: a Store with effects (city search), a state-machine \
             ViewModel (checkout), an actor ViewModel behind a Reducer front (product card) and an event ViewModel \
             (sign in). An existing journal keeps its sessions: the demo adds four more.
+
+            Examples:
+              replay-cli demo
+              replay-cli demo --output /tmp/demo.actionlog
             """
     )
 
-    @Option(name: .shortAndLong, help: "The journal to write.")
+    @Option(name: .shortAndLong, help: ArgumentHelp("The journal to write.", valueName: "path"), completion: .file(extensions: ["actionlog"]))
     var output = "demo.actionlog"
 
     @MainActor

@@ -1,11 +1,23 @@
 import ActionLog
 import ArgumentParser
 
-/// `replay-cli diff FILE --session ID FROM TO`: what changed in the state between two steps.
+/// `replay-cli diff FILE --session ID FROM TO [--json]`: what changed in the state between two steps.
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the fields of the recorded state that differ between two entries.",
-        discussion: "Exits 0 when the states differ: the differences are the answer, not a finding."
+        discussion: """
+            Exits 0 when the states differ: the differences are the answer, not a finding. On a terminal, \
+            the earlier values (−) are red and the later ones (+) green.
+
+            With --json it prints one object: file, session (null for a .jsonl file), sessionName, \
+            fromSeq, toSeq, differences, an array of {"path", "from", "to"} with a side left out \
+            where the field is absent, and handlers, the service calls and output events of the \
+            entries after FROM up to TO (each with its seq), as log --json prints them.
+
+            Examples:
+              replay-cli diff app.actionlog --session checkout 4 5
+              replay-cli diff checkout.jsonl 0 12 --json | jq '.differences[].path'
+            """
     )
 
     @OptionGroup var source: SessionFileOptions
@@ -16,7 +28,7 @@ struct Diff: ParsableCommand {
     @Argument(help: "The later entry.")
     var to: Int
 
-    @Flag(help: "Print JSON for scripts: an array of {\"path\", \"from\", \"to\"}, a side left out where the field is absent.")
+    @Flag(help: "Print JSON for scripts: one object with the entries and their differences.")
     var json = false
 
     func validate() throws {
@@ -25,8 +37,8 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        let (name, before, after) = try source.states(from, to)
-        let differences = before.differences(to: after)
+        let states = try source.states(from, to)
+        let differences = states.first.differences(to: states.second)
         if json {
             let values: [JSONValue] = differences.map { difference in
                 var members: [String: JSONValue] = ["path": .string(difference.path.description)]
@@ -34,18 +46,30 @@ struct Diff: ParsableCommand {
                 members["to"] = difference.replayed
                 return .object(members)
             }
-            try BufferedOutput.print(JSONValue.array(values).prettyText.jsonDisplayEscaped)
+            try JSONOutput.print(.object([
+                "file": .string(source.file),
+                "session": states.session.map(JSONOutput.number) ?? .null,
+                "sessionName": .string(states.sessionName),
+                "fromSeq": JSONOutput.number(from),
+                "toSeq": JSONOutput.number(to),
+                "differences": .array(values),
+                "handlers": .array(try handlerRecordsBetween().map { handler in
+                    guard case .object(var members) = handler.jsonValue else { return handler.jsonValue }
+                    members["seq"] = JSONOutput.number(handler.seq)
+                    return .object(members)
+                }),
+            ]))
             return
         }
         var output = BufferedOutput()
-        try output.write("Entry \(from) → entry \(to) of \(name.displayEscaped):")
+        try output.write("Entry \(from) → entry \(to) of \(states.displayName.displayEscaped):")
         if differences.isEmpty {
             try output.write("No difference.")
         } else {
-            // Paths and values come from the file: each line is escaped for a terminal.
+            // Paths and values come from the file: each line is escaped for a terminal, then coloured.
             for difference in differences {
-                try output.write("  − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")".displayEscaped)
-                try output.write("  + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")".displayEscaped)
+                try output.write(Style.apply(.red, "  − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")".displayEscaped))
+                try output.write(Style.apply(.green, "  + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")".displayEscaped))
             }
             try output.write("(entry \(from): −, entry \(to): +)")
         }
@@ -53,13 +77,22 @@ struct Diff: ParsableCommand {
         try output.flush()
     }
 
+    /// The entries after the earlier one, up to the later one; `nil` when they are the same.
+    private var between: ClosedRange<Int>? {
+        from == to ? nil : (min(from, to) + 1)...max(from, to)
+    }
+
+    /// The handler records with calls or events of the entries ``between`` the two.
+    private func handlerRecordsBetween() throws -> [HandlerRecord] {
+        guard let range = between else { return [] }
+        return try source.handlerRecords().filter { range.contains($0.seq) && !$0.records.isEmpty }
+    }
+
     /// An asynchronous session's service calls and output events between the two entries: what an
     /// event ViewModel, which has no state, did there.
     private func writeHandlerRecords(into output: inout BufferedOutput) throws {
-        guard from != to else { return }
-        let range = (min(from, to) + 1)...max(from, to)
-        let handlers = try source.handlerRecords().filter { range.contains($0.seq) && !$0.records.isEmpty }
-        guard !handlers.isEmpty else { return }
+        let handlers = try handlerRecordsBetween()
+        guard let range = between, !handlers.isEmpty else { return }
         try output.write("Service calls and output events of entries \(range.lowerBound)...\(range.upperBound):")
         for handler in handlers {
             for record in handler.records {

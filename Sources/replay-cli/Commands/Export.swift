@@ -16,7 +16,14 @@ struct Export: ParsableCommand {
         discussion: """
             `replay-cli import` reads the text back: export, import and export again give the same bytes. \
             FILE may be a .jsonl file too, which writes it in normal form. --output never writes over the \
-            file being read (the same file by device and inode, whatever the path), even with --force.
+            file being read (the same file by device and inode, whatever the path), even with --force. \
+            When standard error is a terminal and the text goes elsewhere, a long export shows how many \
+            entries it has written on standard error.
+
+            Examples:
+              replay-cli export app.actionlog --session checkout --output checkout.jsonl
+              replay-cli export app.actionlog --session 3 | jq -c '.label'
+              replay-cli export edited.jsonl --output normal.jsonl --force
             """
     )
 
@@ -27,10 +34,10 @@ struct Export: ParsableCommand {
 
     @OptionGroup var source: SessionFileOptions
 
-    @Option(help: "The text format.")
+    @Option(help: ArgumentHelp("The text format.", valueName: "format"))
     var format = Format.jsonl
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "path"), completion: .file())
     var output: String?
 
     @Flag(help: "Replace the --output file if it exists.")
@@ -38,7 +45,8 @@ struct Export: ParsableCommand {
 
     func run() throws {
         guard let output else {
-            try source.exportJSONL(write: OutputTarget.standardOutput.write)
+            // Text going to a terminal shows its own progress; a line drawn over it would garble it.
+            try source.exportJSONL(showingProgress: !Terminal.isInteractive, write: OutputTarget.standardOutput.write)
             return
         }
         let shown = output.displayEscaped

@@ -10,15 +10,29 @@ struct Import: ParsableCommand {
         discussion: """
             A damaged file (an entry that is not JSON, a missing field, a delta that does not apply) is \
             refused with the file, entry and line, and nothing is written. A journal the import created \
-            is removed when the import fails (a full disk).
+            is removed when the import fails (a full disk). On a terminal, a long import shows how many \
+            entries it has checked, then inserted, on standard error.
+
+            With --json it prints one object: file, journal, session (the new id), sessionName, entries.
+
+            Examples:
+              replay-cli import checkout.jsonl --into goldens.actionlog
+              replay-cli import checkout.jsonl --into goldens.actionlog --json
             """
     )
 
-    @Argument(help: "The session in text form (.jsonl), as `replay-cli export` writes it.")
+    @Argument(
+        help: ArgumentHelp("The session in text form (.jsonl), as `replay-cli export` writes it.", valueName: "file"),
+        completion: .file(extensions: ["jsonl"]))
     var file: String
 
-    @Option(help: "The journal (.actionlog) to insert the session into; created if missing.")
+    @Option(
+        help: ArgumentHelp("The journal (.actionlog) to insert the session into; created if missing.", valueName: "journal"),
+        completion: .file(extensions: ["actionlog"]))
     var into: String
+
+    @Flag(help: "Print JSON for scripts: what was imported, as one object.")
+    var json = false
 
     func run() throws {
         // A journal this import creates and then fails to fill (a full disk) is removed, with its
@@ -29,13 +43,37 @@ struct Import: ParsableCommand {
         }
         // Read twice, a line at a time: checked whole before the journal is created, then inserted.
         let (session, id): (Session, Session.ID)
+        let checking = ProgressLine("import", total: nil, unit: "entries checked")
+        var inserting: ProgressLine?
         do {
             (session, id) = try reportingErrors { () throws(JournalError) in
-                try Journal.importingJSONL(at: URL(fileURLWithPath: file), into: into)
+                try Journal.importingJSONL(
+                    at: URL(fileURLWithPath: file), into: into, checked: checking.update,
+                    inserted: { done, total in
+                        if inserting == nil {
+                            checking.finish()
+                            inserting = ProgressLine("import", total: total, unit: "entries inserted", since: checking.start)
+                        }
+                        inserting?.update(done)
+                    })
             }
+            checking.finish()
+            inserting?.finish()
         } catch {
+            checking.finish()
+            inserting?.finish()
             for path in created { unlink(path) }
             throw error
+        }
+        if json {
+            try JSONOutput.print(.object([
+                "file": .string(file),
+                "journal": .string(into),
+                "session": JSONOutput.number(id),
+                "sessionName": .string(session.name),
+                "entries": JSONOutput.number(session.entryCount),
+            ]))
+            return
         }
         try BufferedOutput.print(
             "Imported session \"\(session.name.displayEscaped)\" as session \(id) of \(into.displayEscaped) (\(counted(session.entryCount, "entry", "entries")))."

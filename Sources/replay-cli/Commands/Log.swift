@@ -3,7 +3,7 @@ import ActionLogViewer
 import ArgumentParser
 import Foundation
 
-/// `replay-cli log FILE --session ID [--from SEQ] [--limit N] [--label PATTERN] [--kind KIND] [--json]`:
+/// `replay-cli log FILE --session ID [--from SEQ] [--limit N] [--label PATTERN] [--kind KIND] [--follow] [--json]`:
 /// the timeline of a session.
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,9 +16,15 @@ struct Log: ParsableCommand {
             --label and --kind keep the entries that match (both, when both are given), and --limit counts \
             the entries printed; an entry's service calls and output events go with it.
 
+            --follow prints what is there, then the entries a recorder commits, as they commit (it looks \
+            every 0.2 s, reading only the entries after the last one printed), like `tail -f`. It ends \
+            with exit status 0 once the session is no longer being recorded (closed, or its recorder \
+            died), after its last entries, or on Ctrl-C or SIGTERM. It cannot be combined with --limit.
+
             Examples:
               replay-cli log app.actionlog --session checkout --label 'add*'
               replay-cli log app.actionlog --session 3 --kind gap --json
+              replay-cli log app.actionlog --session checkout --follow
             """
     )
 
@@ -39,6 +45,9 @@ struct Log: ParsableCommand {
     @Option(help: ArgumentHelp("Only entries of this kind: keyframe, delta or gap.", valueName: "kind"))
     var kind: String?
 
+    @Flag(name: .shortAndLong, help: "Keep printing the entries a recorder commits, until the session is no longer recorded.")
+    var follow = false
+
     @Flag(help: "Print JSON Lines for scripts: one object per entry.")
     var json = false
 
@@ -47,6 +56,9 @@ struct Log: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         if let kind, Entry.Kind(rawValue: kind) == nil {
             throw ValidationError("--kind must be keyframe, delta or gap, not \(kind.displayEscaped)")
+        }
+        if follow, limit != nil {
+            throw ValidationError("--limit and --follow cannot be used together: --follow prints every entry to come")
         }
     }
 
@@ -60,38 +72,114 @@ struct Log: ParsableCommand {
     func run() throws {
         let journal = try journal.open()
         let session = try session.resolve(in: journal)
-        try requireEntries(session, in: journal)
+        // A session being recorded may have no entries yet: following it waits for them.
+        if !(follow && session.status == .recording) { try requireEntries(session, in: journal) }
         let pattern = label.map { LabelPattern($0) }
         let filtering = pattern != nil || kind != nil
         // With a filter, --limit counts the entries printed, not the entries read.
         let readLimit = filtering ? nil : limit
-        var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
-        var printed = 0
         // An asynchronous session's service calls and output events, printed under their entry.
         let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session.id) }
-        let handlers = Dictionary(records.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
-        var output = BufferedOutput()
-        var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
+        var printer = Printer(session: session, json: json, handlers: Self.byEntry(records))
+        var printed = 0
+        var next = from
+        var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
         while filtering ? printed < (limit ?? .max) : true,
             let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() })
         {
+            next = entry.seq + 1
             guard keeps(entry, pattern: pattern) else { continue }
             printed += 1
+            try printer.print(entry)
+        }
+        try printer.flush()
+        guard follow, session.status == .recording else { return }
+        try follow(journal: journal, session: session.id, from: next, pattern: pattern, printer: &printer)
+    }
+
+    // MARK: - Following
+
+    /// Polls the session every ``pollInterval`` and prints the entries committed since the last
+    /// look, until the session is no longer being recorded or a signal asks to stop.
+    private func follow(journal: Journal, session: Session.ID, from seq: Int, pattern: LabelPattern?, printer: inout Printer) throws {
+        let stop = StopSignal()
+        var next = seq
+        while !stop.wait(Self.pollInterval) {
+            // The status is read before the entries: once it says the recording ended, every entry
+            // of the session is committed, and the read below sees them all.
+            let status = try reportingErrors { () throws(JournalError) in try journal.session(session).status }
+            var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session, from: next) }
+            var fresh: [Entry] = []
+            while let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() }) {
+                next = entry.seq + 1
+                fresh.append(entry)
+                // A page at a time, so a recorder far ahead costs bounded memory.
+                if fresh.count >= EntryPageSize.rows {
+                    try print(fresh, journal: journal, session: session, pattern: pattern, printer: &printer)
+                    fresh.removeAll(keepingCapacity: true)
+                }
+            }
+            try print(fresh, journal: journal, session: session, pattern: pattern, printer: &printer)
+            try printer.flush()
+            if status != .recording { return }
+        }
+        try printer.flush()
+    }
+
+    /// Prints new entries with their handler records, read for those entries only.
+    private func print(
+        _ entries: [Entry], journal: Journal, session: Session.ID, pattern: LabelPattern?, printer: inout Printer
+    ) throws {
+        guard let head = entries.first, let tail = entries.last, head.seq <= tail.seq else { return }
+        let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session, seqs: head.seq...tail.seq) }
+        printer.handlers = Self.byEntry(records)
+        for entry in entries where keeps(entry, pattern: pattern) { try printer.print(entry) }
+    }
+
+    /// How long `--follow` waits between two looks at the journal.
+    static let pollInterval: DispatchTimeInterval = .milliseconds(200)
+
+    private static func byEntry(_ records: [HandlerRecord]) -> [Int: HandlerRecord] {
+        Dictionary(records.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    // MARK: - Lines
+
+    /// Prints entries as table rows or JSON Lines, buffered.
+    private struct Printer {
+        let session: Session
+        let json: Bool
+        var handlers: [Int: HandlerRecord]
+        var output = BufferedOutput()
+        var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
+
+        init(session: Session, json: Bool, handlers: [Int: HandlerRecord]) {
+            self.session = session
+            self.json = json
+            self.handlers = handlers
+        }
+
+        mutating func print(_ entry: Entry) throws {
             if json {
-                var line = Self.json(entry, session: session)
+                var line = Log.json(entry, session: session)
                 if let handler = handlers[entry.seq], case .object(var members) = line {
                     members["handler"] = handler.jsonValue
                     line = .object(members)
                 }
                 try output.write(line.canonicalText.jsonDisplayEscaped)
-                continue
+                return
             }
-            table.add(Self.row(entry, session: session))
-            for record in handlers[entry.seq]?.records ?? [] { table.add(Self.row(record)) }
+            let gap = entry.content.gap != nil
+            table.add(Log.row(entry, session: session), styles: gap ? [1: .dim, 2: .yellow, 3: .yellow] : [1: .dim])
+            for record in handlers[entry.seq]?.records ?? [] { table.add(Log.row(record)) }
             if table.pending >= EntryPageSize.rows { try table.flush(into: &output) }
         }
-        if !json { try table.flush(into: &output) }
-        try output.flush()
+
+        /// Prints what is waiting.
+        mutating func flush() throws {
+            if !json { try table.flush(into: &output) }
+            try output.flush()
+        }
     }
 
     private static func row(_ entry: Entry, session: Session) -> [String] {
@@ -115,18 +203,20 @@ struct Log: ParsableCommand {
         }
     }
 
+    /// One line of `log --json`, in the naming of ``JSONOutput``.
     private static func json(_ entry: Entry, session: Session) -> JSONValue {
         let gap = entry.content.gap
         return .object([
-            "seq": .number(String(entry.seq)),
+            "session": JSONOutput.number(session.id),
+            "seq": JSONOutput.number(entry.seq),
             "kind": .string(entry.kind.rawValue),
-            "time": .string(Format.timestamp(entry.time)),
-            "offsetSeconds": .number(String(entry.time.timeIntervalSince(session.startedAt))),
+            "time": JSONOutput.time(entry.time),
+            "offsetNanoseconds": JSONOutput.nanoseconds(entry.time.timeIntervalSince(session.startedAt)),
             "label": entry.label.map(JSONValue.string) ?? .null,
             "action": entry.action ?? .null,
             "effect": entry.effect ?? .null,
-            "reducerNanoseconds": entry.reducerDuration.map { .number(String($0.components.seconds * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000)) } ?? .null,
-            "dropped": gap.map { .number(String($0.dropped)) } ?? .null,
+            "reducerNanoseconds": entry.reducerDuration.map(JSONOutput.nanoseconds) ?? .null,
+            "dropped": gap.map { JSONOutput.number($0.dropped) } ?? .null,
             "note": gap?.note.map(JSONValue.string) ?? .null,
         ])
     }

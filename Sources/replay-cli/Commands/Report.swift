@@ -21,8 +21,9 @@ struct Report: ParsableCommand {
             --max-bytes of data (64 MiB unless given) is refused, naming the entry where it stopped. \
             --output is replaced if it exists, never when it is the journal itself.
 
-            Example:
+            Examples:
               replay-cli report app.actionlog --session checkout --output checkout.html
+              replay-cli report app.actionlog -s 3 -o s3.html --max-bytes 200000000
             """
     )
 

@@ -3,7 +3,18 @@ import ArgumentParser
 
 /// `replay-cli sessions FILE`: the sessions of a journal.
 struct Sessions: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the sessions of a journal.")
+    static let configuration = CommandConfiguration(
+        abstract: "List the sessions of a journal.",
+        discussion: """
+            With --json it prints an array with one object per session: session (the id), sessionName, \
+            status, entries, dropped, startedAt, endedAt, durationNanoseconds, stateType, actionType, \
+            appVersion, libraryVersion.
+
+            Examples:
+              replay-cli sessions app.actionlog
+              replay-cli sessions app.actionlog --json | jq '.[].sessionName'
+            """
+    )
 
     @OptionGroup var journal: JournalOptions
 
@@ -15,20 +26,18 @@ struct Sessions: ParsableCommand {
         let sessions = try reportingErrors { () throws(JournalError) in try journal.sessions() }
         if json {
             let values: [JSONValue] = sessions.map { session in
-                .object([
-                    "id": .number(String(session.id)),
-                    "name": .string(session.name),
+                .object(JSONOutput.sessionMembers(session).merging([
                     "status": .string(session.status.rawValue),
                     "entries": .number(String(session.entryCount)),
                     "dropped": .number(String(session.droppedCount)),
                     "startedAt": .string(Format.timestamp(session.startedAt)),
                     "endedAt": session.endedAt.map { .string(Format.timestamp($0)) } ?? .null,
-                    "durationSeconds": session.duration.map { .number(String($0)) } ?? .null,
+                    "durationNanoseconds": session.duration.map(JSONOutput.nanoseconds) ?? .null,
                     "stateType": .string(session.stateType),
                     "actionType": .string(session.actionType),
                     "appVersion": session.appVersion.map(JSONValue.string) ?? .null,
                     "libraryVersion": .string(session.libraryVersion),
-                ])
+                ]) { $1 })
             }
             try BufferedOutput.print(JSONValue.array(values).prettyText.jsonDisplayEscaped)
             return

@@ -1,18 +1,30 @@
 import ActionLog
 import ArgumentParser
 
-/// `replay-cli state FILE --session ID --at SEQ`: the recorded state at one step.
+/// `replay-cli state FILE --session ID [--at SEQ] [--json]`: the recorded state at one step.
 struct StateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "state",
-        abstract: "Print the recorded state after an entry, as pretty JSON."
+        abstract: "Print the recorded state after an entry, as pretty JSON.",
+        discussion: """
+            Without --at, the state after the session's last entry. With --json, one object: session, \
+            sessionName, seq and state, so a script learns which entry it got.
+
+            Examples:
+              replay-cli state app.actionlog --session checkout --at 5
+              replay-cli state app.actionlog --session 3 | jq '.cart.items'
+              replay-cli state app.actionlog --session 3 --json | jq '.seq'
+            """
     )
 
     @OptionGroup var journal: JournalOptions
     @OptionGroup var session: SessionOptions
 
-    @Option(help: "The entry (sequence number); 0 is the initial state. Default: the last entry.")
+    @Option(help: ArgumentHelp("The entry (sequence number); 0 is the initial state. Default: the last entry.", valueName: "seq"))
     var at: Int?
+
+    @Flag(help: "Print JSON for scripts: the session, the entry and the state in one object.")
+    var json = false
 
     func validate() throws {
         if let at, at < 0 { throw ValidationError("--at must be 0 or more (got \(at)).") }
@@ -24,6 +36,13 @@ struct StateCommand: ParsableCommand {
         try requireEntries(session, in: journal)
         let seq = at ?? max(0, session.entryCount - 1)
         let state = try reportingErrors { () throws(JournalError) in try journal.state(at: seq, in: session.id) }
-        try BufferedOutput.print(state.prettyText.jsonDisplayEscaped)
+        guard json else {
+            try BufferedOutput.print(state.prettyText.jsonDisplayEscaped)
+            return
+        }
+        var members = JSONOutput.sessionMembers(session)
+        members["seq"] = JSONOutput.number(seq)
+        members["state"] = state
+        try JSONOutput.print(.object(members))
     }
 }

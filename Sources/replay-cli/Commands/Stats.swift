@@ -18,7 +18,11 @@ struct Stats: ParsableCommand {
             It reads with SQL aggregates, never the entries one by one, and does not parse states: a \
             session of a million entries takes a few passes over its rows.
 
-            Example:
+            With --json it prints an array with one object per session: session (the id), sessionName, \
+            status, the counts, bytes, labels, and reducerNanoseconds (p50, p99, max) with the slowest \
+            entries.
+
+            Examples:
               replay-cli stats demo.actionlog --session checkout
               replay-cli stats demo.actionlog --json | jq '.[].reducerNanoseconds'
             """
@@ -138,16 +142,12 @@ struct Stats: ParsableCommand {
 
     /// A duration read from a journal's nanoseconds, back in nanoseconds.
     private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        let (sum, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return sumOverflow ? (seconds < 0 ? .min : .max) : sum
+        Format.nanoseconds(duration)
     }
 
     // MARK: - JSON
 
-    /// The object of one session, with the field names of `sessions --json` and `log --json`.
+    /// The object of one session, in the naming of ``JSONOutput``.
     static func json(_ stats: SessionStatistics, session: Session) -> JSONValue {
         func number(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
         let reducer: JSONValue = stats.reducer.map { reducer in
@@ -158,9 +158,7 @@ struct Stats: ParsableCommand {
                 "max": number(nanoseconds(reducer.max)),
             ])
         } ?? .null
-        return .object([
-            "id": number(session.id),
-            "name": .string(session.name),
+        return .object(JSONOutput.sessionMembers(session).merging([
             "status": .string(session.status.rawValue),
             "entries": number(stats.entries),
             "keyframes": number(stats.keyframes),
@@ -185,6 +183,6 @@ struct Stats: ParsableCommand {
                     "reducerNanoseconds": number(nanoseconds(entry.duration)),
                 ])
             }),
-        ])
+        ]) { $1 })
     }
 }

@@ -9,16 +9,33 @@ struct Vacuum: ParsableCommand {
             Vacuum rewrites the whole file and holds the write lock meanwhile, so it refuses (exit 1) a journal \
             that an app is recording into. A recorder that starts during a vacuum waits for it up to five \
             seconds, then fails to open the journal.
+
+            With --json it prints one object: file, bytesBefore, bytesAfter (the file and its -wal).
+
+            Examples:
+              replay-cli prune app.actionlog --keep 20 && replay-cli vacuum app.actionlog
+              replay-cli vacuum app.actionlog --json | jq '.bytesBefore - .bytesAfter'
             """
     )
 
     @OptionGroup var journal: JournalOptions
 
+    @Flag(help: "Print JSON for scripts: the sizes before and after, as one object.")
+    var json = false
+
     func run() throws {
         let opened = try journal.openForWriting()
         let sizes = try reportingErrors { () throws(JournalError) in try opened.vacuum() }
+        if json {
+            try JSONOutput.print(.object([
+                "file": .string(journal.file),
+                "bytesBefore": JSONOutput.number(sizes.bytesBefore),
+                "bytesAfter": JSONOutput.number(sizes.bytesAfter),
+            ]))
+            return
+        }
         let saved = sizes.bytesBefore - sizes.bytesAfter
-        print("""
+        try BufferedOutput.print("""
             \(opened.fileName): \(ByteSize.format(sizes.bytesBefore)) before, \(ByteSize.format(sizes.bytesAfter)) after \
             (\(saved >= 0 ? ByteSize.format(saved) + " given back" : ByteSize.format(-saved) + " more")).
             """)

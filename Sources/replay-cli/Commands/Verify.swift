@@ -1,28 +1,77 @@
 import ActionLog
 import ArgumentParser
 
-/// `replay-cli verify FILE`: the journal's integrity.
+/// `replay-cli verify FILE [--json]`: the journal's integrity.
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a journal's integrity; exit 1 with the findings when it is damaged.",
-        discussion: "Checks gapless sequence numbers, that every action, state and effect parses, and that session statuses are sane."
+        discussion: """
+            Checks gapless sequence numbers, that every action, state and effect parses, and that session \
+            statuses are sane. It reports every problem it finds, not only the first. On a terminal, a \
+            check that runs longer than a second shows how many entries it has checked on standard error.
+
+            With --json it prints one object: file, sessions, entries, valid, and findings, each with \
+            file, session, seq (the entry; null for the file or the session as a whole), code (integrity, \
+            session, entry or handlerRecord) and message. The exit status is 1 when it has findings, \
+            with --json too.
+
+            Examples:
+              replay-cli verify app.actionlog
+              replay-cli verify app.actionlog --json | jq '.findings[].message'
+            """
     )
 
     @OptionGroup var journal: JournalOptions
 
+    @Flag(help: "Print JSON for scripts: one object with the counts and the findings.")
+    var json = false
+
     func run() throws {
         let journal = try journal.open()
-        let result = try reportingErrors { () throws(JournalError) in try journal.verify() }
+        let total = try reportingErrors { () throws(JournalError) in
+            try journal.sessions().reduce(0) { total, session in
+                let (sum, overflow) = total.addingReportingOverflow(session.entryCount)
+                return overflow ? Int.max : sum
+            }
+        }
+        let progress = ProgressLine("verify", total: total, unit: "entries")
+        let result = try reportingErrors { () throws(JournalError) in try journal.verify(progress: progress.update) }
+        progress.finish()
+        if json {
+            try JSONOutput.print(Self.json(result, file: self.journal.file))
+            if !result.isValid { throw ExitCode.failure }
+            return
+        }
         let summary = "\(journal.fileName.displayEscaped): \(counted(result.sessions, "session")), \(counted(result.entries, "entry", "entries"))"
         var output = BufferedOutput()
         guard result.isValid else {
-            try output.write("\(summary): \(counted(result.findings.count, "problem"))")
+            try output.write("\(summary): \(Style.apply(.red, counted(result.findings.count, "problem")))")
             // A finding's description is escaped for a terminal already.
-            for finding in result.findings { try output.write("  \(finding)") }
+            for finding in result.findings { try output.write("  \(Style.apply(.red, finding.description))") }
             try output.flush()
             throw ExitCode.failure
         }
-        try output.write("\(summary): OK")
+        try output.write("\(summary): \(Style.apply(.green, "OK"))")
         try output.flush()
+    }
+
+    /// The result in the naming of ``JSONOutput``.
+    static func json(_ result: JournalVerification, file: String) -> JSONValue {
+        let findings: [JSONValue] = result.findings.map { finding in
+            .object([
+                "file": .string(file),
+                "session": finding.session.map(JSONOutput.number) ?? .null,
+                "seq": finding.entry.map(JSONOutput.number) ?? .null,
+                "code": .string(finding.code.rawValue),
+                "message": .string(finding.problem),
+            ])
+        }
+        return .object([
+            "file": .string(file),
+            "sessions": JSONOutput.number(result.sessions),
+            "entries": JSONOutput.number(result.entries),
+            "valid": .bool(result.isValid),
+            "findings": .array(findings),
+        ])
     }
 }

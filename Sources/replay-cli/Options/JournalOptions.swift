@@ -3,7 +3,7 @@ import ArgumentParser
 
 /// The journal file argument shared by every inspecting command.
 struct JournalOptions: ParsableArguments {
-    @Argument(help: "The journal file (.actionlog).")
+    @Argument(help: ArgumentHelp("The journal file (.actionlog).", valueName: "file"), completion: .file(extensions: ["actionlog"]))
     var file: String
 
     /// Opens the journal read-only.
@@ -14,7 +14,7 @@ struct JournalOptions: ParsableArguments {
 
 /// `--session`: a session id, or the name of a session (the newest with that name).
 struct SessionOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "The session: its id, or its name (the newest session of that name).")
+    @Option(name: .shortAndLong, help: ArgumentHelp("The session: its id, or its name (the newest session of that name).", valueName: "id"))
     var session: String
 
     func resolve(in journal: Journal) throws -> Session {

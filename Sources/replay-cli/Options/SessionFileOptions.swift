@@ -5,12 +5,16 @@ import Foundation
 /// The file argument and `--session` of the commands that read a journal or a session's text form
 /// (`export`, `diff`). A text file holds one session, and so may a journal: then `--session` can be left out.
 struct SessionFileOptions: ParsableArguments {
-    @Argument(help: "A journal (.actionlog), or a session in text form (.jsonl).")
+    @Argument(
+        help: ArgumentHelp("A journal (.actionlog), or a session in text form (.jsonl).", valueName: "file"),
+        completion: .file(extensions: ["actionlog", "jsonl"]))
     var file: String
 
     @Option(
         name: .shortAndLong,
-        help: "The session: its id, or its name (the newest session of that name). Not needed when the file holds one session."
+        help: ArgumentHelp(
+            "The session: its id, or its name (the newest session of that name). Not needed when the file holds one session.",
+            valueName: "id")
     )
     var session: String?
 
@@ -38,33 +42,63 @@ struct SessionFileOptions: ParsableArguments {
     /// Writes the session's text form through `write`, entry by entry: a journal's session through a
     /// cursor, a text file line by line, checked on the way. A session error is told and becomes the
     /// exit status; what `write` throws passes through.
-    func exportJSONL(write: ([UInt8]) throws -> Void) throws {
+    ///
+    /// On a terminal, a long export shows how many entries it has written (``ProgressLine``), unless
+    /// `showingProgress` is `false` (the text itself goes to the terminal).
+    func exportJSONL(showingProgress: Bool = true, write: ([UInt8]) throws -> Void) throws {
+        var progress: ProgressLine?
+        defer { progress?.finish() }
+        // Lines written, counted in the chunks: no JSON text holds a raw newline. Line 1 is the header.
+        var lines = 0
+        func counting(_ bytes: [UInt8]) throws {
+            try write(bytes)
+            guard let progress else { return }
+            for byte in bytes where byte == UInt8(ascii: "\n") { lines += 1 }
+            progress.update(max(0, lines - 1))
+        }
         if isTextForm {
+            progress = ProgressLine("export", total: nil, unit: "entries", isEnabled: showingProgress && Terminal.isErrorInteractive)
             try reportingJournalErrors {
                 var reader = try RecordedSession.jsonlReader(at: URL(fileURLWithPath: file))
                 try check(sessionName: reader.session.name, file: reader.file)
                 let handlers = reader.handlers
                 try RecordedSession.writeJSONL(
                     session: reader.session, file: reader.file, handler: { handlers.bySeq[$0] },
-                    next: { () throws(JournalError) in try reader.next() }, write: write)
+                    next: { () throws(JournalError) in try reader.next() }, write: counting)
             }
             return
         }
         let (journal, session) = try journalSession()
-        try reportingJournalErrors { try journal.exportJSONL(session.id, write: write) }
+        progress = ProgressLine("export", total: session.entryCount, unit: "entries", isEnabled: showingProgress && Terminal.isErrorInteractive)
+        try reportingJournalErrors { try journal.exportJSONL(session.id, write: counting) }
     }
 
-    /// How headings name the session, and the recorded states after entries `first` and `second`.
-    func states(_ first: Int, _ second: Int) throws -> (name: String, first: JSONValue, second: JSONValue) {
+    /// The session's states after two entries, and how to name the session.
+    struct States {
+        /// How headings name the session: `session 2 "checkout"`.
+        let displayName: String
+        /// The session's id in its journal; `nil` for a text file.
+        let session: Session.ID?
+        let sessionName: String
+        let first: JSONValue
+        let second: JSONValue
+    }
+
+    /// The recorded states after entries `first` and `second`.
+    func states(_ first: Int, _ second: Int) throws -> States {
         if isTextForm {
             let recorded = try textSession()
             return try reportingErrors { () throws(JournalError) in
-                (recorded.displayName, try recorded.state(at: first), try recorded.state(at: second))
+                States(
+                    displayName: recorded.displayName, session: nil, sessionName: recorded.session.name,
+                    first: try recorded.state(at: first), second: try recorded.state(at: second))
             }
         }
         let (journal, session) = try journalSession()
         return try reportingErrors { () throws(JournalError) in
-            ("session \(session.id) \"\(session.name)\"", try journal.state(at: first, in: session.id), try journal.state(at: second, in: session.id))
+            States(
+                displayName: "session \(session.id) \"\(session.name)\"", session: session.id, sessionName: session.name,
+                first: try journal.state(at: first, in: session.id), second: try journal.state(at: second, in: session.id))
         }
     }
 

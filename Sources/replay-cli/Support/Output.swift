@@ -111,6 +111,8 @@ struct BufferedOutput {
 struct StreamingTable {
     private var widths: [Int]
     private var rows: [[String]]
+    /// The colour of cells, by row (as in ``rows``) and column.
+    private var styles: [[Int: Style.Colour]]
     private let width: Int?
 
     /// - Parameters:
@@ -119,14 +121,17 @@ struct StreamingTable {
     init(header: [String], width: Int?) {
         self.widths = header.map(\.count)
         self.rows = [header]
+        self.styles = [[:]]
         self.width = width
     }
 
     /// Rows waiting to be printed.
     var pending: Int { rows.count }
 
-    mutating func add(_ row: [String]) {
+    /// Adds a row; `styles` colours cells by column, on a terminal that takes colour (see ``Style``).
+    mutating func add(_ row: [String], styles: [Int: Style.Colour] = [:]) {
         rows.append(row.map(\.displayEscaped))
+        self.styles.append(styles)
     }
 
     /// Prints the waiting rows, padded to the widths seen so far.
@@ -137,12 +142,19 @@ struct StreamingTable {
                 widths[index] = max(widths[index], cell.count)
             }
         }
-        for row in rows {
-            let line = row.enumerated().map { index, cell in
+        for (row, style) in zip(rows, styles) {
+            // Padded first, coloured after: the colour's escape sequences take no column.
+            var cells = row.enumerated().map { index, cell in
                 index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ").trimmingTrailingSpaces()
+            }
+            for (index, colour) in style where cells.indices.contains(index) {
+                let cell = cells[index].trimmingTrailingSpaces()
+                cells[index] = Style.apply(colour, cell) + String(repeating: " ", count: cells[index].count - cell.count)
+            }
+            let line = cells.joined(separator: "  ").trimmingTrailingSpaces()
             try output.write(Terminal.fit(line, width: width))
         }
         rows.removeAll(keepingCapacity: true)
+        styles.removeAll(keepingCapacity: true)
     }
 }

@@ -26,6 +26,7 @@ enum Terminal {
     /// `displayEscaped` where it is put in. A failure to write standard error is not told: there is
     /// nowhere left to tell it.
     static func printError(_ message: String) {
+        ProgressLine.clearActive()
         _ = OutputTarget.writeAll(Array("error: \(message)\n".utf8), to: STDERR_FILENO)
     }
 
@@ -43,10 +44,32 @@ enum Terminal {
         exit(status)
     }
 
-    /// Cuts `line` to `width` characters, marking the cut with an ellipsis.
+    /// Whether standard error is a terminal (where ``ProgressLine`` draws).
+    static var isErrorInteractive: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Cuts `line` to `width` characters, marking the cut with an ellipsis. Colour sequences added by
+    /// ``Style`` take no room; a cut inside a coloured run ends the colour.
     static func fit(_ line: String, width: Int?) -> String {
-        guard let width, line.count > width, width > 1 else { return line }
-        return String(line.prefix(width - 1)) + "…"
+        guard let width, width > 1, visibleCount(line) > width else { return line }
+        var result = ""
+        var shown = 0
+        var inEscape = false
+        var coloured = false
+        for character in line {
+            if inEscape {
+                result.append(character)
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+                coloured = true
+                result.append(character)
+            } else {
+                guard shown < width - 1 else { break }
+                result.append(character)
+                shown += 1
+            }
+        }
+        return result + (coloured ? "\u{1B}[0m…" : "…")
     }
 }
 

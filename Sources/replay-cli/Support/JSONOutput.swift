@@ -1,0 +1,58 @@
+import ActionLog
+import Foundation
+
+/// The one naming of `--json` output across commands (the README's "JSON output" lists it):
+///
+/// - keys are camelCase;
+/// - `session` is a session's numeric id, `sessionName` its name, `seq` an entry's sequence number;
+/// - `file` is a path as given on the command line;
+/// - times (`time`, `startedAt`, `endedAt`) are ISO 8601 strings in UTC with milliseconds;
+/// - durations are whole nanoseconds, in keys that end in `Nanoseconds`; sizes are bytes, in keys
+///   that say `bytes`;
+/// - a stream of entries (`log`) is JSON Lines, one object per line; everything else is one JSON
+///   document (an array for a list of sessions, an object for a command's result).
+enum JSONOutput {
+    /// `session` and `sessionName` of a session read from a journal.
+    static func sessionMembers(_ session: Session) -> [String: JSONValue] {
+        ["session": number(session.id), "sessionName": .string(session.name)]
+    }
+
+    static func number(_ value: some BinaryInteger) -> JSONValue {
+        .number(String(value))
+    }
+
+    /// A time as the CLI prints it: `2026-11-21T06:30:12.345Z`.
+    static func time(_ date: Date) -> JSONValue {
+        .string(Format.timestamp(date))
+    }
+
+    /// A duration as whole nanoseconds (saturating, for the extreme values a damaged file may hold).
+    static func nanoseconds(_ duration: Duration) -> JSONValue {
+        number(Format.nanoseconds(duration))
+    }
+
+    /// A time interval as whole nanoseconds; `null` when it is not finite or does not fit in 64 bits
+    /// (times come from the file).
+    static func nanoseconds(_ interval: TimeInterval) -> JSONValue {
+        let value = (interval * 1e9).rounded()
+        guard value.isFinite, abs(value) < 9e18 else { return .null }
+        return number(Int64(value))
+    }
+
+    /// Prints `value` as one JSON document, pretty, escaped for a terminal as `--json` output is.
+    static func print(_ value: JSONValue) throws {
+        try BufferedOutput.print(value.prettyText.jsonDisplayEscaped)
+    }
+}
+
+extension Format {
+    /// A duration in whole nanoseconds, saturating at the ends of `Int64` (a duration read from a
+    /// damaged file may be anything).
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (sum, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return sumOverflow ? (seconds < 0 ? .min : .max) : sum
+    }
+}
