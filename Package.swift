@@ -88,7 +88,8 @@ let package = Package(
         ),
         // Every file is untrusted: seeded mutants of journals and text forms through every reader.
         .testTarget(name: "HostileFileTests", dependencies: ["ActionLog", "Replayer", "CSQLite"]),
-        // The viewer's server and reports, in-process.
+        // The viewer's server and reports, in-process, and in headless Chromium driven over the DevTools pipe
+        // (no extra package; `ACTIONLOG_SKIP_BROWSER=1` skips the browser suites).
         .testTarget(name: "ViewerTests", dependencies: ["ActionLogViewer", "ActionLog", "ActionLogExamples"]),
         // Runs the built `replay-cli` binary; depending on it makes `swift test` build it first.
         .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "replay-cli"]),
