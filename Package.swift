@@ -92,7 +92,7 @@ let package = Package(
         // (no extra package; `ACTIONLOG_SKIP_BROWSER=1` skips the browser suites).
         .testTarget(name: "ViewerTests", dependencies: ["ActionLogViewer", "ActionLog", "ActionLogExamples"]),
         // Runs the built `replay-cli` binary; depending on it makes `swift test` build it first.
-        .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "replay-cli"]),
+        .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "ActionLogViewer", "replay-cli"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -113,7 +113,7 @@ enum Socket {
     }
 
     /// Where `\r\n\r\n` begins, looking from `start`.
-    private static func headEnd(_ buffer: [UInt8], from start: Int) -> Int? {
+    static func headEnd(_ buffer: [UInt8], from start: Int) -> Int? {
         guard buffer.count >= 4 else { return nil }
         var index = start
         while index + 3 < buffer.count {

@@ -15,11 +15,7 @@ enum ViewerJSON {
 
     /// A duration in nanoseconds, saturating instead of overflowing.
     static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        let (sum, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return sumOverflow ? (seconds < 0 ? .min : .max) : sum
+        duration.saturatingNanoseconds
     }
 
     /// A session as the session list shows it. `id` is a string, so that a report can name its

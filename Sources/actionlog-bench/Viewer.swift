@@ -78,37 +78,6 @@ private func measureViewer(path: String, session: Session.ID, entries: Int, work
 
 /// One GET to 127.0.0.1:`port`; the status and the body.
 private func viewerGet(port: Int, _ path: String) throws -> (Int, [UInt8]) {
-    #if canImport(Darwin)
-    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #else
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #endif
-    guard descriptor >= 0 else { throw BenchError("socket failed") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    #if canImport(Darwin)
-    address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-    #endif
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port)).bigEndian
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw BenchError("cannot connect to 127.0.0.1:\(port)") }
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-    var received: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { break }
-        received += chunk[0..<count]
-    }
-    guard let end = (0..<max(0, received.count - 3)).first(where: { received[$0] == 13 && received[$0 + 1] == 10 && received[$0 + 2] == 13 && received[$0 + 3] == 10 }) else {
-        throw BenchError("no HTTP answer for \(path)")
-    }
-    let statusLine = String(decoding: received[0..<end], as: UTF8.self).split(separator: " ")
-    let status = statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0
-    return (status, Array(received[(end + 4)...]))
+    let response = try LoopbackClient.get(port: port, path)
+    return (response.status, response.bytes)
 }

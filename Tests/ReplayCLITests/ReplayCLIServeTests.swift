@@ -1,46 +1,29 @@
+import ActionLogViewer
 import Foundation
 import Testing
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Sends one HTTP/1.1 request to 127.0.0.1:`port` and returns the status line's code and the body.
 private func request(port: Int, _ path: String, host: String) throws -> (status: Int, body: String) {
-    #if canImport(Darwin)
-    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #else
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #endif
-    guard descriptor >= 0 else { throw CLITestError(description: "socket failed: \(errno)") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    #if canImport(Darwin)
-    address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-    #endif
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port)).bigEndian
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw CLITestError(description: "cannot connect to port \(port)") }
-    let bytes = Array("GET \(path) HTTP/1.1\r\nHost: \(host)\r\n\r\n".utf8)
-    _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-    var received: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { break }
-        received += chunk[0..<count]
-    }
-    let text = String(decoding: received, as: UTF8.self)
-    guard let split = text.range(of: "\r\n\r\n") else { throw CLITestError(description: "no response from port \(port)") }
-    let status = Int(text[..<split.lowerBound].split(separator: " ").dropFirst().first ?? "") ?? 0
-    return (status, String(text[split.upperBound...]))
+    let response = try LoopbackClient.get(port: port, path, host: host)
+    return (response.status, response.body)
+}
+
+/// Starts `replay-cli` with `arguments` in `directory` and reads its first line, the address it
+/// serves; returns the running process, that line and its standard error.
+private func startServe(_ arguments: [String], in directory: URL) throws -> (process: Process, url: String, errors: Pipe) {
+    let process = Process()
+    process.executableURL = try replayCLIBinary()
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    // The first line, byte by byte: the address.
+    var line: [UInt8] = []
+    while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
+    return (process, String(decoding: line, as: UTF8.self), errors)
 }
 
 @Suite("replay-cli serve and report")
@@ -49,20 +32,8 @@ struct ServeCommandTests {
     func serve() throws {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
-            let process = Process()
-            process.executableURL = try replayCLIBinary()
-            process.arguments = ["serve", "demo.actionlog", "--port", "0"]
-            process.currentDirectoryURL = directory
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
+            let (process, url, errors) = try startServe(["serve", "demo.actionlog", "--port", "0"], in: directory)
             defer { if process.isRunning { process.terminate() } }
-            // The first line, byte by byte: the address.
-            var line: [UInt8] = []
-            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
-            let url = String(decoding: line, as: UTF8.self)
             #expect(matches(url, #"http://127\.0\.0\.1:[0-9]+/"#))
             let port = try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()))
             let host = "127.0.0.1:\(port)"
@@ -101,19 +72,8 @@ struct ServeCommandTests {
     func serveOnAnotherAddress() throws {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
-            let process = Process()
-            process.executableURL = try replayCLIBinary()
-            process.arguments = ["serve", "demo.actionlog", "--host", "0.0.0.0"]
-            process.currentDirectoryURL = directory
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
+            let (process, url, errors) = try startServe(["serve", "demo.actionlog", "--host", "0.0.0.0"], in: directory)
             defer { if process.isRunning { process.terminate() } }
-            var line: [UInt8] = []
-            while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { line.append(byte) }
-            let url = String(decoding: line, as: UTF8.self)
             let port = try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()))
             #expect(try request(port: port, "/api/sessions", host: "127.0.0.1:\(port)").status == 200)
             #expect(try request(port: port, "/api/sessions", host: "192.168.1.20:\(port)").status == 200)

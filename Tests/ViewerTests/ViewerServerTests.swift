@@ -206,7 +206,7 @@ struct ViewerServerTests {
         #expect(try get(port: port, "/api/sessions").status == 200)
         server.stop()
         server.stop()
-        #expect(throws: TestFailure.self) { try get(port: port, "/api/sessions") }
+        #expect(throws: ViewerServerError.self) { try get(port: port, "/api/sessions") }
         #expect {
             try ViewerServer(journalPath: path, host: "::1", port: 0)
         } throws: { error in

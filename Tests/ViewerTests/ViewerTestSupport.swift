@@ -1,4 +1,5 @@
 import ActionLog
+import ActionLogViewer
 import Foundation
 import Testing
 #if canImport(Darwin)
@@ -48,62 +49,16 @@ func importJournal(_ text: String, named name: String, in directory: TemporaryDi
 }
 
 /// A response read off the socket: the status, the headers (names lowercased) and the body.
-struct RawResponse {
-    let status: Int
-    let headers: [String: String]
-    let body: String
-}
+typealias RawResponse = LoopbackResponse
 
 /// Sends `request` (raw bytes) to 127.0.0.1:`port` and reads the whole response.
 func exchange(port: Int, _ request: [UInt8]) throws -> RawResponse {
-    #if canImport(Darwin)
-    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #else
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #endif
-    guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    #if canImport(Darwin)
-    address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-    #endif
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port)).bigEndian
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw TestFailure("connect: \(String(cString: strerror(errno)))") }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var offset = 0
-    while offset < request.count {
-        let sent = request.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, request.count - offset, 0) }
-        guard sent > 0 else { break }  // The server may answer and close before reading everything.
-        offset += sent
-    }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { break }
-        bytes += chunk[0..<count]
-    }
-    let text = String(decoding: bytes, as: UTF8.self)
-    guard let split = text.range(of: "\r\n\r\n") else { throw TestFailure("no response head in \(text.debugDescription)") }
-    let headLines = text[..<split.lowerBound].components(separatedBy: "\r\n")
-    let status = Int(headLines[0].split(separator: " ")[1]) ?? 0
-    var headers: [String: String] = [:]
-    for line in headLines.dropFirst() {
-        guard let colon = line.firstIndex(of: ":") else { continue }
-        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-    }
-    return RawResponse(status: status, headers: headers, body: String(text[split.upperBound...]))
+    try LoopbackClient.exchange(port: port, request)
 }
 
 /// `GET path` with the `Host` header a browser at the printed address sends (or `host`).
 func get(port: Int, _ path: String, host: String? = nil, method: String = "GET") throws -> RawResponse {
-    try exchange(port: port, Array("\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nUser-Agent: test\r\n\r\n".utf8))
+    try LoopbackClient.get(port: port, path, host: host, method: method)
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -339,9 +339,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             action: action,
             state: stateText,
             effect: effect,
-            durationNanoseconds: step.reducerDuration.map { duration in
-                duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-            },
+            durationNanoseconds: step.reducerDuration?.saturatingNanoseconds,
             handler: step.handler
         )
     }

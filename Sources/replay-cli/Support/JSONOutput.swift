@@ -49,10 +49,6 @@ extension Format {
     /// A duration in whole nanoseconds, saturating at the ends of `Int64` (a duration read from a
     /// damaged file may be anything).
     static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        let (sum, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return sumOverflow ? (seconds < 0 ? .min : .max) : sum
+        duration.saturatingNanoseconds
     }
 }
