@@ -204,19 +204,25 @@ struct Log: ParsableCommand {
     /// One line of `log --json`, in the naming of ``JSONOutput``.
     private static func json(_ entry: Entry, session: Session) -> JSONValue {
         let gap = entry.content.gap
-        return .object([
+        // Optional members typed one by one: in one literal they cost the type checker most of a second.
+        let label: JSONValue = entry.label.map(JSONValue.string) ?? .null
+        let reducer: JSONValue = entry.reducerDuration.map(JSONOutput.nanoseconds) ?? .null
+        let dropped: JSONValue = gap.map { JSONOutput.number($0.dropped) } ?? .null
+        let note: JSONValue = gap?.note.map(JSONValue.string) ?? .null
+        let members: [String: JSONValue] = [
             "session": JSONOutput.number(session.id),
             "seq": JSONOutput.number(entry.seq),
             "kind": .string(entry.kind.rawValue),
             "time": JSONOutput.time(entry.time),
             "offsetNanoseconds": JSONOutput.nanoseconds(entry.time.timeIntervalSince(session.startedAt)),
-            "label": entry.label.map(JSONValue.string) ?? .null,
+            "label": label,
             "action": entry.action ?? .null,
             "effect": entry.effect ?? .null,
-            "reducerNanoseconds": entry.reducerDuration.map(JSONOutput.nanoseconds) ?? .null,
-            "dropped": gap.map { JSONOutput.number($0.dropped) } ?? .null,
-            "note": gap?.note.map(JSONValue.string) ?? .null,
-        ])
+            "reducerNanoseconds": reducer,
+            "dropped": dropped,
+            "note": note,
+        ]
+        return .object(members)
     }
 }
 

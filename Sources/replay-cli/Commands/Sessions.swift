@@ -21,24 +21,34 @@ struct Sessions: ParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
+    /// One session of `sessions --json`, in the naming of ``JSONOutput``. Typed member by member:
+    /// as one literal with optional chains, the type checker took 16 s over it.
+    private static func json(_ session: Session) -> JSONValue {
+        var members = JSONOutput.sessionMembers(session)
+        let endedAt: JSONValue = session.endedAt.map { .string(Format.timestamp($0)) } ?? .null
+        let duration: JSONValue = session.duration.map(JSONOutput.nanoseconds) ?? .null
+        let appVersion: JSONValue = session.appVersion.map(JSONValue.string) ?? .null
+        let more: [String: JSONValue] = [
+            "status": .string(session.status.rawValue),
+            "entries": .number(String(session.entryCount)),
+            "dropped": .number(String(session.droppedCount)),
+            "startedAt": .string(Format.timestamp(session.startedAt)),
+            "endedAt": endedAt,
+            "durationNanoseconds": duration,
+            "stateType": .string(session.stateType),
+            "actionType": .string(session.actionType),
+            "appVersion": appVersion,
+            "libraryVersion": .string(session.libraryVersion),
+        ]
+        members.merge(more) { $1 }
+        return .object(members)
+    }
+
     func run() throws {
         let journal = try journal.open()
         let sessions = try reportingErrors { () throws(JournalError) in try journal.sessions() }
         if json {
-            let values: [JSONValue] = sessions.map { session in
-                .object(JSONOutput.sessionMembers(session).merging([
-                    "status": .string(session.status.rawValue),
-                    "entries": .number(String(session.entryCount)),
-                    "dropped": .number(String(session.droppedCount)),
-                    "startedAt": .string(Format.timestamp(session.startedAt)),
-                    "endedAt": session.endedAt.map { .string(Format.timestamp($0)) } ?? .null,
-                    "durationNanoseconds": session.duration.map(JSONOutput.nanoseconds) ?? .null,
-                    "stateType": .string(session.stateType),
-                    "actionType": .string(session.actionType),
-                    "appVersion": session.appVersion.map(JSONValue.string) ?? .null,
-                    "libraryVersion": .string(session.libraryVersion),
-                ]) { $1 })
-            }
+            let values = sessions.map(Self.json)
             try BufferedOutput.print(JSONValue.array(values).prettyText.jsonDisplayEscaped)
             return
         }
