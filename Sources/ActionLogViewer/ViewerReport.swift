@@ -33,6 +33,14 @@ public enum ViewerReport {
     ///   it); ``JournalError/Code/invalidArgument`` when the data would pass `maximumBytes`;
     ///   ``JournalError/Code/fileSystem`` when the file cannot be written.
     public static func write(journalPath: String, session id: Session.ID, to path: String, maximumBytes: Int = defaultMaximumBytes) throws(JournalError) {
+        try write(journalPath: journalPath, session: id, to: path, maximumBytes: maximumBytes, progress: { _ in })
+    }
+
+    /// ``write(journalPath:session:to:maximumBytes:)``, telling `progress` how many entries are
+    /// embedded so far after each one: for a command that shows how far it got.
+    package static func write(
+        journalPath: String, session id: Session.ID, to path: String, maximumBytes: Int, progress: (Int) -> Void
+    ) throws(JournalError) {
         let journal = try Journal(path: journalPath)
         let session = try journal.session(id)
         var builder = ReportBuilder(file: journal.fileName, maximumBytes: maximumBytes)
@@ -44,6 +52,7 @@ public enum ViewerReport {
             let previous = states.state
             try states.advance(past: entry)
             try builder.add(entry, previous: previous, startedAt: session.startedAt, handler: handlers[entry.seq], session: id)
+            progress(states.entryCount)
         }
         builder.endSession()
         try builder.finish(open: (String(id), 0), message: nil, title: "\(journal.fileName) — session \(id)", to: path, session: id)

@@ -155,8 +155,24 @@ struct TerminalTests {
         }
     }
 
+    @Test("report draws its progress on a terminal's standard error and clears it")
+    func reportProgress() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLIOnTerminal(
+                ["report", "demo.actionlog", "--session", "2", "--output", "checkout.html"], in: directory,
+                environment: ["REPLAY_CLI_PROGRESS_DELAY": "0"], standardErrorOnTerminal: true)
+            #expect(result.status == 0)
+            #expect(result.piped == "Wrote checkout.html: session 2 (15 entries).\n")
+            #expect(result.terminal.hasPrefix("\rreport: 1 / 15 entries\r"), "\(result.terminal.debugDescription)")
+            // Cleared at the end with as many spaces as the last line drawn had characters.
+            #expect(result.terminal.wholeMatch(of: /\rreport: [\s\S]*\r {22,23}\r/) != nil, "cleared at the end: \(result.terminal.debugDescription)")
+        }
+    }
+
     @Test("no progress when standard error is piped, however long the command", arguments: [
         ["verify", "demo.actionlog"], ["export", "demo.actionlog", "--session", "2", "--output", "out.jsonl"],
+        ["report", "demo.actionlog", "--session", "2", "--output", "checkout.html"],
         ["import", "fixture.jsonl", "--into", "new.actionlog"], ["prune", "demo.actionlog", "--keep", "1"],
     ])
     func noProgressWhenPiped(arguments: [String]) throws {

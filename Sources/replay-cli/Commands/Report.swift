@@ -50,9 +50,11 @@ struct Report: ParsableCommand {
             Terminal.printError("\(output.displayEscaped): the journal being read; --output needs another file")
             throw ExitCode(64)
         }
+        let progress = ProgressLine("report", total: session.entryCount, unit: "entries")
         try reportingErrors { () throws(JournalError) in
-            try ViewerReport.write(journalPath: journal.file, session: session.id, to: output, maximumBytes: maxBytes)
+            try ViewerReport.write(journalPath: journal.file, session: session.id, to: output, maximumBytes: maxBytes, progress: progress.update)
         }
+        progress.finish()
         try BufferedOutput.print("Wrote \(output.displayEscaped): session \(session.id) (\(session.entryCount) entries).")
     }
 }
