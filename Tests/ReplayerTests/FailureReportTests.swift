@@ -32,6 +32,22 @@ struct FailureReportTests {
         #expect(!html.contains("http://") && !html.contains("https://"))
     }
 
+    @Test("a diverging asynchronous golden writes a report of the recorded session at the diverging entry")
+    func asyncDivergenceWritesReport() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let result = await verifyReplay(
+            golden: "fixtures/product-card.jsonl", services: ["ProductService"], environment: ["ACTIONLOG_FAILURE_REPORTS": folder.path],
+            viewModel: ArchitectureGoldenTests.productCard(quantityPerTap: 2))
+        let path = folder.appendingPathComponent("product-card.html").path
+        #expect(result.message == ArchitectureGoldenTests.productCardRegression + "\nReport: \(path)")
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.contains(#""name":"product card (recorded)""#))
+        #expect(!html.contains(#""id":"replayed""#))
+        #expect(html.contains(#""open":{"seq":5,"session":"recorded"}"#))
+        #expect(html.contains("Replay diverged at entry 5 of session"))
+    }
+
     @Test("without the variable, or when the golden passes, no report is written and the message is unchanged")
     func noReport() throws {
         let folder = try temporaryFolder()

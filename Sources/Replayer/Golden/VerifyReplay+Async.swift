@@ -249,5 +249,9 @@ private func asyncGoldenCheck(
     let fix = liveSession == nil
         ? "If the new behaviour is intended, record the session again and replace the golden."
         : "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed."
-    return report(result, "\(result)\n\n\(fix)")
+    var message = "\(result)\n\n\(fix)"
+    if let line = FailureReport.write(recorded: recorded, replayed: nil, replay: result, golden: file, environment: environment) {
+        message += "\n\(line)"
+    }
+    return report(result, message)
 }
