@@ -19,7 +19,8 @@ import Musl
 /// Records the long sessions at `sizes`, serves them with `ViewerServer`, and prints the time per request.
 func runViewerSection(sizes: ScaleSizes, directory: String) {
     let folder = "\(directory)/viewer"
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    // ACTIONLOG_BENCH_KEEP keeps the journals, to open them in the viewer by hand.
+    defer { if ProcessInfo.processInfo.environment["ACTIONLOG_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(atPath: folder) } }
     print("## The viewer's server at scale")
     print()
     print("Median time per request, measured by a client on 127.0.0.1 (connect, GET, read to the end).")
@@ -39,7 +40,7 @@ func runViewerSection(sizes: ScaleSizes, directory: String) {
             for row in rows { table.add(row) }
             print(table.render())
             print()
-            try? FileManager.default.removeItem(atPath: path)
+            if ProcessInfo.processInfo.environment["ACTIONLOG_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(atPath: path) }
         }
     } catch {
         print("viewer measurement failed: \(error)")
