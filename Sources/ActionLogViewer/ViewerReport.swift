@@ -44,14 +44,15 @@ public enum ViewerReport {
         let journal = try Journal(path: journalPath)
         let session = try journal.session(id)
         var builder = ReportBuilder(file: journal.fileName, maximumBytes: maximumBytes)
-        let handlers = Dictionary(try journal.handlerRecords(in: id).map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        // Read a window of entries at a time, as the entries are, not the whole session's at once.
+        var handlers = HandlerRecordPager(journal: journal, session: id)
         try builder.beginSession(ViewerJSON.session(session), session: id)
         var cursor = try journal.entryCursor(in: id)
         var states = SessionStates(file: journal.fileName, session: id)
         while let entry = try cursor.next() {
             let previous = states.state
             try states.advance(past: entry)
-            try builder.add(entry, previous: previous, startedAt: session.startedAt, handler: handlers[entry.seq], session: id)
+            try builder.add(entry, previous: previous, startedAt: session.startedAt, handler: try handlers.record(at: entry.seq), session: id)
             progress(states.entryCount)
         }
         builder.endSession()
@@ -77,7 +78,7 @@ public enum ViewerReport {
         var builder = ReportBuilder(file: file, maximumBytes: maximumBytes)
         for (id, recording) in sessions {
             let session = recording.session.journalID
-            let handlers = Dictionary(recording.handlers.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+            let handlers = recording.handlers.bySeq
             try builder.beginSession(ViewerJSON.session(recording.session, id: id), session: session)
             var states = SessionStates(file: file, session: session)
             for entry in recording.entries {

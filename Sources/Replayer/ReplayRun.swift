@@ -225,7 +225,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
         var stateEqual: Bool
         let recordedState: JSONValue
-        if recorded.state == nil, let text = recorded.pendingKeyframeText, case let redacted = redactor.keyframe(replayedJSON),
+        if let text = recorded.pendingKeyframeText, case let redacted = redactor.keyframe(replayedJSON),
             redacted.canonicalBytes == text
         {
             // Equal as canonical text: the keyframe is not parsed. When a delta follows, the recorded

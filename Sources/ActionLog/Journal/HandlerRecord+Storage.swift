@@ -121,7 +121,7 @@ package struct HandlerRecordPager: Sendable {
             let (last, overflow) = seq.addingReportingOverflow(Self.windowSize - 1)
             let seqs = seq...(overflow ? Int.max : last)
             let read = try journal.handlerRecords(in: session, seqs: seqs)
-            records = Dictionary(read.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+            records = read.bySeq
             window = seqs
         }
         return records[seq]

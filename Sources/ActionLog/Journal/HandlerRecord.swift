@@ -130,3 +130,11 @@ public struct OutputEvent: Sendable, Hashable {
         self.event = event
     }
 }
+
+extension Sequence<HandlerRecord> {
+    /// The records by their entry's seq, for a reader that looks them up entry by entry; where a
+    /// damaged source holds two for one entry, the first is kept.
+    package var bySeq: [Int: HandlerRecord] {
+        Dictionary(map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -24,7 +24,7 @@ extension RecordedSession {
         output.reserveCapacity(256 * (entries.count + 1))
         var writer = JSONLWriter()
         writer.header(session)
-        let handlers = Dictionary(self.handlers.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        let handlers = self.handlers.bySeq
         for entry in entries {
             writer.entry(entry, handler: handlers[entry.seq])
             output.append(contentsOf: writer.buffer)

@@ -47,7 +47,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         var steps: [Int: Step] = [:]
         var order: [Int] = []
         var initial: JSONValue?
-        let handlers = Dictionary(recording.handlers.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        let handlers = recording.handlers.bySeq
         for entry in recording.entries {
             if case .gap = entry.content {
                 builder.skipped = recording.entries.filter { $0.seq >= entry.seq }.map(\.seq)

@@ -135,7 +135,7 @@ struct Log: ParsableCommand {
     ) throws {
         guard let head = entries.first, let tail = entries.last, head.seq <= tail.seq else { return }
         let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session, seqs: head.seq...tail.seq) }
-        let handlers = Dictionary(records.map { ($0.seq, $0) }, uniquingKeysWith: { first, _ in first })
+        let handlers = records.bySeq
         for entry in entries where keeps(entry, pattern: pattern) { try printer.print(entry, handler: handlers[entry.seq]) }
     }
 
