@@ -214,6 +214,8 @@ func childEntryPoint(_ flag: String) -> (([String]) -> Int32)? {
     case "--measure-child": measureChildMain
     case "--replay-child": replayChild
     case "--rebuild-child": rebuildChild
+    case "--parse-child": parseChild
+    case "--share-child": shareChild
     default: nil
     }
 }

@@ -381,6 +381,62 @@ func rebuildChild(_ arguments: [String]) -> Int32 {
     }
 }
 
+/// `actionlog-bench --parse-child FILE REPEATS`: parses the JSON text in `FILE` with
+/// `JSONValue(parsing:)` `REPEATS` times, with nothing else in the process: what to put under
+/// `perf stat` or `perf record` when working on the parser (a keyframe saved with
+/// `sqlite3 JOURNAL "SELECT state FROM entries WHERE …" > FILE`). Returns the exit status.
+func parseChild(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 2, let repeats = Int(arguments[1]), repeats > 0,
+        let data = FileManager.default.contents(atPath: arguments[0])
+    else {
+        FileHandle.standardError.write(Data("usage: actionlog-bench --parse-child FILE REPEATS\n".utf8))
+        return 64
+    }
+    let bytes = [UInt8](data)
+    do {
+        for _ in 0..<repeats { blackHole(try JSONValue(parsing: bytes)) }
+        print("\(bytes.count) bytes parsed \(repeats) times")
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("--parse-child: \(error)\n".utf8))
+        return 1
+    }
+}
+
+/// `actionlog-bench --share-child PATH SESSION counter|ledger|cart|search [REPEATS]`: the replay
+/// section's decode-only and rebuild+decode figures (median of `REPEATS`, 5 unless given) and their
+/// share for one session of a kept journal (`ACTIONLOG_BENCH_KEEP=1`), without recording anything
+/// first. `Replay.run()` is left out. Returns the exit status.
+func shareChild(_ arguments: [String]) -> Int32 {
+    guard arguments.count == 3 || arguments.count == 4, let session = Session.ID(arguments[1]) else {
+        FileHandle.standardError.write(Data("usage: actionlog-bench --share-child PATH SESSION counter|ledger|cart|search [REPEATS]\n".utf8))
+        return 64
+    }
+    let repeats = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5
+    let plan = Plan(actionLog: 0, naive: 0, floor: 0)
+    func measure<State, Action>(_ workload: Workload<State, Action>) throws -> ReplayResult {
+        try measureReplay(workload, path: arguments[0], session: session, repeats: repeats, runReplay: false)
+    }
+    do {
+        let result: ReplayResult
+        switch arguments[2] {
+        case "counter": result = try measure(counterWorkload(plan: plan))
+        case "ledger": result = try measure(ledgerWorkload(plan: plan))
+        // Only the types and the reducer matter here: the cart's size comes from the journal.
+        case "cart": result = try measure(cartWorkload(items: 0, plan: plan))
+        case "search": result = try measure(searchWorkload(plan: plan))
+        default:
+            FileHandle.standardError.write(Data("--share-child: unknown workload \(arguments[2]); counter, ledger, cart or search\n".utf8))
+            return 64
+        }
+        print("\(grouped(result.entries)) entries: decode only \(time(result.decodeOnly)), rebuild+decode \(time(result.reconstruct)), share \(percent(result.reconstructShare))")
+        return 0
+    } catch {
+        FileHandle.standardError.write(Data("--share-child: \(error)\n".utf8))
+        return 1
+    }
+}
+
 /// Seconds in the unit that suits them (``time(_:)``, for where a property named `time` hides it).
 private func duration(_ seconds: Double) -> String { time(seconds) }
 

@@ -18,6 +18,17 @@
 ///                                                  # sessions (1,000,000 counter, 100,000 ledger entries)
 /// ```
 ///
+/// For work on the read path, on journals kept with `ACTIONLOG_BENCH_KEEP=1`, one figure at a time
+/// with nothing else in the process (under `perf stat -e instructions:u` or `perf record` when the
+/// host is too noisy for times):
+///
+/// ```sh
+/// ./.build/release/actionlog-bench --share-child JOURNAL SESSION cart [REPEATS]  # decode only, rebuild+decode, share
+/// ./.build/release/actionlog-bench --rebuild-child JOURNAL SESSION cart REPEATS  # the rebuild loop alone
+/// ./.build/release/actionlog-bench --replay-child JOURNAL SESSION cart           # one Replay.run()
+/// ./.build/release/actionlog-bench --parse-child FILE REPEATS                    # JSONValue(parsing:) of a file
+/// ```
+///
 /// **Readers at scale** (`--scale`; also at the end of the default run at a tenth of the size, a hundredth
 /// with `--quick`): records a 1,000,000-entry counter session and a 100,000-entry ledger session (whose
 /// history grows by one line per action), and a session of half each. On each it runs `replay-cli export`,
