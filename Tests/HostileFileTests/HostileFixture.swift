@@ -84,7 +84,9 @@ func reduceBasket(_ basket: inout Basket, _ action: BasketAction) {
 ///
 /// Session 1 is what the `Recorder` wrote: a keyframe, then deltas, with a keyframe every four
 /// deltas. Session 2 is session 1 with entry 6 turned into a gap that lost two actions and entry 7
-/// into the keyframe a recorder writes after a gap, inserted with `Journal.insert`.
+/// into the keyframe a recorder writes after a gap, inserted with `Journal.insert`; it also holds
+/// handler records (``handlers``), so that the `handlers` and `calls` tables, and the `handler`
+/// member of the text form's lines, have rows to damage.
 struct HostileFixture: Sendable {
     static let actions: [BasketAction] = [
         .add(name: "apple"), .add(name: "pear"), .setQuantity(index: 0, quantity: 3), .note("for the weekend"),
@@ -133,7 +135,23 @@ struct HostileFixture: Sendable {
         self.states = states
     }
 
-    /// Inserts session `id` again, with a gap at ``gapSeq`` and a keyframe after it; returns the new id.
+    /// What session 2's handlers did, for every entry with an action: a service call that returned,
+    /// one that threw, and an output event, with the order they started in reversed in pairs.
+    static var handlers: [HandlerRecord] {
+        (1...actions.count).filter { $0 != gapSeq }.map { seq in
+            var records: [HandlerRecord.Record] = [
+                .call(ServiceCall(service: "Prices", method: "quote", arguments: [.string("item \(seq)"), .number(String(seq))], outcome: .returned(["cents": .number(String(seq * 100))]), answered: 0))
+            ]
+            if seq % 3 == 0 {
+                records.append(.call(ServiceCall(service: "Stock", method: "reserve", arguments: [], outcome: .threw(["type": "OutOfStock", "message": "none left"]), answered: 1)))
+            }
+            records.append(.output(OutputEvent(label: "toast", event: ["text": .string("updated \(seq)")])))
+            return HandlerRecord(seq: seq, started: seq % 2 == 0 ? seq - 1 : seq + 1, records: records)
+        }
+    }
+
+    /// Inserts session `id` again, with a gap at ``gapSeq``, a keyframe after it and ``handlers``;
+    /// returns the new id.
     private static func insertGappedCopy(of id: Session.ID, path: String) throws -> Session.ID {
         let writer = try Journal(path: path, mode: .readWrite)
         var recorded = try writer.recordedSession(id)
@@ -142,6 +160,7 @@ struct HostileFixture: Sendable {
             session: 0, seq: gapSeq, time: lost.time, label: nil, action: nil,
             content: .gap(dropped: gapDropped, note: "the writer fell behind"), effect: nil)
         recorded.entries[gapSeq + 1] = recorded.entries[gapSeq + 1].replacing(content: .keyframe(try writer.state(at: gapSeq + 1, in: id)))
+        recorded.handlers = handlers
         let s = recorded.session
         recorded.session = Session(
             id: s.id, name: "basket with a gap", startedAt: s.startedAt, endedAt: s.endedAt, status: s.status,

@@ -120,8 +120,16 @@ struct MutantMaker {
         #"[{"op":"add","path":"/items/99999999999999999999","value":1}]"#, #"[{"op":"move","from":"","path":"/x"}]"#,
         #"[{"op":"test","path":"/note","value":1e99999999999999999999}]"#, #"[{"op":"remove","path":""}]"#,
         String(repeating: "[", count: 511) + String(repeating: "]", count: 511),
+        // Handler records (the `handler` member): numbers at the edges, records of no known kind, calls
+        // with both outcomes or neither, names with control characters, arguments that are not an array.
+        #"{"started":-1,"records":[]}"#, #"{"started":2147483648,"records":[]}"#, #"{"started":1e999,"records":[]}"#,
+        #"{"started":0}"#, #"{"started":0,"records":{}}"#, #"{"started":0,"records":[{"call":{},"output":{}}]}"#,
+        #"{"started":0,"records":[{"call":{"service":"S","method":"m","arguments":[],"result":1,"error":2,"answered":0}}]}"#,
+        #"{"started":0,"records":[{"call":{"service":"S","method":"m","arguments":{},"result":1,"answered":0}}]}"#,
+        #"{"started":0,"records":[{"call":{"service":"S\u0000\u001b[31m","method":"m\n","arguments":[],"result":null,"answered":9223372036854775807}}]}"#,
+        #"{"started":0,"records":[{"output":{"label":"\ud800","event":{}}}]}"#, #"{"started":0,"records":[{"output":{"label":"x"}}]}"#,
     ]
-    static let entryKeys = ["seq", "kind", "label", "time", "durationNs", "action", "effect", "state", "patch", "dropped", "note"]
+    static let entryKeys = ["seq", "kind", "label", "time", "durationNs", "action", "effect", "state", "patch", "dropped", "note", "handler", "handler", "handler"]
     static let headerKeys = ["actionlog", "format", "name", "status", "startedAt", "endedAt", "dropped", "metadata", "stateType"]
 
     private func textField(seed: UInt64, _ random: inout SeededGenerator) -> Mutant {
@@ -211,7 +219,7 @@ struct MutantMaker {
         let values = Self.hostileSQLValues
         func pick(_ choices: [SQLValue]) -> SQLValue { choices.randomElement(using: &random) ?? .null }
         let edit: SQLEdit
-        switch random.next() % 9 {
+        switch random.next() % 12 {
         case 0:
             let value = pick([.integer(.max), .integer(.min), .integer(-1), .real(Double(seq) + 0.5), .text(String(seq + 1)), .integer(seq + 100), .real(.infinity)])
             edit = SQLEdit("UPDATE OR IGNORE entries SET seq = ?3 WHERE session_id = ?1 AND seq = ?2", [.integer(session), .integer(seq), value])
@@ -243,6 +251,8 @@ struct MutantMaker {
             edit = random.next() % 2 == 0
                 ? SQLEdit("DELETE FROM entries WHERE session_id = ?1 AND seq = ?2", [.integer(session), .integer(seq)])
                 : SQLEdit("DELETE FROM sessions WHERE id = ?1", [.integer(session)])
+        case 9, 10:
+            edit = handlerEdit(seq: max(1, seq), &random)
         default:
             let at = pick([.integer(.max), .integer(.max - 1), .integer(-5), .integer(Int64(HostileFixture.actions.count) + 1)])
             edit = SQLEdit(
@@ -250,6 +260,46 @@ struct MutantMaker {
                 [.integer(session), at, pick([.integer(1), .integer(.max)])])
         }
         return Mutant(seed: seed, target: .journal, description: "journal: \(edit)", bytes: try apply([edit]))
+    }
+
+    /// An edit of session 2's `handlers` or `calls` rows (see ``HostileFixture/handlers``): numbers
+    /// out of range or of the wrong type, kinds and texts a reader cannot take, rows removed, rows
+    /// for entries the session does not have, calls out of order.
+    private func handlerEdit(seq: Int64, _ random: inout SeededGenerator) -> SQLEdit {
+        func pick(_ choices: [SQLValue]) -> SQLValue { choices.randomElement(using: &random) ?? .null }
+        let numbers: [SQLValue] = [.integer(.max), .integer(.min), .integer(-1), .integer(Int64(Int32.max) + 1), .real(0.5), .real(.infinity), .text("3"), .text("soon"), .null]
+        let session = SQLValue.integer(2)
+        switch random.next() % 8 {
+        case 0:
+            let column = random.next() % 2 == 0 ? "seq" : "started"
+            return SQLEdit("UPDATE OR IGNORE handlers SET \(column) = ?3 WHERE session_id = ?1 AND seq = ?2", [session, .integer(seq), pick(numbers + [.integer(seq + 1), .integer(100)])])
+        case 1:
+            return SQLEdit("DELETE FROM handlers WHERE session_id = ?1 AND seq = ?2", [session, .integer(seq)])
+        case 2:
+            // A handler for an entry the session does not have, or at the edges of a seq.
+            let at = pick([.integer(100), .integer(.max), .integer(-3), .integer(Int64(HostileFixture.gapSeq))])
+            return SQLEdit("INSERT OR IGNORE INTO handlers (session_id, seq, started) VALUES (?1, ?2, ?3)", [session, at, pick(numbers + [.integer(0)])])
+        case 3:
+            let column = ["seq", "idx", "answered"].randomElement(using: &random) ?? "idx"
+            return SQLEdit("UPDATE OR IGNORE calls SET \(column) = ?3 WHERE session_id = ?1 AND seq = ?2 AND idx = 0", [session, .integer(seq), pick(numbers + [.integer(1), .integer(5)])])
+        case 4:
+            let value = pick([.text("call"), .text("output"), .text("Call"), .text(""), .text(" call"), .blob([0x63, 0x61, 0x6C, 0x6C, 0x00])])
+            return SQLEdit("UPDATE OR IGNORE calls SET kind = ?3 WHERE session_id = ?1 AND seq = ?2", [session, .integer(seq), value])
+        case 5:
+            // Column names come from the list, never from the file; values are bound, a blob cast to
+            // text keeps its bytes (invalid UTF-8 in a text column).
+            let column = ["service", "name", "arguments", "result", "error", "event"].randomElement(using: &random) ?? "arguments"
+            let value = random.next() % 2 == 0 ? "?3" : "CAST(?3 AS TEXT)"
+            return SQLEdit("UPDATE OR IGNORE calls SET \(column) = \(value) WHERE session_id = ?1 AND seq = ?2", [session, .integer(seq), pick(Self.hostileSQLValues)])
+        case 6:
+            return SQLEdit("DELETE FROM calls WHERE session_id = ?1 AND seq = ?2 AND idx = 0", [session, .integer(seq)])
+        default:
+            // A call after a gap in the numbering, or for a handler that does not exist.
+            let at = pick([.integer(seq), .integer(100), .integer(Int64(HostileFixture.gapSeq))])
+            return SQLEdit(
+                "INSERT OR IGNORE INTO calls (session_id, seq, idx, kind, service, name, arguments, result, answered) VALUES (?1, ?2, ?3, 'call', 'Prices', 'quote', '[]', '{}', 0)",
+                [session, at, pick([.integer(7), .integer(.max), .integer(-1)])])
+        }
     }
 
     static let hostileSQLValues: [SQLValue] = [

@@ -62,8 +62,11 @@ struct MutationTests {
             }
         }
         #expect(failures.isEmpty, "\(failures.count) of \(iterations) mutants failed; rerun one with ACTIONLOG_MUTATION_SEED=<seed> ACTIONLOG_MUTATION_ITERATIONS=1\n\(failures.prefix(20).joined(separator: "\n"))")
-        // The run reaches the readers: both files are mutated, and readers both refuse and read.
-        #expect(targets.journal > iterations / 4 && targets.text > iterations / 4)
-        #expect(refusals > iterations && successes > iterations)
+        // The run reaches the readers: both files are mutated, and readers both refuse and read (not
+        // asked of a run too short to say, such as one mutant made again from its seed).
+        if iterations >= 100 {
+            #expect(targets.journal > iterations / 4 && targets.text > iterations / 4)
+            #expect(refusals > iterations && successes > iterations)
+        }
     }
 }

@@ -108,6 +108,44 @@ struct PinnedHostileTests {
         #expect(importError(url) == "seq.jsonl, entry 9223372036854775807: line 14: entry 9223372036854775807 where entry 12 was expected: entries run 0, 1, 2, … without holes")
     }
 
+    @Test("a handler record at seq Int64.max: verify finishes with one finding, the other readers leave it out or name it")
+    func handlerRecordAtInt64Max() throws {
+        // Verify walks handler records a window at a time: it must jump to the next record, not step
+        // through the 2⁶³ seqs in between.
+        let path = try journal("handler.actionlog", [
+            SQLEdit("UPDATE handlers SET seq = ?1 WHERE session_id = 2 AND seq = 1", [.integer(.max)]),
+            SQLEdit("UPDATE calls SET seq = ?1 WHERE session_id = 2 AND seq = 1", [.integer(.max)]),
+        ])
+        let found = try findings(path)
+        #expect(found == ["session 2: a handler's seq 9223372036854775807 is out of range"])
+        let journal = try Journal(path: path)
+        #expect(Self.message { try journal.handlerRecords(in: 2) } == "handler.actionlog, session 2: a handler's seq 9223372036854775807 is out of range")
+        // Export reads the records of the entries the session has, a window at a time: the row far
+        // past the end is not among them, and what it writes reads back.
+        let exported = directory.path("handler.jsonl")
+        _ = FileManager.default.createFile(atPath: exported, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: exported))
+        try journal.exportJSONL(2, to: handle)
+        try handle.close()
+        #expect(try RecordedSession(contentsOfJSONL: URL(fileURLWithPath: exported)).handlers == Array(HostileFixture.handlers.dropFirst()))
+    }
+
+    @Test("a damaged call row is named with its session and entry by every reader of handler records")
+    func damagedCallRow() throws {
+        let path = try journal("call.actionlog", [SQLEdit("UPDATE calls SET arguments = ?1 WHERE session_id = 2 AND seq = 3 AND idx = 0", [.text("{}")])])
+        let message = "call.actionlog, session 2, entry 3: the arguments of call 0 are not a JSON array"
+        #expect(try findings(path) == ["session 2, entry 3: the arguments of call 0 are not a JSON array"])
+        let journal = try Journal(path: path)
+        #expect(Self.message { try journal.handlerRecords(in: 2) } == message)
+        #expect(Self.message { try journal.recordedSession(2) } == message)
+        #expect(Self.message {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
+            try journal.exportJSONL(2, to: handle)
+        } == message)
+        // Session 1 has no handler records and reads as before.
+        #expect(try journal.recordedSession(1).entries.count == HostileFixture.actions.count + 1)
+    }
+
     @Test("a sequence number stored as a real number is refused, not read as the integer below it")
     func misstoredSequenceNumber() throws {
         let path = try journal("real.actionlog", [SQLEdit("UPDATE entries SET seq = ?1 WHERE session_id = 1 AND seq = 4", [.real(4.5)])])

@@ -121,6 +121,17 @@ struct ReaderRun {
             for seq in [0, HostileFixture.gapSeq + 1, last] {
                 _ = call("\(name): Replay.state(at: \(seq))", files: files) { try replay.state(at: seq) }
             }
+            // Handler records, whole and a window at a time as export and log read them.
+            let handlers = call("\(name): handlerRecords(in:)", files: files) { try journal.handlerRecords(in: id) }
+            let paged = call("\(name): HandlerRecordPager walk", files: files) { () throws -> [HandlerRecord] in
+                var pager = HandlerRecordPager(journal: journal, session: id)
+                var records: [HandlerRecord] = []
+                for seq in walked.map(\.seq) + [HostileFixture.actions.count + 1] {
+                    if let record = try pager.record(at: seq) { records.append(record) }
+                }
+                return records
+            }
+            _ = handlers?.map { $0.records.map { "\($0)" } }
             let recorded = call("\(name): recordedSession", files: files) { try journal.recordedSession(id) }
             if let recorded {
                 let copy = directory.path("copy-\(id).actionlog")
@@ -135,6 +146,8 @@ struct ReaderRun {
                 if !didExport { disagreeing.append("exportJSONL") }
                 if report == nil { disagreeing.append("Replay.run()") }
                 if recorded == nil { disagreeing.append("recordedSession") }
+                if handlers == nil { disagreeing.append("handlerRecords(in:)") }
+                if paged == nil { disagreeing.append("HandlerRecordPager") }
                 if !disagreeing.isEmpty {
                     problems.append("\(name): verify finds nothing wrong, but \(disagreeing.joined(separator: ", ")) failed")
                 }

@@ -72,11 +72,13 @@ extension Journal {
         }
     }
 
-    /// The largest seq that has a handler record in `session`, or `nil` when none has.
-    package func lastHandlerSeq(in session: Session.ID) throws(JournalError) -> Int? {
+    /// The smallest seq from `seq` on that has a handler record in `session`, or `nil` when none has:
+    /// where a walk over the records in windows goes next, so that the windows it reads are as many
+    /// as the records at most, however far apart their seqs (a damaged row may hold `Int64.max`).
+    package func firstHandlerSeq(in session: Session.ID, from seq: Int) throws(JournalError) -> Int? {
         try read(session: session) { connection in
             guard try Self.hasHandlerTables(connection) else { return nil }
-            return try connection.scalarInt("SELECT max(seq) FROM handlers WHERE session_id = ?1", [.integer(session)]).map(Int.init)
+            return try connection.scalarInt("SELECT min(seq) FROM handlers WHERE session_id = ?1 AND seq >= ?2", [.integer(session), .integer(Int64(seq))]).map(Int.init)
         }
     }
 

@@ -107,11 +107,11 @@ extension Journal {
             entryCount += count
             findings += sessionFindings
             // The handler records of an asynchronous session: readable, and each under an entry; a
-            // window of entries at a time, so that memory stays bounded however long the session.
+            // window of entries at a time, so that memory stays bounded however long the session,
+            // each window starting at the next record.
             do {
-                guard let last = try lastHandlerSeq(in: session.id) else { continue }
-                var from = 0
-                while from <= last {
+                var next = try firstHandlerSeq(in: session.id, from: 0)
+                while let from = next {
                     let (end, overflow) = from.addingReportingOverflow(HandlerRecordPager.windowSize * 8)
                     do {
                         for handler in try handlerRecords(in: session.id, seqs: from...(overflow ? Int.max : end - 1)) where handler.seq >= count {
@@ -120,8 +120,7 @@ extension Journal {
                     } catch {
                         findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason, code: .handlerRecord))
                     }
-                    if overflow { break }
-                    from = end
+                    next = overflow ? nil : try firstHandlerSeq(in: session.id, from: end)
                 }
             } catch {
                 findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason, code: .handlerRecord))
