@@ -146,6 +146,14 @@ struct PinnedHostileTests {
         #expect(try journal.recordedSession(1).entries.count == HostileFixture.actions.count + 1)
     }
 
+    @Test("calls whose handler row is gone: verify reports them, and the readers of handler records name the entry")
+    func orphanedCalls() throws {
+        let path = try journal("orphan.actionlog", [SQLEdit("DELETE FROM handlers WHERE session_id = 2 AND seq = 1", [])])
+        #expect(try findings(path) == ["session 2, entry 1: call 0 belongs to no handler"])
+        let journal = try Journal(path: path)
+        #expect(Self.message { try journal.handlerRecords(in: 2) } == "orphan.actionlog, session 2, entry 1: call 0 belongs to no handler")
+    }
+
     @Test("a sequence number stored as a real number is refused, not read as the integer below it")
     func misstoredSequenceNumber() throws {
         let path = try journal("real.actionlog", [SQLEdit("UPDATE entries SET seq = ?1 WHERE session_id = 1 AND seq = 4", [.real(4.5)])])

@@ -72,13 +72,18 @@ extension Journal {
         }
     }
 
-    /// The smallest seq from `seq` on that has a handler record in `session`, or `nil` when none has:
-    /// where a walk over the records in windows goes next, so that the windows it reads are as many
-    /// as the records at most, however far apart their seqs (a damaged row may hold `Int64.max`).
+    /// The smallest seq from `seq` on that has a row in `handlers` or `calls` for `session`, or `nil`
+    /// when none has: where a walk over the records in windows goes next, so that the windows it reads
+    /// are as many as the rows at most, however far apart their seqs (a damaged row may hold
+    /// `Int64.max`), and a call whose handler row is gone is still read (and found wanting).
     package func firstHandlerSeq(in session: Session.ID, from seq: Int) throws(JournalError) -> Int? {
         try read(session: session) { connection in
             guard try Self.hasHandlerTables(connection) else { return nil }
-            return try connection.scalarInt("SELECT min(seq) FROM handlers WHERE session_id = ?1 AND seq >= ?2", [.integer(session), .integer(Int64(seq))]).map(Int.init)
+            return try connection.scalarInt("""
+                SELECT min(seq) FROM (
+                    SELECT min(seq) AS seq FROM handlers WHERE session_id = ?1 AND seq >= ?2
+                    UNION ALL SELECT min(seq) FROM calls WHERE session_id = ?1 AND seq >= ?2)
+                """, [.integer(session), .integer(Int64(seq))]).map(Int.init)
         }
     }
 
