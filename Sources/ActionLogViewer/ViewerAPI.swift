@@ -29,6 +29,8 @@ import Foundation
 /// ``JournalError``'s; a bad parameter answers 400, an unknown path 404, a method other than GET
 /// or HEAD 405, a `Host` header that does not name this server 421 (plain text).
 struct ViewerAPI: Sendable {
+    /// The page's icon (`/favicon.ico`): a timeline of three marks, as SVG.
+    static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#2b4c7e"/><circle cx="4" cy="8" r="1.6" fill="#fff"/><circle cx="8" cy="8" r="1.6" fill="#fff"/><circle cx="12" cy="8" r="1.6" fill="#f2b134"/></svg>"##
     let journal: Journal
     /// The `Host` header values this server answers, lowercased (`127.0.0.1:PORT`, `localhost:PORT`).
     let allowedHosts: Set<String>
@@ -64,6 +66,9 @@ struct ViewerAPI: Sendable {
         switch Array(parts) {
         case [""]:
             return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(ViewerPage.html().utf8))
+        case ["favicon.ico"]:
+            // Browsers ask for it unprompted: an icon, rather than a 404 in the console of every page.
+            return HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(Self.icon.utf8))
         case ["api", "sessions"]:
             return answer { () throws(JournalError) in
                 .object([

@@ -146,6 +146,22 @@ struct PinnedHostileTests {
         #expect(try journal.recordedSession(1).entries.count == HostileFixture.actions.count + 1)
     }
 
+    @Test("a handler's seq stored as text: verify finishes with a finding, and every reader of handler records refuses it")
+    func handlerSeqAsText() throws {
+        // SQLite orders a text after every number and reads it as 0: a walk that asked for "the next
+        // seq" would come back to 0 for ever.
+        let path = try journal("text-seq.actionlog", [SQLEdit("UPDATE handlers SET seq = ?1 WHERE session_id = 2 AND seq = 11", [.text("soon")])])
+        let found = try findings(path)
+        #expect(found == ["session 2: a handler's seq holds text, not an integer"])
+        let journal = try Journal(path: path)
+        let message = "text-seq.actionlog, session 2: a handler's seq holds text, not an integer"
+        #expect(Self.message { try journal.handlerRecords(in: 2) } == message)
+        #expect(Self.message {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
+            try journal.exportJSONL(2, to: handle)
+        } == message)
+    }
+
     @Test("calls whose handler row is gone: verify reports them, and the readers of handler records name the entry")
     func orphanedCalls() throws {
         let path = try journal("orphan.actionlog", [SQLEdit("DELETE FROM handlers WHERE session_id = 2 AND seq = 1", [])])

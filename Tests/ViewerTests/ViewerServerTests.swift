@@ -167,6 +167,8 @@ struct ViewerServerTests {
             #expect(unknown.status == 404)
             #expect(unknown.body == #"{"error":"No such page: the viewer serves /, /api/sessions and /api/sessions/ID/…."}"#)
             #expect(try get(port: port, "/api/sessions/1/../../cart.actionlog").status == 404)
+            let icon = try get(port: port, "/favicon.ico")
+            #expect(icon.status == 200 && icon.headers["content-type"] == "image/svg+xml" && icon.body.hasPrefix("<svg "))
             let post = try get(port: port, "/api/sessions", method: "POST")
             #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD")
             let garbage = try exchange(port: port, Array("HELLO\r\n\r\n".utf8))

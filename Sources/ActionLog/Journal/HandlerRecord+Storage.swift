@@ -56,17 +56,23 @@ extension Journal {
 
     /// The handler records of the entries in `seqs`, by seq: one window of a session, for readers
     /// that walk it in order (see ``HandlerRecordPager``). Empty where the journal has no such tables.
+    ///
+    /// A window from seq 0 also reads the rows whose seq is not an integer (a damaged file), which no
+    /// range holds: the first window of every walk refuses them, as reading the whole session does.
     package func handlerRecords(in session: Session.ID, seqs: ClosedRange<Int>) throws(JournalError) -> [HandlerRecord] {
         let file = fileName
         return try read(session: session) { connection in
             guard try Self.hasHandlerTables(connection) else { return [] }
             var reader = HandlerRowReader(file: file, session: session)
-            let bounds: [SQLiteValue] = [.integer(session), .integer(Int64(seqs.lowerBound)), .integer(Int64(seqs.upperBound))]
-            _ = try connection.cachedStatement("SELECT seq, started FROM handlers WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq")
+            let bounds: [SQLiteValue] = [
+                .integer(session), .integer(Int64(seqs.lowerBound)), .integer(Int64(seqs.upperBound)), .integer(seqs.lowerBound == 0 ? 1 : 0),
+            ]
+            let rows = "session_id = ?1 AND (seq BETWEEN ?2 AND ?3 OR (?4 AND typeof(seq) <> 'integer'))"
+            _ = try connection.cachedStatement("SELECT seq, started FROM handlers WHERE \(rows) ORDER BY seq")
                 .rows(bounds) { row in try reader.addHandler(row) }
             _ = try connection.cachedStatement("""
                 SELECT seq, idx, kind, service, name, arguments, result, error, event, answered
-                FROM calls WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq, idx
+                FROM calls WHERE \(rows) ORDER BY seq, idx
                 """).rows(bounds) { row in try reader.addRecord(row) }
             return reader.handlers
         }
@@ -79,10 +85,11 @@ extension Journal {
     package func firstHandlerSeq(in session: Session.ID, from seq: Int) throws(JournalError) -> Int? {
         try read(session: session) { connection in
             guard try Self.hasHandlerTables(connection) else { return nil }
+            // Integers only: SQLite orders a text after every number, and reads it as 0.
             return try connection.scalarInt("""
                 SELECT min(seq) FROM (
-                    SELECT min(seq) AS seq FROM handlers WHERE session_id = ?1 AND seq >= ?2
-                    UNION ALL SELECT min(seq) FROM calls WHERE session_id = ?1 AND seq >= ?2)
+                    SELECT min(seq) AS seq FROM handlers WHERE session_id = ?1 AND seq >= ?2 AND typeof(seq) = 'integer'
+                    UNION ALL SELECT min(seq) FROM calls WHERE session_id = ?1 AND seq >= ?2 AND typeof(seq) = 'integer')
                 """, [.integer(session), .integer(Int64(seq))]).map(Int.init)
         }
     }

@@ -108,9 +108,9 @@ extension Journal {
             findings += sessionFindings
             // The handler records of an asynchronous session: readable, and each under an entry; a
             // window of entries at a time, so that memory stays bounded however long the session,
-            // each window starting at the next record.
+            // each window after the first starting at the next record.
             do {
-                var next = try firstHandlerSeq(in: session.id, from: 0)
+                var next: Int? = 0
                 while let from = next {
                     let (end, overflow) = from.addingReportingOverflow(HandlerRecordPager.windowSize * 8)
                     do {
