@@ -323,8 +323,7 @@ private func keyframeSeq(path: String, session: Session.ID, atOrBefore seq: Int)
 /// `Replay.run()` gets a process, and a peak memory, of its own. Returns the exit status.
 func replayChild(_ arguments: [String]) -> Int32 {
     guard arguments.count == 3, let session = Session.ID(arguments[1]) else {
-        FileHandle.standardError.write(Data("usage: actionlog-bench --replay-child PATH SESSION counter|ledger|cart|search\n".utf8))
-        return 64
+        return childFailure("usage: actionlog-bench --replay-child PATH SESSION counter|ledger|cart|search", usage: true)
     }
     do {
         let journal = try Journal(path: arguments[0])
@@ -335,15 +334,25 @@ func replayChild(_ arguments: [String]) -> Int32 {
         case "cart": report = try Replay<Cart, CartAction, Never>(journal: journal, session: session, reducer: Cart.reduce).run()
         case "search": report = try Replay<CitySearch, SearchAction, Never>(journal: journal, session: session, reducer: CitySearch.reduce).run()
         default:
-            FileHandle.standardError.write(Data("--replay-child: unknown workload \(arguments[2]); counter, ledger, cart or search\n".utf8))
-            return 64
+            return unknownWorkload("--replay-child", arguments[2])
         }
         print("\(report.entriesReplayed) \(report.isMatch ? "match" : "diverged")")
         return 0
     } catch {
-        FileHandle.standardError.write(Data("--replay-child: \(error)\n".utf8))
-        return 1
+        return childFailure("--replay-child: \(error)")
     }
+}
+
+/// What a child entry point says when it cannot do its work: `message` on standard error, and the
+/// exit status to return (64 for a usage error, as `sysexits.h` has it; 1 otherwise).
+private func childFailure(_ message: String, usage: Bool = false) -> Int32 {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    return usage ? 64 : 1
+}
+
+/// The usage error of a child entry point given an unknown workload.
+private func unknownWorkload(_ flag: String, _ name: String) -> Int32 {
+    childFailure("\(flag): unknown workload \(name); counter, ledger, cart or search", usage: true)
 }
 
 /// `actionlog-bench --rebuild-child PATH SESSION counter|ledger|cart|search REPEATS`: the replay
@@ -352,8 +361,7 @@ func replayChild(_ arguments: [String]) -> Int32 {
 /// when working on the read path. Prints the entries read per repeat. Returns the exit status.
 func rebuildChild(_ arguments: [String]) -> Int32 {
     guard arguments.count == 4, let session = Session.ID(arguments[1]), let repeats = Int(arguments[3]), repeats > 0 else {
-        FileHandle.standardError.write(Data("usage: actionlog-bench --rebuild-child PATH SESSION counter|ledger|cart|search REPEATS\n".utf8))
-        return 64
+        return childFailure("usage: actionlog-bench --rebuild-child PATH SESSION counter|ledger|cart|search REPEATS", usage: true)
     }
     func rebuildRepeatedly<Action: Decodable>(_: Action.Type) throws -> Int {
         let journal = try Journal(path: arguments[0])
@@ -370,14 +378,12 @@ func rebuildChild(_ arguments: [String]) -> Int32 {
         case "cart": count = try rebuildRepeatedly(CartAction.self)
         case "search": count = try rebuildRepeatedly(SearchAction.self)
         default:
-            FileHandle.standardError.write(Data("--rebuild-child: unknown workload \(arguments[2]); counter, ledger, cart or search\n".utf8))
-            return 64
+            return unknownWorkload("--rebuild-child", arguments[2])
         }
         print("\(count) entries")
         return 0
     } catch {
-        FileHandle.standardError.write(Data("--rebuild-child: \(error)\n".utf8))
-        return 1
+        return childFailure("--rebuild-child: \(error)")
     }
 }
 
@@ -389,8 +395,7 @@ func parseChild(_ arguments: [String]) -> Int32 {
     guard arguments.count == 2, let repeats = Int(arguments[1]), repeats > 0,
         let data = FileManager.default.contents(atPath: arguments[0])
     else {
-        FileHandle.standardError.write(Data("usage: actionlog-bench --parse-child FILE REPEATS\n".utf8))
-        return 64
+        return childFailure("usage: actionlog-bench --parse-child FILE REPEATS", usage: true)
     }
     let bytes = [UInt8](data)
     do {
@@ -398,8 +403,7 @@ func parseChild(_ arguments: [String]) -> Int32 {
         print("\(bytes.count) bytes parsed \(repeats) times")
         return 0
     } catch {
-        FileHandle.standardError.write(Data("--parse-child: \(error)\n".utf8))
-        return 1
+        return childFailure("--parse-child: \(error)")
     }
 }
 
@@ -409,8 +413,7 @@ func parseChild(_ arguments: [String]) -> Int32 {
 /// first. `Replay.run()` is left out. Returns the exit status.
 func shareChild(_ arguments: [String]) -> Int32 {
     guard arguments.count == 3 || arguments.count == 4, let session = Session.ID(arguments[1]) else {
-        FileHandle.standardError.write(Data("usage: actionlog-bench --share-child PATH SESSION counter|ledger|cart|search [REPEATS]\n".utf8))
-        return 64
+        return childFailure("usage: actionlog-bench --share-child PATH SESSION counter|ledger|cart|search [REPEATS]", usage: true)
     }
     let repeats = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5
     let plan = Plan(actionLog: 0, naive: 0, floor: 0)
@@ -426,14 +429,12 @@ func shareChild(_ arguments: [String]) -> Int32 {
         case "cart": result = try measure(cartWorkload(items: 0, plan: plan))
         case "search": result = try measure(searchWorkload(plan: plan))
         default:
-            FileHandle.standardError.write(Data("--share-child: unknown workload \(arguments[2]); counter, ledger, cart or search\n".utf8))
-            return 64
+            return unknownWorkload("--share-child", arguments[2])
         }
         print("\(grouped(result.entries)) entries: decode only \(time(result.decodeOnly)), rebuild+decode \(time(result.reconstruct)), share \(percent(result.reconstructShare))")
         return 0
     } catch {
-        FileHandle.standardError.write(Data("--share-child: \(error)\n".utf8))
-        return 1
+        return childFailure("--share-child: \(error)")
     }
 }
 
