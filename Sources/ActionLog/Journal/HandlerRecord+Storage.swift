@@ -59,21 +59,29 @@ extension Journal {
     ///
     /// A window from seq 0 also reads the rows whose seq is not an integer (a damaged file), which no
     /// range holds: the first window of every walk refuses them, as reading the whole session does.
+    /// That costs one scan of the session's rows per walk; the other windows read their range only.
     package func handlerRecords(in session: Session.ID, seqs: ClosedRange<Int>) throws(JournalError) -> [HandlerRecord] {
         let file = fileName
         return try read(session: session) { connection in
             guard try Self.hasHandlerTables(connection) else { return [] }
             var reader = HandlerRowReader(file: file, session: session)
-            let bounds: [SQLiteValue] = [
-                .integer(session), .integer(Int64(seqs.lowerBound)), .integer(Int64(seqs.upperBound)), .integer(seqs.lowerBound == 0 ? 1 : 0),
-            ]
-            let rows = "session_id = ?1 AND (seq BETWEEN ?2 AND ?3 OR (?4 AND typeof(seq) <> 'integer'))"
-            _ = try connection.cachedStatement("SELECT seq, started FROM handlers WHERE \(rows) ORDER BY seq")
+            let bounds: [SQLiteValue] = [.integer(session), .integer(Int64(seqs.lowerBound)), .integer(Int64(seqs.upperBound))]
+            // Each window by its range of the primary key; the rows whose seq is not an integer (no
+            // range holds them) by a scan of the session's rows, once per walk, with its first window.
+            let misstored = seqs.lowerBound == 0
+            _ = try connection.cachedStatement("SELECT seq, started FROM handlers WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq")
                 .rows(bounds) { row in try reader.addHandler(row) }
-            _ = try connection.cachedStatement("""
-                SELECT seq, idx, kind, service, name, arguments, result, error, event, answered
-                FROM calls WHERE \(rows) ORDER BY seq, idx
-                """).rows(bounds) { row in try reader.addRecord(row) }
+            if misstored {
+                _ = try connection.cachedStatement("SELECT seq, started FROM handlers WHERE session_id = ?1 AND typeof(seq) <> 'integer'")
+                    .rows([.integer(session)]) { row in try reader.addHandler(row) }
+            }
+            let calls = "SELECT seq, idx, kind, service, name, arguments, result, error, event, answered FROM calls WHERE session_id = ?1"
+            _ = try connection.cachedStatement(calls + " AND seq BETWEEN ?2 AND ?3 ORDER BY seq, idx")
+                .rows(bounds) { row in try reader.addRecord(row) }
+            if misstored {
+                _ = try connection.cachedStatement(calls + " AND typeof(seq) <> 'integer'")
+                    .rows([.integer(session)]) { row in try reader.addRecord(row) }
+            }
             return reader.handlers
         }
     }
@@ -85,11 +93,13 @@ extension Journal {
     package func firstHandlerSeq(in session: Session.ID, from seq: Int) throws(JournalError) -> Int? {
         try read(session: session) { connection in
             guard try Self.hasHandlerTables(connection) else { return nil }
-            // Integers only: SQLite orders a text after every number, and reads it as 0.
+            // Integers only: SQLite orders a text after every number, and reads it as 0. Each side
+            // stops at its first row in key order (a `min()` with a second condition would read on).
             return try connection.scalarInt("""
                 SELECT min(seq) FROM (
-                    SELECT min(seq) AS seq FROM handlers WHERE session_id = ?1 AND seq >= ?2 AND typeof(seq) = 'integer'
-                    UNION ALL SELECT min(seq) FROM calls WHERE session_id = ?1 AND seq >= ?2 AND typeof(seq) = 'integer')
+                    SELECT (SELECT seq FROM handlers WHERE session_id = ?1 AND seq >= ?2 AND typeof(seq) = 'integer' ORDER BY seq LIMIT 1) AS seq
+                    UNION ALL
+                    SELECT (SELECT seq FROM calls WHERE session_id = ?1 AND seq >= ?2 AND typeof(seq) = 'integer' ORDER BY seq LIMIT 1))
                 """, [.integer(session), .integer(Int64(seq))]).map(Int.init)
         }
     }
