@@ -68,19 +68,16 @@ extension Journal {
             let bounds: [SQLiteValue] = [.integer(session), .integer(Int64(seqs.lowerBound)), .integer(Int64(seqs.upperBound))]
             // Each window by its range of the primary key; the rows whose seq is not an integer (no
             // range holds them) by a scan of the session's rows, once per walk, with its first window.
-            let misstored = seqs.lowerBound == 0
-            _ = try connection.cachedStatement("SELECT seq, started FROM handlers WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq")
-                .rows(bounds) { row in try reader.addHandler(row) }
-            if misstored {
-                _ = try connection.cachedStatement("SELECT seq, started FROM handlers WHERE session_id = ?1 AND typeof(seq) <> 'integer'")
-                    .rows([.integer(session)]) { row in try reader.addHandler(row) }
+            func select(_ columns: String, from table: String, orderedBy order: String, _ add: (Row) throws -> Void) throws {
+                let rows = "SELECT \(columns) FROM \(table) WHERE session_id = ?1"
+                _ = try connection.cachedStatement(rows + " AND seq BETWEEN ?2 AND ?3 ORDER BY \(order)").rows(bounds, add)
+                if seqs.lowerBound == 0 {
+                    _ = try connection.cachedStatement(rows + " AND typeof(seq) <> 'integer'").rows([.integer(session)], add)
+                }
             }
-            let calls = "SELECT seq, idx, kind, service, name, arguments, result, error, event, answered FROM calls WHERE session_id = ?1"
-            _ = try connection.cachedStatement(calls + " AND seq BETWEEN ?2 AND ?3 ORDER BY seq, idx")
-                .rows(bounds) { row in try reader.addRecord(row) }
-            if misstored {
-                _ = try connection.cachedStatement(calls + " AND typeof(seq) <> 'integer'")
-                    .rows([.integer(session)]) { row in try reader.addRecord(row) }
+            try select("seq, started", from: "handlers", orderedBy: "seq") { row in try reader.addHandler(row) }
+            try select("seq, idx, kind, service, name, arguments, result, error, event, answered", from: "calls", orderedBy: "seq, idx") { row in
+                try reader.addRecord(row)
             }
             return reader.handlers
         }
