@@ -232,7 +232,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             // state is the replayed JSON (redacted as recorded), which the text stands for.
             stateEqual = true
             if nextIsDelta { recorded.adoptPendingKeyframe(as: redacted) }
-            recordedState = .null
+            recordedState = redacted
         } else if inSync, let recordedPatch, let replayedPatch, let known = recorded.state {
             recordedState = known
             // The same patch applied to equal states gives equal states; otherwise compare where
