@@ -113,7 +113,6 @@ struct ViewerAPI: Sendable {
             let id = try sessionID(text)
             let session = try journal.session(id)
             var rows: [JSONValue] = []
-            var next: Int?
             var cursor = try journal.timelineCursor(in: id, from: from, limit: pattern == nil ? limit : Self.filterScanLimit)
             var read = 0
             var lastSeq: Int?
@@ -123,13 +122,15 @@ struct ViewerAPI: Sendable {
                 if let pattern, !(entry.label.map(pattern.matches) ?? false) { continue }
                 rows.append(ViewerJSON.row(entry, startedAt: session.startedAt))
             }
-            // More may follow when the window filled, or when the filter read as far as it may.
-            if let lastSeq, rows.count == limit || read == Self.filterScanLimit {
-                let (following, overflow) = lastSeq.addingReportingOverflow(1)
-                next = overflow ? nil : following
+            // The entry after the last one read (none after Int.max).
+            let following = lastSeq.flatMap { seq in
+                let (after, overflow) = seq.addingReportingOverflow(1)
+                return overflow ? nil : after
             }
+            // More may follow when the window filled, or when the filter read as far as it may.
+            let next = rows.count == limit || read == Self.filterScanLimit ? following : nil
             // Where reading stopped: a filtered window that found nothing new goes on from there.
-            let end = lastSeq.map { $0.addingReportingOverflow(1) }.flatMap { $0.overflow ? nil : $0.partialValue } ?? from
+            let end = following ?? from
             return .object([
                 "session": ViewerJSON.session(session),
                 "from": ViewerJSON.number(from),
@@ -177,7 +178,7 @@ struct ViewerAPI: Sendable {
             members["kind"] = .string(entry.kind.rawValue)
             members["label"] = entry.label.map(JSONValue.string) ?? .null
             members["offset"] = ViewerJSON.seconds(entry.time.timeIntervalSince(session.startedAt))
-            members["reducerNanoseconds"] = entry.reducerDuration.map { ViewerJSON.number(ViewerJSON.nanoseconds($0)) } ?? .null
+            members["reducerNanoseconds"] = entry.reducerDuration.map { ViewerJSON.number($0.saturatingNanoseconds) } ?? .null
             members["action"] = entry.action ?? .null
             members["effect"] = entry.effect ?? .null
             members["state"] = state

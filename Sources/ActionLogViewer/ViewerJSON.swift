@@ -13,11 +13,6 @@ enum ViewerJSON {
         return .number(String(format: "%.6f", value))
     }
 
-    /// A duration in nanoseconds, saturating instead of overflowing.
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.saturatingNanoseconds
-    }
-
     /// A session as the session list shows it. `id` is a string, so that a report can name its
     /// sessions (`recorded`, `replayed`) as a journal numbers them.
     static func session(_ session: Session, id: String? = nil) -> JSONValue {
@@ -44,7 +39,7 @@ enum ViewerJSON {
             seconds(entry.time.timeIntervalSince(startedAt)),
             entry.label.map(JSONValue.string) ?? .null,
             .string(entry.kind.rawValue),
-            entry.reducerDuration.map { number(nanoseconds($0)) } ?? .null,
+            entry.reducerDuration.map { number($0.saturatingNanoseconds) } ?? .null,
             entry.content.gap.map { number($0.dropped) } ?? .null,
         ])
     }

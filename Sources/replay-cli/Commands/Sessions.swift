@@ -25,14 +25,14 @@ struct Sessions: ParsableCommand {
     /// as one literal with optional chains, the type checker took 16 s over it.
     private static func json(_ session: Session) -> JSONValue {
         var members = JSONOutput.sessionMembers(session)
-        let endedAt: JSONValue = session.endedAt.map { .string(Format.timestamp($0)) } ?? .null
+        let endedAt: JSONValue = session.endedAt.map(JSONOutput.time) ?? .null
         let duration: JSONValue = session.duration.map(JSONOutput.nanoseconds) ?? .null
         let appVersion: JSONValue = session.appVersion.map(JSONValue.string) ?? .null
         let more: [String: JSONValue] = [
             "status": .string(session.status.rawValue),
-            "entries": .number(String(session.entryCount)),
-            "dropped": .number(String(session.droppedCount)),
-            "startedAt": .string(Format.timestamp(session.startedAt)),
+            "entries": JSONOutput.number(session.entryCount),
+            "dropped": JSONOutput.number(session.droppedCount),
+            "startedAt": JSONOutput.time(session.startedAt),
             "endedAt": endedAt,
             "durationNanoseconds": duration,
             "stateType": .string(session.stateType),

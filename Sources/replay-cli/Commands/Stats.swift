@@ -130,7 +130,7 @@ struct Stats: ParsableCommand {
 
     /// `610ns`, `32.5µs`, `1.25ms`, `2.500s`.
     static func duration(_ duration: Duration) -> String {
-        let nanoseconds = Self.nanoseconds(duration)
+        let nanoseconds = duration.saturatingNanoseconds
         let value = Double(nanoseconds)
         switch abs(value) {
         case ..<1e3: return "\(nanoseconds)ns"
@@ -138,11 +138,6 @@ struct Stats: ParsableCommand {
         case ..<1e9: return String(format: "%.2fms", value / 1e6)
         default: return String(format: "%.3fs", value / 1e9)
         }
-    }
-
-    /// A duration read from a journal's nanoseconds, back in nanoseconds.
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        Format.nanoseconds(duration)
     }
 
     // MARK: - JSON
@@ -153,9 +148,9 @@ struct Stats: ParsableCommand {
         let reducer: JSONValue = stats.reducer.map { reducer in
             .object([
                 "entries": number(reducer.entries),
-                "p50": number(nanoseconds(reducer.p50)),
-                "p99": number(nanoseconds(reducer.p99)),
-                "max": number(nanoseconds(reducer.max)),
+                "p50": number(reducer.p50.saturatingNanoseconds),
+                "p99": number(reducer.p99.saturatingNanoseconds),
+                "max": number(reducer.max.saturatingNanoseconds),
             ])
         } ?? .null
         return .object(JSONOutput.sessionMembers(session).merging([
@@ -180,7 +175,7 @@ struct Stats: ParsableCommand {
                 .object([
                     "seq": number(entry.seq),
                     "label": entry.label.map(JSONValue.string) ?? .null,
-                    "reducerNanoseconds": number(nanoseconds(entry.duration)),
+                    "reducerNanoseconds": number(entry.duration.saturatingNanoseconds),
                 ])
             }),
         ]) { $1 })

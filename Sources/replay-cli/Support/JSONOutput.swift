@@ -28,7 +28,7 @@ enum JSONOutput {
 
     /// A duration as whole nanoseconds (saturating, for the extreme values a damaged file may hold).
     static func nanoseconds(_ duration: Duration) -> JSONValue {
-        number(Format.nanoseconds(duration))
+        number(duration.saturatingNanoseconds)
     }
 
     /// A time interval as whole nanoseconds; `null` when it is not finite or does not fit in 64 bits
@@ -42,13 +42,5 @@ enum JSONOutput {
     /// Prints `value` as one JSON document, pretty, escaped for a terminal as `--json` output is.
     static func print(_ value: JSONValue) throws {
         try BufferedOutput.print(value.prettyText.jsonDisplayEscaped)
-    }
-}
-
-extension Format {
-    /// A duration in whole nanoseconds, saturating at the ends of `Int64` (a duration read from a
-    /// damaged file may be anything).
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.saturatingNanoseconds
     }
 }
