@@ -46,6 +46,10 @@ struct Import: ParsableCommand {
         let checking = ProgressLine("import", total: nil, unit: "entries checked")
         var inserting: ProgressLine?
         do {
+            defer {
+                checking.finish()
+                inserting?.finish()
+            }
             (session, id) = try reportingErrors { () throws(JournalError) in
                 try Journal.importingJSONL(
                     at: URL(fileURLWithPath: file), into: into, checked: checking.update,
@@ -57,11 +61,7 @@ struct Import: ParsableCommand {
                         inserting?.update(done)
                     })
             }
-            checking.finish()
-            inserting?.finish()
         } catch {
-            checking.finish()
-            inserting?.finish()
             for path in created { unlink(path) }
             throw error
         }
