@@ -82,20 +82,13 @@ private func measureScale(sizes: ScaleSizes, repeats: Int, folder: String, cli: 
     func progress(_ text: String) {
         FileHandle.standardError.write(Data("… scale: \(text) (\(fixed(start.duration(to: clock.now).seconds, decimals: 0)) s)\n".utf8))
     }
-    let counter = counterWorkload(plan: Plan(actionLog: 0, naive: 0, floor: 0))
-    let ledger = ledgerWorkload(plan: Plan(actionLog: 0, naive: 0, floor: 0))
     var sessions: [(full: ScaleSession, half: ScaleSession)] = []
-    // The counter's states are one Int: a deep queue costs nothing. Each queued ledger state is its own
-    // copy of the history (the reducer appends while the queue holds the previous one), so its queue
-    // stays short; `.wait` back-pressure means nothing drops either way.
-    for (workload, count) in [(counter.name, sizes.counter), (ledger.name, sizes.ledger)] {
+    for (workload, count) in scaleWorkloads(sizes) {
         var pair: [ScaleSession] = []
         for actions in [count, count / 2] {
             progress("recording \(grouped(actions)) \(workload) entries")
             let path = "\(folder)/\(workload)-\(actions).actionlog"
-            let recorded = workload == counter.name
-                ? try recordScaleSession(counter, count: actions, path: path, queue: 4_096, batch: 256)
-                : try recordScaleSession(ledger, count: actions, path: path, queue: 32, batch: 16)
+            let recorded = try recordScaleSession(workload, count: actions, path: path)
             pair.append(ScaleSession(workload: workload, path: path, id: recorded.session, actions: actions, recordingSeconds: recorded.seconds))
         }
         sessions.append((pair[0], pair[1]))
@@ -155,6 +148,25 @@ private func measureScale(sizes: ScaleSizes, repeats: Int, folder: String, cli: 
 }
 
 // MARK: - Recording
+
+/// The long sessions the scale and viewer sections read, by workload name, with their sizes: the
+/// counter and the ledger whose history grows.
+func scaleWorkloads(_ sizes: ScaleSizes) -> [(name: String, count: Int)] {
+    let plan = Plan(actionLog: 0, naive: 0, floor: 0)
+    return [(counterWorkload(plan: plan).name, sizes.counter), (ledgerWorkload(plan: plan).name, sizes.ledger)]
+}
+
+/// Records `count` actions of the counter or the ledger (by ``scaleWorkloads(_:)``'s name) with the
+/// queue each suits. The counter's states are one Int: a deep queue costs nothing. Each queued
+/// ledger state is its own copy of the history (the reducer appends while the queue holds the
+/// previous one), so its queue stays short; `.wait` back-pressure means nothing drops either way.
+func recordScaleSession(_ workload: String, count: Int, path: String) throws -> (seconds: Double, session: Session.ID) {
+    let plan = Plan(actionLog: 0, naive: 0, floor: 0)
+    let counter = counterWorkload(plan: plan)
+    return workload == counter.name
+        ? try recordScaleSession(counter, count: count, path: path, queue: 4_096, batch: 256)
+        : try recordScaleSession(ledgerWorkload(plan: plan), count: count, path: path, queue: 32, batch: 16)
+}
 
 /// Records `count` actions with the library's `Recorder`; back-pressure waits, so nothing is dropped.
 func recordScaleSession<State, Action>(

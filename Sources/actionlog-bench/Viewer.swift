@@ -27,14 +27,10 @@ func runViewerSection(sizes: ScaleSizes, directory: String) {
     print()
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let counter = counterWorkload(plan: Plan(actionLog: 0, naive: 0, floor: 0))
-        let ledger = ledgerWorkload(plan: Plan(actionLog: 0, naive: 0, floor: 0))
-        for (name, count) in [(counter.name, sizes.counter), (ledger.name, sizes.ledger)] {
+        for (name, count) in scaleWorkloads(sizes) {
             FileHandle.standardError.write(Data("… viewer: recording \(grouped(count)) \(name) entries\n".utf8))
             let path = "\(folder)/\(name).actionlog"
-            let recorded = name == counter.name
-                ? try recordScaleSession(counter, count: count, path: path, queue: 4_096, batch: 256)
-                : try recordScaleSession(ledger, count: count, path: path, queue: 32, batch: 16)
+            let recorded = try recordScaleSession(name, count: count, path: path)
             let rows = try measureViewer(path: path, session: recorded.session, entries: count + 1, workload: name)
             var table = Table(["Workload", "Entries", "Request", "Time", "Bytes"], leftAligned: [0, 2])
             for row in rows { table.add(row) }
