@@ -275,4 +275,61 @@ struct JSONParsingTests {
         #expect(try JSONValue(parsing: text) == JSONValue(parsing: Array(text.utf8)))
         #expect(try JSONValue(parsing: text).canonicalText == #"{"b":[true,false,null],"n":[-1.5e3,0],"o":{},"s":"é\n🎉"}"#)
     }
+
+    // MARK: - Keys read again
+
+    /// Objects whose keys are drawn from keys that share prefixes, differ in length by one, are
+    /// written with an escape, are 16 or 17 bytes long, or are not ASCII: what a parser that reuses
+    /// the key it read at the same position of an earlier object must not confuse.
+    static let lookalikeKeys = [
+        #""id""#, #""idx""#, #""i""#, #""name""#, #""nam""#, #""names""#, #""\u0069d""#, #""n\"ame""#,
+        #""sixteen-bytes-ab""#, #""seventeen-bytes-a""#, #""é""#, #""日本""#, #""""#,
+    ]
+
+    @Test("keys repeated by position read the same as each object read alone, whatever the keys around them")
+    func repeatedKeys() throws {
+        var seed: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        var objects: [String] = []
+        for index in 0..<400 {
+            // Runs of the same shape warm the keys; then the shape changes under them.
+            let shape = index / 25 % 3
+            let count = 1 + (shape == 0 ? 9 : next(10))
+            let members = (0..<count).map { position -> String in
+                let key = shape == 0 ? Self.lookalikeKeys[position % 4] : Self.lookalikeKeys[next(Self.lookalikeKeys.count)]
+                return "\(key):\(position)"
+            }
+            objects.append("{" + members.joined(separator: ",") + "}")
+        }
+        let whole = try JSONValue(parsing: "[" + objects.joined(separator: ",") + "]")
+        let alone = try objects.map { try JSONValue(parsing: $0) }
+        #expect(whole == .array(alone))
+        #expect(whole[10]?["\u{69}d"] == 8 && whole[10]?["idx"] == 9)
+    }
+
+    @Test("a key that fails after the keys are warm fails as it does alone, at the same offset", arguments: [
+        #"{"id":1,"na\#u{FF}me":2}"#, #"{"id":1,"name"#, #"{"id":1,"na"#, #"{"id":1,"name":"#, #"{"id":1,"name\#u{1}":2}"#,
+        #"{"id":1,"nam\u12":2}"#, #"{"i"#,
+    ])
+    func failingKeyAfterWarmKeys(bad: String) throws {
+        // `\u{FF}` stands for the lone byte 0xFF (invalid UTF-8), not for "ÿ".
+        func bytes(_ text: String) -> [UInt8] {
+            text.unicodeScalars.flatMap { $0.value == 0xFF ? [0xFF] : Array(String($0).utf8) }
+        }
+        let warm: [UInt8] = Array(("[" + String(repeating: #"{"id":1,"name":2,"idx":3},"#, count: 20)).utf8)
+        let aloneMessage = try #require(Self.failure(bytes(bad)))
+        let prefix = "invalid JSON at byte "
+        let (offset, reason) = try #require(aloneMessage.dropFirst(prefix.count).split(separator: ":", maxSplits: 1).map(String.init).pair)
+        let aloneOffset: Int = try #require(Int(offset))
+        let expected: String = prefix + String(aloneOffset + warm.count) + ":" + reason
+        #expect(Self.failure(warm + bytes(bad)) == expected)
+    }
+}
+
+private extension Array {
+    /// The two elements of a two-element array.
+    var pair: (Element, Element)? { count == 2 ? (self[0], self[1]) : nil }
 }
