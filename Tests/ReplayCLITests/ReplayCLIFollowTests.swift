@@ -115,6 +115,28 @@ struct FollowTests {
         }
     }
 
+    @Test("log --follow ends cleanly on a signal that comes while it prints the entries recorded before it started")
+    func endsOnSignalDuringFirstWalk() throws {
+        try withTemporaryDirectory { directory in
+            let recorder = try newRecorder(in: directory)
+            // Enough entries that the first lines reach the pipe long before the walk over them ends.
+            for count in 1...40_000 { recorder.record(action: .increment, state: Counter(count: count)) }
+            recorder.flush()
+            let child = try LiveCLI(["log", "live.actionlog", "--session", "counter", "--follow"], in: directory)
+            #expect(child.waitFor { rows($0).count >= 2 }, "\(child.stdout.prefix(200))")
+            child.send(SIGTERM)
+            let result = child.finish()
+            #expect(!result.killed)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            // It stopped early, and every line it printed is whole, in order.
+            let printed = rows(result.stdout)
+            #expect(printed.count < 40_001)
+            #expect(printed.enumerated().allSatisfy { index, row in row.hasPrefix("\(index) ") })
+            recorder.close()
+        }
+    }
+
     @Test("log --follow waits for the first entry of a session that has none yet")
     func waitsForFirstEntry() throws {
         try withTemporaryDirectory { directory in

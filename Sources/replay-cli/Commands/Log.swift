@@ -70,6 +70,9 @@ struct Log: ParsableCommand {
     }
 
     func run() throws {
+        // Installed before anything is printed: a signal sent as soon as the first lines appear
+        // already asks --follow to stop, instead of ending the process.
+        let stop = follow ? StopSignal() : nil
         let journal = try journal.open()
         let session = try session.resolve(in: journal)
         // A session being recorded may have no entries yet: following it waits for them.
@@ -86,7 +89,8 @@ struct Log: ParsableCommand {
         var printed = 0
         var next = from
         var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
-        while filtering ? printed < (limit ?? .max) : true,
+        // With --follow, a signal during this first walk (a long session) ends it as it ends the follow.
+        while filtering ? printed < (limit ?? .max) : true, stop?.isRequested != true,
             let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() })
         {
             next = entry.seq + 1
@@ -96,16 +100,17 @@ struct Log: ParsableCommand {
             try printer.print(entry, handler: handler)
         }
         try printer.flush()
-        guard follow, session.status == .recording else { return }
-        try follow(journal: journal, session: session.id, from: next, pattern: pattern, printer: &printer)
+        guard let stop, !stop.isRequested, session.status == .recording else { return }
+        try follow(journal: journal, session: session.id, from: next, pattern: pattern, printer: &printer, stop: stop)
     }
 
     // MARK: - Following
 
     /// Polls the session every ``pollInterval`` and prints the entries committed since the last
     /// look, until the session is no longer being recorded or a signal asks to stop.
-    private func follow(journal: Journal, session: Session.ID, from seq: Int, pattern: LabelPattern?, printer: inout Printer) throws {
-        let stop = StopSignal()
+    private func follow(
+        journal: Journal, session: Session.ID, from seq: Int, pattern: LabelPattern?, printer: inout Printer, stop: StopSignal
+    ) throws {
         var next = seq
         while !stop.wait(Self.pollInterval) {
             // The status is read before the entries: once it says the recording ended, every entry

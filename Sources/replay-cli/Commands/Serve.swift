@@ -59,51 +59,12 @@ struct Serve: AsyncParsableCommand {
                 the journal \(journal.file.displayEscaped).\n
                 """.utf8), to: STDERR_FILENO)
         }
+        // Before the address is printed: whoever reads it and sends SIGINT or SIGTERM stops the
+        // server cleanly (exit status 0), however soon.
+        let stop = StopSignal()
         try BufferedOutput.print(server.url.absoluteString)
         try BufferedOutput.print("Serving \(journal.file.displayEscaped) read-only; press Ctrl-C to stop.")
-        await Self.waitForInterrupt()
+        await stop.requested()
         server.stop()
-    }
-
-    /// Returns when the process receives SIGINT or SIGTERM (their default action, ending the process,
-    /// is turned off meanwhile, so the server stops cleanly and the status is 0).
-    private static func waitForInterrupt() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queue = DispatchQueue(label: "replay-cli.serve.signals")
-            let resumed = SignalLatch(continuation)
-            var sources: [any DispatchSourceSignal] = []
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { resumed.fire() }
-                source.resume()
-                sources.append(source)
-            }
-            resumed.keep(sources)
-        }
-    }
-}
-
-/// Resumes a continuation once, from the first signal; keeps the signal sources alive meanwhile.
-private final class SignalLatch: @unchecked Sendable {
-    // Guarded by `lock`.
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var sources: [any DispatchSourceSignal] = []
-    private let lock = NSLock()
-
-    init(_ continuation: CheckedContinuation<Void, Never>) {
-        self.continuation = continuation
-    }
-
-    func keep(_ sources: [any DispatchSourceSignal]) {
-        lock.withLock { self.sources = sources }
-    }
-
-    func fire() {
-        let pending = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            defer { continuation = nil }
-            return continuation
-        }
-        pending?.resume()
     }
 }
