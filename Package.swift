@@ -51,7 +51,9 @@ let package = Package(
             ]
         ),
         // `swift run -c release actionlog-bench`: journaling cost against baselines measured in the same run.
-        .executableTarget(name: "actionlog-bench", dependencies: ["ActionLog", "Replayer", "CSQLite", "ActionLogViewer"]),
+        .executableTarget(name: "actionlog-bench", dependencies: ["ActionLog", "Replayer", "CSQLite", "ActionLogViewer", "CPerfCounter"]),
+        // The benchmark's count of the instructions one thread retires (Linux perf events; none elsewhere).
+        .target(name: "CPerfCounter"),
         // Test support: records until it is killed (`CrashDurabilityTests` SIGKILLs it).
         .executableTarget(name: "actionlog-crash-child", dependencies: ["ActionLog"]),
         // Depends on the crash child so that `swift test` builds it.

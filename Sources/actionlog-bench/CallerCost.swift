@@ -1,4 +1,5 @@
 import ActionLog
+import CPerfCounter
 import Foundation
 import Synchronization
 
@@ -30,6 +31,12 @@ struct CallerCostResult {
     var floorMicros: Double
     /// Back to back (no pause between dispatches): what recording adds per dispatch.
     var backToBackMicros: Double
+    /// Instructions the dispatching thread retires per dispatch beyond the unrecorded loop's, in user
+    /// space (Linux perf events): the median dispatch's and the mean. `nil` where no counter opens.
+    /// Unlike the times, the host's load hardly moves them; cache misses and waits do not show in them.
+    var addedInstructions: (median: Double, mean: Double)?
+    /// The same for the floor's hand-off.
+    var floorInstructions: (median: Double, mean: Double)?
     /// Writer throughput, actions per second from the first `record` until `flush()` returns, back to back.
     var writerRate: Double
     var actions: Int
@@ -66,28 +73,50 @@ private final class FloorHandOff<State: Sendable, Action: Sendable>: Sendable {
     }
 }
 
+/// One paced loop's dispatches: the time of each, in seconds, and the instructions the dispatching
+/// thread retired in each (`nil` when no counter could be opened).
+private struct PacedDispatches {
+    var times: [Double] = []
+    var instructions: [Double]?
+}
+
 /// Times each dispatch (reduce, and `record` when a recorder is given) of `actions`, one every
-/// `interval`; the per-dispatch times in seconds.
+/// `interval`, and counts the instructions it retires on this thread.
 private func pacedLoop<State, Action>(
     _ workload: Workload<State, Action>, actions: [Action], interval: Duration, recorder: Recorder<State, Action, Never>?,
     floor: FloorHandOff<State, Action>? = nil
-) -> [Double] {
+) -> PacedDispatches {
     var state = workload.initial
-    var times: [Double] = []
-    times.reserveCapacity(actions.count)
+    var dispatches = PacedDispatches()
+    dispatches.times.reserveCapacity(actions.count)
+    let counter = actionlog_open_instruction_counter()
+    defer { if counter >= 0 { actionlog_close_counter(counter) } }
+    var counts: [Double] = []
+    counts.reserveCapacity(actions.count)
     var next = clock.now
     for action in actions {
         next = next.advanced(by: interval)
         let start = clock.now
+        let before = counter >= 0 ? actionlog_read_counter(counter) : -1
         workload.reduce(&state, action)
         recorder?.record(action: action, state: state)
         floor?.record(action: action, state: state)
-        times.append(start.duration(to: clock.now).seconds)
+        let after = counter >= 0 ? actionlog_read_counter(counter) : -1
+        dispatches.times.append(start.duration(to: clock.now).seconds)
+        if before >= 0, after >= before { counts.append(Double(after - before)) }
         let now = clock.now
         if now < next { Thread.sleep(forTimeInterval: now.duration(to: next).seconds) } else { next = now }
     }
+    if counts.count == actions.count { dispatches.instructions = counts }
     blackHole(state)
-    return times
+    return dispatches
+}
+
+/// The median and mean of `values` minus those of `baseline`, when both were counted.
+private func addedCounts(_ values: [Double]?, over baseline: [Double]?) -> (median: Double, mean: Double)? {
+    guard let values, let baseline, !values.isEmpty, !baseline.isEmpty else { return nil }
+    let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
+    return (median(values) - median(baseline), mean(values) - mean(baseline))
 }
 
 /// The paced loop without recording and with it, interleaved `runs` times, and a back-to-back run
@@ -101,14 +130,18 @@ func measureCallerCost<State, Action>(
     var reduceMeans: [Double] = []
     var addedMeans: [Double] = []
     var addedP90s: [Double] = []
+    var addedInstructions: [(median: Double, mean: Double)] = []
+    var floorInstructions: [(median: Double, mean: Double)] = []
     var floors: [Double] = []
     var rates: [Double] = []
     var backToBackAdded: [Double] = []
     var lost = 0
     for run in 0..<runs {
-        let baseline = pacedLoop(workload, actions: paced, interval: interval, recorder: nil)
+        let baselineRun = pacedLoop(workload, actions: paced, interval: interval, recorder: nil)
+        let baseline = baselineRun.times
         let floorHandOff = FloorHandOff<State, Action>()
-        let floor = pacedLoop(workload, actions: paced, interval: interval, recorder: nil, floor: floorHandOff)
+        let floorRun = pacedLoop(workload, actions: paced, interval: interval, recorder: nil, floor: floorHandOff)
+        let floor = floorRun.times
         floorHandOff.stop()
 
         let path = "\(directory)/caller-\(slug)-\(run).actionlog"
@@ -119,7 +152,10 @@ func measureCallerCost<State, Action>(
         let recorder = try Recorder<State, Action, Never>(
             path: path, sessionName: workload.name, initialState: workload.initial, configuration: configuration)
         recorder.flush()  // Entry 0 (the whole initial state) written: the writer is idle when dispatching starts.
-        let recorded = pacedLoop(workload, actions: paced, interval: interval, recorder: recorder)
+        let recordedRun = pacedLoop(workload, actions: paced, interval: interval, recorder: recorder)
+        let recorded = recordedRun.times
+        if let added = addedCounts(recordedRun.instructions, over: baselineRun.instructions) { addedInstructions.append(added) }
+        if let added = addedCounts(floorRun.instructions, over: baselineRun.instructions) { floorInstructions.append(added) }
         recorder.close()
         lost += recorder.statistics.dropped + recorder.statistics.lost
         removeDatabase(path)
@@ -144,8 +180,10 @@ func measureCallerCost<State, Action>(
     return CallerCostResult(
         name: workload.name, dispatches: dispatches, interval: interval,
         reduceMicros: median(reduceMeans) * 1e6, addedMicros: median(addedMeans) * 1e6, addedP90Micros: median(addedP90s) * 1e6,
-        floorMicros: median(floors) * 1e6,
-        backToBackMicros: median(backToBackAdded) * 1e6, writerRate: median(rates), actions: throughputActions, droppedOrLost: lost)
+        floorMicros: median(floors) * 1e6, backToBackMicros: median(backToBackAdded) * 1e6,
+        addedInstructions: addedInstructions.isEmpty ? nil : (median(addedInstructions.map(\.median)), median(addedInstructions.map(\.mean))),
+        floorInstructions: floorInstructions.isEmpty ? nil : (median(floorInstructions.map(\.median)), median(floorInstructions.map(\.mean))),
+        writerRate: median(rates), actions: throughputActions, droppedOrLost: lost)
 }
 
 /// The caller-cost section of the report: carts of 10/100/1000 items, ledgers of 10k and 100k lines.
@@ -175,7 +213,15 @@ func callerCostReport(runs: Int, quick: Bool, directory: String, progress: (Stri
             format(result.backToBackMicros, digits: 2), rate(result.writerRate) + " (\(grouped(result.actions)))",
         ])
     }
-    var lines = [table.render()]
+    var counted = Table(["workload", "added instructions: median dispatch", "mean", "floor: median dispatch", "floor: mean"])
+    for result in results {
+        let added = result.addedInstructions, floor = result.floorInstructions
+        counted.add([
+            result.name, added.map { grouped(Int($0.median.rounded())) } ?? "n/a", added.map { grouped(Int($0.mean.rounded())) } ?? "n/a",
+            floor.map { grouped(Int($0.median.rounded())) } ?? "n/a", floor.map { grouped(Int($0.mean.rounded())) } ?? "n/a",
+        ])
+    }
+    var lines = [table.render(), "", counted.render()]
     lines.append("caller's added µs: one dispatch every \(fixed(interval.seconds * 1e3, decimals: 0)) ms (\(fixed(1 / interval.seconds, decimals: 0)) a second), \(dispatches) dispatches;")
     lines.append("each dispatch (reduce + record) timed alone, mean minus the mean of the same paced loop without recording. It includes")
     lines.append("the copy-on-write a mutation makes when the writer still shares the collection it mutates. p90: the 90th percentile")
@@ -184,6 +230,10 @@ func callerCostReport(runs: Int, quick: Bool, directory: String, progress: (Stri
     lines.append("a lock and an append after 4 ms of sleep run on cold caches. over the floor: what recording adds beyond that.")
     lines.append("back to back: dispatching without pause, faster than the writer, so queued steps hold the state and each in-place mutation copies what they share. writer actions/s: K")
     lines.append("actions back to back, first record to flush(). Ledgers start with 10,000 / 100,000 lines and gain one per action.")
+    lines.append("added instructions: what the dispatching thread retires in user space per dispatch (a perf-events counter on")
+    lines.append("that thread, read around each dispatch), recorded minus unrecorded, for the median dispatch and the mean (median")
+    lines.append("of the runs); floor: the same for the floor's hand-off. The host's load hardly moves these counts, unlike the")
+    lines.append("times; cache misses and waits do not show in them, a copy-on-write of the state does. n/a: no counter here.")
     for result in results where result.droppedOrLost > 0 {
         lines.append("WARNING: \(result.name): \(result.droppedOrLost) entries dropped or lost.")
     }
