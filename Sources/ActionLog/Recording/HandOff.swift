@@ -28,7 +28,7 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
     struct Take {
         /// The items queued, oldest first; the queue no longer holds them.
         var items: [Pending]
-        /// When the first of ``items`` was handed over.
+        /// When the first of ``items`` was handed over, or a moment before (see ``lastSeenEmpty``).
         var enqueuedAt: ContinuousClock.Instant?
         /// Whether the writer should commit what it holds once it has encoded ``items``: a flush
         /// waits, the batch is full, its interval has passed, or the recorder is closing.
@@ -66,7 +66,11 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var queuedBytes = 0
     /// What each item handed over from now on counts for.
     @exclusivity(unchecked) @usableFromInline var stateBytesEstimate = 0
-    @exclusivity(unchecked) @usableFromInline var oldestEnqueuedAt: ContinuousClock.Instant?
+    /// The last moment the writer saw the queue empty (or, woken from its sleep by the first item,
+    /// the moment it woke): the items queued since came no earlier, so the batch interval counted
+    /// from it ends no later than counted from the first of them. Kept by the writer, so that `put`
+    /// reads no clock for it (a monotonic clock read was a third of what `put` executed).
+    @exclusivity(unchecked) private var lastSeenEmpty = ContinuousClock.now
     @exclusivity(unchecked) @usableFromInline var pendingDrops = 0
     @exclusivity(unchecked) @usableFromInline var closing = false
     @exclusivity(unchecked) private var finished = false
@@ -123,7 +127,6 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
                 return .dropped
             }
         }
-        if count == 0 { oldestEnqueuedAt = .now }
         queue.append(Pending(item: item, droppedBefore: pendingDrops))
         let (sum, overflow) = queuedBytes.addingReportingOverflow(stateBytesEstimate)
         queuedBytes = overflow ? .max : sum
@@ -212,10 +215,13 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         while !(closing || (count > 0 && (!waitsForFlush || flushWaiters > 0))) {
             if held == 0 || waitsForFlush {
                 let idle = lastTaken.duration(to: .now)
+                if count == 0 { lastSeenEmpty = .now }
                 if idle >= Self.sleepAfter || waitsForFlush {
                     writerSleeps = true
                     condition.wait()
                     writerSleeps = false
+                    // The first `put` while the writer sleeps wakes it: that item came just now.
+                    if !waitsForFlush { lastSeenEmpty = .now }
                 } else {
                     _ = condition.wait(until: Date().addingTimeInterval(Self.pollInterval.timeInterval))
                 }
@@ -226,6 +232,7 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
             if remaining <= .zero { break }
             // Still looking for new steps every `pollInterval` while the held rows wait for their
             // commit: a step left in the queue until the batch is due would keep the caller's state shared.
+            if count == 0 { lastSeenEmpty = .now }
             _ = condition.wait(until: Date().addingTimeInterval(min(remaining, Self.pollInterval).timeInterval))
         }
         if abandoned {
@@ -235,8 +242,8 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         queue.removeAll(keepingCapacity: true)
         head = 0
         queuedBytes = 0
-        let enqueuedAt = oldestEnqueuedAt
-        oldestEnqueuedAt = nil
+        let enqueuedAt = items.isEmpty ? nil : lastSeenEmpty
+        lastSeenEmpty = .now  // Emptied now.
         let isLast = closing
         let trailing = isLast ? pendingDrops : 0
         if isLast { pendingDrops = 0 }
