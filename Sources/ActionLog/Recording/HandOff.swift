@@ -213,10 +213,10 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while !(closing || (count > 0 && (!waitsForFlush || flushWaiters > 0))) {
+            let now = ContinuousClock.now
+            if count == 0 { lastSeenEmpty = now }
             if held == 0 || waitsForFlush {
-                let idle = lastTaken.duration(to: .now)
-                if count == 0 { lastSeenEmpty = .now }
-                if idle >= Self.sleepAfter || waitsForFlush {
+                if lastTaken.duration(to: now) >= Self.sleepAfter || waitsForFlush {
                     writerSleeps = true
                     condition.wait()
                     writerSleeps = false
@@ -228,11 +228,10 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
                 continue
             }
             if flushWaiters > 0 || held >= batchSize { break }
-            let remaining = ContinuousClock.now.duration(to: (heldSince ?? .now).advanced(by: batchInterval))
+            let remaining = now.duration(to: (heldSince ?? now).advanced(by: batchInterval))
             if remaining <= .zero { break }
             // Still looking for new steps every `pollInterval` while the held rows wait for their
             // commit: a step left in the queue until the batch is due would keep the caller's state shared.
-            if count == 0 { lastSeenEmpty = .now }
             _ = condition.wait(until: Date().addingTimeInterval(min(remaining, Self.pollInterval).timeInterval))
         }
         if abandoned {
@@ -242,17 +241,18 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         queue.removeAll(keepingCapacity: true)
         head = 0
         queuedBytes = 0
+        let now = ContinuousClock.now
         let enqueuedAt = items.isEmpty ? nil : lastSeenEmpty
-        lastSeenEmpty = .now  // Emptied now.
+        lastSeenEmpty = now  // Emptied now.
         let isLast = closing
         let trailing = isLast ? pendingDrops : 0
         if isLast { pendingDrops = 0 }
         var commitDue = isLast || flushWaiters > 0 || held + items.count >= batchSize
         if !commitDue, let oldest = heldSince ?? enqueuedAt {
-            commitDue = ContinuousClock.now >= oldest.advanced(by: batchInterval)
+            commitDue = now >= oldest.advanced(by: batchInterval)
         }
         if !items.isEmpty {
-            lastTaken = .now
+            lastTaken = now
             condition.broadcast()  // Room for dispatchers waiting under back-pressure.
         }
         return Take(items: items, enqueuedAt: enqueuedAt, commitDue: commitDue, isLast: isLast, trailingDrops: trailing, isAbandoned: false)
