@@ -115,8 +115,12 @@ private func pacedLoop<State, Action>(
 /// The median and mean of `values` minus those of `baseline`, when both were counted.
 private func addedCounts(_ values: [Double]?, over baseline: [Double]?) -> (median: Double, mean: Double)? {
     guard let values, let baseline, !values.isEmpty, !baseline.isEmpty else { return nil }
-    let mean = { (values: [Double]) in values.reduce(0, +) / Double(values.count) }
     return (median(values) - median(baseline), mean(values) - mean(baseline))
+}
+
+/// The median over the runs of each run's added counts; `nil` when no run was counted.
+private func medianOfRuns(_ runs: [(median: Double, mean: Double)]) -> (median: Double, mean: Double)? {
+    runs.isEmpty ? nil : (median(runs.map(\.median)), median(runs.map(\.mean)))
 }
 
 /// The paced loop without recording and with it, interleaved `runs` times, and a back-to-back run
@@ -160,7 +164,6 @@ func measureCallerCost<State, Action>(
         lost += recorder.statistics.dropped + recorder.statistics.lost
         removeDatabase(path)
 
-        let mean = { (values: [Double]) in values.reduce(0, +) / Double(max(1, values.count)) }
         reduceMeans.append(mean(baseline))
         addedMeans.append(mean(recorded) - mean(baseline))
         floors.append(mean(floor) - mean(baseline))
@@ -181,8 +184,7 @@ func measureCallerCost<State, Action>(
         name: workload.name, dispatches: dispatches, interval: interval,
         reduceMicros: median(reduceMeans) * 1e6, addedMicros: median(addedMeans) * 1e6, addedP90Micros: median(addedP90s) * 1e6,
         floorMicros: median(floors) * 1e6, backToBackMicros: median(backToBackAdded) * 1e6,
-        addedInstructions: addedInstructions.isEmpty ? nil : (median(addedInstructions.map(\.median)), median(addedInstructions.map(\.mean))),
-        floorInstructions: floorInstructions.isEmpty ? nil : (median(floorInstructions.map(\.median)), median(floorInstructions.map(\.mean))),
+        addedInstructions: medianOfRuns(addedInstructions), floorInstructions: medianOfRuns(floorInstructions),
         writerRate: median(rates), actions: throughputActions, droppedOrLost: lost)
 }
 
@@ -214,11 +216,11 @@ func callerCostReport(runs: Int, quick: Bool, directory: String, progress: (Stri
         ])
     }
     var counted = Table(["workload", "added instructions: median dispatch", "mean", "floor: median dispatch", "floor: mean"])
+    func instructions(_ count: Double?) -> String { count.map { grouped(Int($0.rounded())) } ?? "n/a" }
     for result in results {
         let added = result.addedInstructions, floor = result.floorInstructions
         counted.add([
-            result.name, added.map { grouped(Int($0.median.rounded())) } ?? "n/a", added.map { grouped(Int($0.mean.rounded())) } ?? "n/a",
-            floor.map { grouped(Int($0.median.rounded())) } ?? "n/a", floor.map { grouped(Int($0.mean.rounded())) } ?? "n/a",
+            result.name, instructions(added?.median), instructions(added?.mean), instructions(floor?.median), instructions(floor?.mean),
         ])
     }
     var lines = [table.render(), "", counted.render()]

@@ -12,6 +12,11 @@ extension Duration {
     }
 }
 
+/// The arithmetic mean; 0 for no values.
+func mean(_ values: [Double]) -> Double {
+    values.reduce(0, +) / Double(max(1, values.count))
+}
+
 func median(_ values: [Double]) -> Double {
     guard !values.isEmpty else { return .nan }
     let sorted = values.sorted()
