@@ -310,6 +310,48 @@ struct JSONParsingTests {
         #expect(whole[10]?["\u{69}d"] == 8 && whole[10]?["idx"] == 9)
     }
 
+    @Test("objects read against the keys of the objects before them read the same as each object alone")
+    func shapedObjects() throws {
+        var seed: UInt64 = 11
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let keys = [#""id""#, #""name""#, #""price""#, #""tags""#]
+        // What an element may be, beside an object with exactly `keys`: each differs from the shape
+        // at a different place, or is not an object at all.
+        let variants: [([String]) -> String] = [
+            { $0.joined(separator: ",") },                                  // the shape
+            { $0.dropLast().joined(separator: ",") },                       // ends early
+            { ($0 + [#""extra":9"#]).joined(separator: ",") },             // one more key
+            { ($0 + [#""id":"again""#]).joined(separator: ",") },          // a shape key repeated after the others
+            { [$0[1], $0[0]] .joined(separator: ",") },                     // another order
+            { ([$0[0], #""\u0069d":7"#] + $0[2...]).joined(separator: ",") },  // an escape spelling the same key
+            { ([#""idx":1"#] + $0[1...]).joined(separator: ",") },          // a key the shape's is a prefix of
+            { ([#""i":1"#] + $0[1...]).joined(separator: ",") },            // a prefix of the shape's key
+            { $0.joined(separator: ",").replacingOccurrences(of: #""name""#, with: #""nick""#) },  // as long, other bytes
+            { $0.joined(separator: ",").replacingOccurrences(of: #""price""#, with: #""priced""#) },  // longer, same start
+            { ([$0[0], #""name":{"id":1,"name":[]}"#] + $0[2...]).joined(separator: ",") },  // an object inside
+            { _ in "" },                                                     // empty
+        ]
+        var elements: [String] = []
+        for _ in 0..<600 {
+            let members = keys.enumerated().map { position, key in "\(key): [\(position), \(next(100))]" }
+            // Few enough that the array keeps its shape to the end (a miss is one object in ten).
+            let variant = next(10) == 0 ? next(variants.count) : 0
+            switch next(20) {
+            case 0: elements.append("[\"not an object\"]")
+            case 1: elements.append("\(next(9))")
+            default: elements.append("{" + variants[variant](members) + "}")
+            }
+        }
+        let whole = try JSONValue(parsing: "[" + elements.joined(separator: ", ") + "]")
+        let alone = try elements.map { try JSONValue(parsing: $0) }
+        #expect(whole == .array(alone))
+        #expect(try JSONValue(parsing: #"[{"a":1,"b":2},{"a":3,"b":4},{"a":5},{"b":6,"a":7},{"a":8,"b":9,"a":10}]"#)
+            == [["a": 1, "b": 2], ["a": 3, "b": 4], ["a": 5], ["b": 6, "a": 7], ["a": 10, "b": 9]])
+    }
+
     @Test("a key that fails after the keys are warm fails as it does alone, at the same offset", arguments: [
         #"{"id":1,"na\#u{FF}me":2}"#, #"{"id":1,"name"#, #"{"id":1,"na"#, #"{"id":1,"name":"#, #"{"id":1,"name\#u{1}":2}"#,
         #"{"id":1,"nam\u12":2}"#, #"{"i"#,

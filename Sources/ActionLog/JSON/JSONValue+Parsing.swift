@@ -80,6 +80,9 @@ struct JSONParser {
     var index = 0
     /// The decoded UTF-8 of a string with escapes, reused from one such string to the next.
     var scratch: [UInt8] = []
+    /// The keys of the last object read with `recordingKeys`, as pairs of offset (past the opening
+    /// quote) and byte count; empty when that object cannot have a shape.
+    var keySpans: [Int] = []
     /// Objects begun so far; see ``parseKey(member:)``.
     var objectsRead = 0
     /// The keys read lately by position, once ``objectsRead`` reaches ``KeyCache/threshold``.
@@ -141,9 +144,18 @@ struct JSONParser {
             return .array([])
         }
         var elements: [JSONValue] = []
+        // The elements of an array are mostly objects with the same keys: once one has shown its
+        // keys, the next are read against them (see ``ObjectShape``).
+        var shaping = ShapingState.watching
         while true {
             skipWhitespace()
-            let element = try parseValue(depth: depth + 1)
+            let element: JSONValue
+            if index < bytes.count, bytes[index] == UInt8(ascii: "{"), depth + 1 < maximumDepth {
+                element = try parseElementObject(depth: depth + 1, shaping: &shaping)
+            } else {
+                if case .recorded = shaping { shaping = .watching }
+                element = try parseValue(depth: depth + 1)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of text") }
             let next = bytes[index]
@@ -162,11 +174,62 @@ struct JSONParser {
         }
     }
 
+    /// What an array knows of its elements' keys: nothing yet, the keys of the object just read
+    /// (in ``keySpans``), a shape to read the next objects against, or that its objects differ too
+    /// often for a shape to pay.
+    enum ShapingState {
+        case watching
+        case recorded
+        case shaped(ObjectShape, fits: Int, misses: Int)
+        case stopped
+    }
+
+    /// Reads an object that is an element of an array (`index` at its `{`), through the array's shape
+    /// when it has one, and updates what the array knows.
+    mutating func parseElementObject(depth: Int, shaping: inout ShapingState) throws(JSONParseError) -> JSONValue {
+        switch shaping {
+        case .stopped:
+            return try parseObject(depth: depth)
+        case .watching:
+            let object = try parseObject(depth: depth, recordingKeys: true)
+            if !keySpans.isEmpty { shaping = .recorded }
+            return object
+        case .recorded:
+            // The element before this one was an object whose keys were recorded: make its shape.
+            guard let shape = ObjectShape(keys: keySpans, in: bytes) else {
+                shaping = .stopped
+                return try parseObject(depth: depth)
+            }
+            shaping = .shaped(shape, fits: 0, misses: 0)
+            return try parseElementObject(depth: depth, shaping: &shaping)
+        case .shaped(let shape, let fits, let misses):
+            var fitted = true
+            let object = try parseObject(depth: depth, shape: shape, fits: &fitted)
+            if fitted {
+                shaping = .shaped(shape, fits: fits &+ 1, misses: misses)
+            } else {
+                // A few objects of another kind are fine; an array of mixed kinds is read as usual.
+                shaping = ObjectShape.keepsShaping(fits: fits, misses: misses &+ 1) ? .shaped(shape, fits: fits, misses: misses &+ 1) : .stopped
+            }
+            return object
+        }
+    }
+
     /// The room reserved for an array of more than one element.
     static var arrayCapacity: Int { 4 }
 
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        try parseObject(depth: depth, recordingKeys: false)
+    }
+
+    /// Reads an object; `index` is at its `{`.
+    ///
+    /// - Parameter recordingKeys: leave the object's keys in ``keySpans`` when each was read without
+    ///   escapes, all are different and there are at most ``ObjectShape/maximumKeys`` of them; empty
+    ///   it otherwise.
+    mutating func parseObject(depth: Int, recordingKeys: Bool) throws(JSONParseError) -> JSONValue {
         index += 1
+        if recordingKeys { keySpans.removeAll(keepingCapacity: true) }
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -175,11 +238,20 @@ struct JSONParser {
         var members: [String: JSONValue] = [:]
         var isFirstMember = true
         var memberIndex = 0
+        var recording = recordingKeys
         objectsRead &+= 1
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == quote else { throw unexpected() }
+            let keyStart = index + 1
             let key = try parseKey(member: memberIndex)
+            if recording {
+                let length = index - keyStart - 1
+                // Escapes always decode to fewer bytes: as many bytes as the text had means none.
+                recording = memberIndex < ObjectShape.maximumKeys && key.utf8.count == length
+                keySpans.append(keyStart)
+                keySpans.append(length)
+            }
             memberIndex &+= 1
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
@@ -193,6 +265,7 @@ struct JSONParser {
                 // Size the dictionary once: exactly for a lone member, else room for a few without rehashing.
                 if next == UInt8(ascii: "}") {
                     index += 1
+                    if !recording { keySpans.removeAll(keepingCapacity: true) }
                     return .object([key: value])
                 }
                 members = Self.emptyObject
@@ -201,8 +274,78 @@ struct JSONParser {
             // Assignment, not insertion: a repeated key keeps its last value.
             members[key] = value
             if next == UInt8(ascii: ",") { index += 1; continue }
-            if next == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if next == UInt8(ascii: "}") {
+                index += 1
+                // A repeated key leaves fewer members than keys: no shape can hold them.
+                if recordingKeys, !recording || members.count != memberIndex { keySpans.removeAll(keepingCapacity: true) }
+                return .object(members)
+            }
             throw unexpected()
+        }
+    }
+
+    /// Reads an object against `shape`; `index` is at its `{`. While its keys are the shape's, in
+    /// order, each value goes into a copy of the shape's members through the key's index, and no key
+    /// is hashed. At the first key that differs (or when the object ends early), the placeholders
+    /// of the keys not seen are removed and reading goes on as usual.
+    ///
+    /// - Parameter fits: set to `false` when the object's keys are not exactly the shape's.
+    mutating func parseObject(depth: Int, shape: ObjectShape, fits: inout Bool) throws(JSONParseError) -> JSONValue {
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            fits = false
+            return .object([:])
+        }
+        objectsRead &+= 1
+        var members = shape.members
+        var position = 0
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == quote else { throw unexpected() }
+            guard position < shape.count, let end = shape.endOfKey(position, in: bytes, at: index) else { break }
+            index = end
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
+            index += 1
+            skipWhitespace()
+            members.values[shape.indices[position]] = try parseValue(depth: depth + 1)
+            position += 1
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of text") }
+            let next = bytes[index]
+            if next == UInt8(ascii: ",") { index += 1; continue }
+            if next == UInt8(ascii: "}") {
+                index += 1
+                if position < shape.count {
+                    fits = false
+                    shape.removePlaceholders(from: position, in: &members)
+                }
+                return .object(members)
+            }
+            throw unexpected()
+        }
+        // A key that is not the shape's next one, at `index`: the rest is read as usual.
+        fits = false
+        shape.removePlaceholders(from: position, in: &members)
+        var memberIndex = position
+        while true {
+            let key = try parseKey(member: memberIndex)
+            memberIndex &+= 1
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
+            index += 1
+            skipWhitespace()
+            members[key] = try parseValue(depth: depth + 1)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of text") }
+            let next = bytes[index]
+            if next == UInt8(ascii: "}") { index += 1; return .object(members) }
+            guard next == UInt8(ascii: ",") else { throw unexpected() }
+            index += 1
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == quote else { throw unexpected() }
         }
     }
 
@@ -441,6 +584,74 @@ final class KeyCache {
     @exclusivity(unchecked) var strings = [String](repeating: "", count: KeyCache.slots)
 
     deinit { bytes.deallocate() }
+}
+
+/// The keys an array's objects were seen to have, in order, and an object holding them: reading an
+/// object whose keys are these takes a copy of ``members`` and sets each value through the key's
+/// index, without hashing a key. A copy of a dictionary is the same value, so the indices of
+/// ``members`` are valid in it; setting a value through an index keeps them valid.
+struct ObjectShape {
+    /// Keys an object may have for a shape to be made of it: the objects of states and lists.
+    static var maximumKeys: Int { 16 }
+    /// Whether an array whose objects fitted its shape `fits` times and missed it `misses` times
+    /// goes on reading against it: a miss costs about as much as a fit saves (its placeholders are
+    /// removed), so a shape pays while at most one object in four misses, plus the first two.
+    static func keepsShaping(fits: Int, misses: Int) -> Bool { misses <= 2 + fits / 4 }
+
+    /// The keys, in the order of the text; each is a run of bytes without escapes.
+    let keys: [String]
+    /// The keys' bytes, one after the other, and where each ends in them.
+    let keyBytes: [UInt8]
+    let keyEnds: [Int]
+    /// Each key with the value `null`.
+    let members: [String: JSONValue]
+    /// Where each key is in ``members``.
+    let indices: [Dictionary<String, JSONValue>.Index]
+
+    var count: Int { keys.count }
+
+    /// The shape of the keys in `spans` (pairs of offset and byte count in `bytes`, as
+    /// ``JSONParser/keySpans`` holds them), or `nil` when there are none or two are the same.
+    init?(keys spans: [Int], in bytes: UnsafeBufferPointer<UInt8>) {
+        guard !spans.isEmpty else { return nil }
+        var keys: [String] = []
+        var keyBytes: [UInt8] = []
+        var keyEnds: [Int] = []
+        var members = [String: JSONValue](minimumCapacity: spans.count / 2)
+        for pair in stride(from: 0, to: spans.count - 1, by: 2) {
+            let run = UnsafeBufferPointer(rebasing: bytes[spans[pair]..<(spans[pair] + spans[pair + 1])])
+            let key = String(decoding: run, as: UTF8.self)
+            guard members.updateValue(.null, forKey: key) == nil else { return nil }
+            keys.append(key)
+            keyBytes.append(contentsOf: run)
+            keyEnds.append(keyBytes.count)
+        }
+        self.keys = keys
+        self.keyBytes = keyBytes
+        self.keyEnds = keyEnds
+        self.members = members
+        indices = keys.compactMap { members.index(forKey: $0) }
+        guard indices.count == keys.count else { return nil }
+    }
+
+    /// Where the text of the key at `position`, in quotes, ends when `bytes` has it at `start` (its
+    /// opening quote); `nil` when it does not.
+    func endOfKey(_ position: Int, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        let first = position == 0 ? 0 : keyEnds[position - 1]
+        let length = keyEnds[position] - first
+        let close = start + 1 + length
+        guard close < bytes.count, bytes[close] == UInt8(ascii: "\""), let base = bytes.baseAddress else { return nil }
+        let same = keyBytes.withUnsafeBufferPointer { keyBuffer in
+            guard let keyBase = keyBuffer.baseAddress else { return length == 0 }
+            return memcmp(base + start + 1, keyBase + first, length) == 0
+        }
+        return same ? close + 1 : nil
+    }
+
+    /// Removes the placeholders of the keys from `position` on, which an object did not have.
+    func removePlaceholders(from position: Int, in members: inout [String: JSONValue]) {
+        for key in keys[position...] { members.removeValue(forKey: key) }
+    }
 }
 
 /// Whether `bytes` is well-formed UTF-8 (The Unicode Standard, table 3-7): no stray continuation
