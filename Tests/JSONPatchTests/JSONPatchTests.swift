@@ -96,6 +96,35 @@ struct JSONPatchTests {
         #expect(document == (try json(#"{"items":[1,2,3],"total":6}"#)))
     }
 
+    @Test("A patch read straight from its bytes is the patch the general path reads, and nothing where that path refuses it", arguments: [
+        #"[{"op":"replace","path":"/items/487/quantity","value":7}]"#,
+        #"[{"op":"add","path":"/a~1b/-","value":{"x":[1]}},{"op":"remove","path":"/m~0n"}]"#,
+        #"[{"op":"move","from":"/a","path":"/b"},{"op":"copy","from":"","path":"/c"},{"op":"test","path":"","value":null}]"#,
+        #"[{"p\u0061th":"/a","\u006fp":"rep\u006cace","value":1}]"#,
+        #"[{"op":"add","path":"\/a\u002fb","value":1}]"#,
+        #"[{"op":"add","path":"/é/日","value":"ü","extra":[{"op":"remove"}],"path":"/last"}]"#,
+        #"[{"value":1,"op":"replace","path":"/x","op":"add"}]"#,
+        #"[{"op":"replace","path":"/x","from":"not a pointer","value":2}]"#,
+        #"[]"#,
+        #"[{"op":"replac","path":"/x","value":1}]"#,
+        #"[{"op":"replacee","path":"/x","value":1}]"#,
+        #"[{"op":"replacx","path":"/x","value":1}]"#,
+        #"[{"op":"add","patx":"/x","path":"/y","valux":1,"value":2}]"#,
+        #"[{"op":"add","path":"x","value":1}]"#,
+        #"[{"op":"add","path":"/a~2","value":1}]"#,
+        #"[{"op":"add","path":"/a~","value":1}]"#,
+        #"[{"op":"move","path":"/a"}]"#,
+        #"[{"op":"add","path":"/a"}]"#,
+        #"[{"op":7,"path":"/a","value":1}]"#,
+        #"[{"op":"add","path":["/a"],"value":1}]"#,
+        #"[{"op":"add","path":"/a","value":1}"#,
+        #"{"op":"add","path":"/a","value":1}"#,
+    ])
+    func patchFromBytes(text: String) throws {
+        let general = try? JSONPatch(json(text))
+        #expect(JSONPatch.parsing(Array(text.utf8)) == general)
+    }
+
     @Test("A patch writes itself as RFC 6902 JSON")
     func jsonForm() throws {
         let patch = JSONPatch(operations: [

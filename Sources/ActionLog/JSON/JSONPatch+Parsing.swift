@@ -1,3 +1,5 @@
+import Foundation
+
 extension JSONPatch {
     /// A patch read straight from its UTF-8 text into operations, without an object per operation:
     /// the form every delta of a journal is stored in. `nil` when the text is anything but a valid
@@ -45,9 +47,9 @@ extension JSONParser {
     private mutating func parseOperation() throws(JSONParseError) -> JSONPatch.Operation {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw unexpected() }
         index += 1
-        var op: String?
-        var path: String?
-        var from: String?
+        var op: OperationName?
+        var path: Result<JSONPointer, JSONPointer.PointerSyntaxError>?
+        var from: Result<JSONPointer, JSONPointer.PointerSyntaxError>?
         var value: JSONValue?
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -56,19 +58,23 @@ extension JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw unexpected() }
-            let key = try parseString()
+            let key = try parseMemberName()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
             index += 1
             skipWhitespace()
             switch key {
-            case "op", "path", "from":
+            case .op:
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("not a string") }
-                let text = try parseString()
-                if key == "op" { op = text } else if key == "path" { path = text } else { from = text }
-            case "value":
+                op = if let run = parseUnescapedString() { OperationName(run) } else { Array(try parseString().utf8).withUnsafeBufferPointer(OperationName.init) }
+            case .path, .from:
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("not a string") }
+                // A pointer without escapes is read from its bytes, with no string made for it.
+                let pointer = if let run = parseUnescapedString() { JSONPointer.parse(utf8: run) } else { JSONPointer.parse(try parseString()) }
+                if key == .path { path = pointer } else { from = pointer }
+            case .value:
                 value = try parseValue(depth: 2)
-            default:
+            case .other:
                 _ = try parseValue(depth: 2)
             }
             skipWhitespace()
@@ -79,8 +85,8 @@ extension JSONParser {
             if next == UInt8(ascii: "}") { break }
             throw unexpected()
         }
-        func pointer(_ text: String?) throws(JSONParseError) -> JSONPointer {
-            guard let text, case .success(let pointer) = JSONPointer.parse(text) else { throw error("not a pointer") }
+        func pointer(_ parsed: Result<JSONPointer, JSONPointer.PointerSyntaxError>?) throws(JSONParseError) -> JSONPointer {
+            guard case .success(let pointer) = parsed else { throw error("not a pointer") }
             return pointer
         }
         func required(_ value: JSONValue?) throws(JSONParseError) -> JSONValue {
@@ -88,13 +94,58 @@ extension JSONParser {
             return value
         }
         switch op {
-        case "add": return .add(path: try pointer(path), value: try required(value))
-        case "remove": return .remove(path: try pointer(path))
-        case "replace": return .replace(path: try pointer(path), value: try required(value))
-        case "move": return .move(from: try pointer(from), path: try pointer(path))
-        case "copy": return .copy(from: try pointer(from), path: try pointer(path))
-        case "test": return .test(path: try pointer(path), value: try required(value))
-        default: throw error("unknown op")
+        case .add: return .add(path: try pointer(path), value: try required(value))
+        case .remove: return .remove(path: try pointer(path))
+        case .replace: return .replace(path: try pointer(path), value: try required(value))
+        case .move: return .move(from: try pointer(from), path: try pointer(path))
+        case .copy: return .copy(from: try pointer(from), path: try pointer(path))
+        case .test: return .test(path: try pointer(path), value: try required(value))
+        case nil: throw error("unknown op")
         }
+    }
+
+    /// The member of an operation object that `index` is at (its opening quote), read as bytes when
+    /// it has no escapes.
+    private mutating func parseMemberName() throws(JSONParseError) -> MemberName {
+        if let run = parseUnescapedString() { return MemberName(run) }
+        return Array(try parseString().utf8).withUnsafeBufferPointer(MemberName.init)
+    }
+
+    /// The members of an operation object that a patch reads; any other is skipped.
+    private enum MemberName {
+        case op, path, from, value, other
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self =
+                if bytes.holds("op") { .op }
+                else if bytes.holds("path") { .path }
+                else if bytes.holds("from") { .from }
+                else if bytes.holds("value") { .value }
+                else { .other }
+        }
+    }
+
+    /// The value of an operation's `op` member; `nil` for an unknown one.
+    private enum OperationName {
+        case add, remove, replace, move, copy, test
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if bytes.holds("replace") { self = .replace }
+            else if bytes.holds("add") { self = .add }
+            else if bytes.holds("remove") { self = .remove }
+            else if bytes.holds("move") { self = .move }
+            else if bytes.holds("copy") { self = .copy }
+            else if bytes.holds("test") { self = .test }
+            else { return nil }
+        }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these are exactly the bytes of `literal`.
+    fileprivate func holds(_ literal: StaticString) -> Bool {
+        guard count == literal.utf8CodeUnitCount else { return false }
+        guard let baseAddress else { return count == 0 }
+        return memcmp(baseAddress, literal.utf8Start, count) == 0
     }
 }

@@ -97,52 +97,62 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `text`, or says why it is not a pointer (a phrase for ``JSONPatchError/reason``).
     static func parse(_ text: String) -> Result<JSONPointer, PointerSyntaxError> {
-        guard !text.isEmpty else { return .success(.root) }
-        let utf8 = text.utf8
-        guard utf8.first == UInt8(ascii: "/") else {
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// Parses a pointer from its UTF-8 bytes, which must be valid UTF-8; see ``parse(_:)``.
+    ///
+    /// The bytes are split on `/` one by one (`/` and `~` are ASCII, never inside a multi-byte
+    /// character); a token without `~` is its bytes as they are, the common case, with no unescaping.
+    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONPointer, PointerSyntaxError> {
+        guard !bytes.isEmpty else { return .success(.root) }
+        guard bytes[0] == UInt8(ascii: "/") else {
             return .failure(PointerSyntaxError(reason: "it must be empty or start with \"/\""))
         }
-        // Split on "/" byte by byte ("/" and "~" are ASCII, never inside a multi-byte character);
-        // a token without "~" is its bytes as they are, the common case, with no unescaping.
         var tokens: [String] = []
-        var start = utf8.index(after: utf8.startIndex)
-        var index = start
+        // One allocation for the list: as many tokens as slashes.
+        tokens.reserveCapacity(bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
+        var start = 1
         var escaped = false
-        func token(_ range: Range<String.Index>, escaped: Bool) -> Result<String, PointerSyntaxError> {
-            let raw = Substring(text.utf8[range])
-            guard escaped else { return .success(String(raw)) }
-            var unescaped = ""
-            var characters = raw.unicodeScalars.makeIterator()
-            while let scalar = characters.next() {
-                guard scalar == "~" else {
-                    unescaped.unicodeScalars.append(scalar)
+        func token(_ range: Range<Int>, escaped: Bool) -> Result<String, PointerSyntaxError> {
+            let raw = UnsafeBufferPointer(rebasing: bytes[range])
+            guard escaped else { return .success(makeString(raw)) }
+            var unescaped: [UInt8] = []
+            unescaped.reserveCapacity(raw.count)
+            var index = 0
+            while index < raw.count {
+                let byte = raw[index]
+                index += 1
+                guard byte == UInt8(ascii: "~") else {
+                    unescaped.append(byte)
                     continue
                 }
-                switch characters.next() {
-                case "0": unescaped.append("~")
-                case "1": unescaped.append("/")
+                switch index < raw.count ? raw[index] : 0 {
+                case UInt8(ascii: "0"): unescaped.append(UInt8(ascii: "~"))
+                case UInt8(ascii: "1"): unescaped.append(UInt8(ascii: "/"))
                 default: return .failure(PointerSyntaxError(reason: "\"~\" must be followed by 0 or 1"))
                 }
+                index += 1
             }
-            return .success(unescaped)
+            return .success(String(decoding: unescaped, as: UTF8.self))
         }
-        while index < utf8.endIndex {
-            switch utf8[index] {
+        for index in 1..<bytes.count {
+            switch bytes[index] {
             case UInt8(ascii: "/"):
                 switch token(start..<index, escaped: escaped) {
                 case .success(let value): tokens.append(value)
                 case .failure(let error): return .failure(error)
                 }
-                start = utf8.index(after: index)
+                start = index + 1
                 escaped = false
             case UInt8(ascii: "~"):
                 escaped = true
             default:
                 break
             }
-            index = utf8.index(after: index)
         }
-        switch token(start..<utf8.endIndex, escaped: escaped) {
+        switch token(start..<bytes.count, escaped: escaped) {
         case .success(let value): tokens.append(value)
         case .failure(let error): return .failure(error)
         }

@@ -72,7 +72,8 @@ private var backslash: UInt8 { UInt8(ascii: "\\") }
 /// validation (none for ASCII), one `String`. Only a string with a backslash is decoded run by run
 /// into `scratch`. Either way each run of unescaped bytes is validated on its own, once its end is
 /// found, so errors name the same offsets whichever path is taken. Arrays and objects are sized
-/// once they are known to hold more than one element.
+/// once they are known to hold more than one element. The objects of an array that have the keys of
+/// the object before them are read against those keys (``ObjectShape``), hashing none.
 struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Levels of nesting accepted: ``JSONValue/maximumDepth`` unless the caller says otherwise.
@@ -180,7 +181,7 @@ struct JSONParser {
     enum ShapingState {
         case watching
         case recorded
-        case shaped(ObjectShape, fits: Int, misses: Int)
+        case shaped(ObjectShape)
         case stopped
     }
 
@@ -200,16 +201,17 @@ struct JSONParser {
                 shaping = .stopped
                 return try parseObject(depth: depth)
             }
-            shaping = .shaped(shape, fits: 0, misses: 0)
+            shaping = .shaped(shape)
             return try parseElementObject(depth: depth, shaping: &shaping)
-        case .shaped(let shape, let fits, let misses):
+        case .shaped(let shape):
             var fitted = true
             let object = try parseObject(depth: depth, shape: shape, fits: &fitted)
             if fitted {
-                shaping = .shaped(shape, fits: fits &+ 1, misses: misses)
+                shape.fits &+= 1
             } else {
                 // A few objects of another kind are fine; an array of mixed kinds is read as usual.
-                shaping = ObjectShape.keepsShaping(fits: fits, misses: misses &+ 1) ? .shaped(shape, fits: fits, misses: misses &+ 1) : .stopped
+                shape.misses &+= 1
+                if !shape.keepsShaping { shaping = .stopped }
             }
             return object
         }
@@ -418,7 +420,7 @@ struct JSONParser {
             guard skipDigits() > 0 else { throw unexpected() }
         }
         // The literal is all ASCII: one slice, one String.
-        return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+        return .number(makeString(UnsafeBufferPointer(rebasing: bytes[start..<index])))
     }
 
     /// Whether any of the eight bytes in `word` is a quote, a backslash or below 0x20. Each test is
@@ -437,10 +439,50 @@ struct JSONParser {
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
+        let isASCII = scanRun()
+        let position = index
+        guard position < bytes.count else { throw error("unterminated string") }
+        switch bytes[position] {
+        case quote:
+            // No escapes: the bytes are the string, once they are valid UTF-8 (ASCII always is).
+            let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
+            guard isASCII || isWellFormedUTF8(run) else {
+                throw JSONParseError(reason: "invalid UTF-8 in a string", offset: start)
+            }
+            index = position + 1
+            return makeString(run)
+        case backslash:
+            return try parseEscapedString(runStart: start)
+        default:
+            throw error("unescaped control character in a string")
+        }
+    }
+
+    /// Reads a string without escapes as its bytes, valid UTF-8; `index` is at its opening quote, and
+    /// then past its closing quote. `nil`, with `index` where it was, for any other string:
+    /// ``parseString()`` reads it or names what is wrong.
+    mutating func parseUnescapedString() -> UnsafeBufferPointer<UInt8>? {
+        let opening = index
+        index += 1
+        let start = index
+        let isASCII = scanRun()
+        let end = index
+        let run = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        guard end < bytes.count, bytes[end] == quote, isASCII || isWellFormedUTF8(run) else {
+            index = opening
+            return nil
+        }
+        index = end + 1
+        return run
+    }
+
+    /// Moves `index` to the end of the run of bytes it is at (a quote, a backslash, a control
+    /// character or the end of the text); returns whether all the run's bytes are ASCII. Eight bytes
+    /// at a time while none of them ends the run; a byte loop then finds which one does.
+    @inline(__always) mutating func scanRun() -> Bool {
         let end = bytes.count
-        var position = start
+        var position = index
         var highBits: UInt8 = 0
-        // Eight bytes at a time while none of them ends the run; the byte loop below finds which one does.
         if let base = bytes.baseAddress {
             var wideHighBits: UInt64 = 0
             while position + 8 <= end {
@@ -458,21 +500,7 @@ struct JSONParser {
             position += 1
         }
         index = position
-        guard position < end else { throw error("unterminated string") }
-        switch bytes[position] {
-        case quote:
-            // No escapes: the bytes are the string, once they are valid UTF-8 (ASCII always is).
-            let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
-            guard highBits < 0x80 || isWellFormedUTF8(run) else {
-                throw JSONParseError(reason: "invalid UTF-8 in a string", offset: start)
-            }
-            index = position + 1
-            return String(decoding: run, as: UTF8.self)
-        case backslash:
-            return try parseEscapedString(runStart: start)
-        default:
-            throw error("unescaped control character in a string")
-        }
+        return highBits < 0x80
     }
 
     /// The rest of a string whose first backslash is at `index`; the text before it starts at `runStart`.
@@ -590,13 +618,17 @@ final class KeyCache {
 /// object whose keys are these takes a copy of ``members`` and sets each value through the key's
 /// index, without hashing a key. A copy of a dictionary is the same value, so the indices of
 /// ``members`` are valid in it; setting a value through an index keeps them valid.
-struct ObjectShape {
+final class ObjectShape {
     /// Keys an object may have for a shape to be made of it: the objects of states and lists.
     static var maximumKeys: Int { 16 }
-    /// Whether an array whose objects fitted its shape `fits` times and missed it `misses` times
-    /// goes on reading against it: a miss costs about as much as a fit saves (its placeholders are
-    /// removed), so a shape pays while at most one object in four misses, plus the first two.
-    static func keepsShaping(fits: Int, misses: Int) -> Bool { misses <= 2 + fits / 4 }
+    /// The objects of the array that fitted the shape, and those that did not.
+    @exclusivity(unchecked) var fits = 0
+    @exclusivity(unchecked) var misses = 0
+
+    /// Whether the array goes on reading its objects against the shape: a miss costs about as much
+    /// as a fit saves (its placeholders are removed), so a shape pays while at most one object in
+    /// four misses, plus the first two.
+    var keepsShaping: Bool { misses <= 2 + fits / 4 }
 
     /// The keys, in the order of the text; each is a run of bytes without escapes.
     let keys: [String]
@@ -654,10 +686,22 @@ struct ObjectShape {
     }
 }
 
+/// The string of `run`, which is valid UTF-8. A run short enough for a string stored inline is
+/// copied into one, with no second validation of what the parser has validated; a longer one goes
+/// through `String(decoding:as:)`, which must allocate anyway.
+@inline(__always) func makeString(_ run: UnsafeBufferPointer<UInt8>) -> String {
+    guard run.count <= 15, let base = run.baseAddress else { return String(decoding: run, as: UTF8.self) }
+    return String(unsafeUninitializedCapacity: run.count) { buffer in
+        guard let target = buffer.baseAddress else { return 0 }
+        target.update(from: base, count: run.count)
+        return run.count
+    }
+}
+
 /// Whether `bytes` is well-formed UTF-8 (The Unicode Standard, table 3-7): no stray continuation
 /// bytes, no overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence. The same
 /// bytes `String(validating:as:)` accepts, without its unspecialized generic path.
-private func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var index = 0
     let end = bytes.count
     @inline(__always) func isContinuation(_ offset: Int) -> Bool {
