@@ -37,6 +37,12 @@ struct CallerCostResult {
     var addedInstructions: (median: Double, mean: Double)?
     /// The same for the floor's hand-off.
     var floorInstructions: (median: Double, mean: Double)?
+    /// The dispatching thread's CPU time per dispatch beyond the unrecorded loop's, µs: the median
+    /// dispatch's and the mean. A thread's CPU time leaves out the time the host gives to other
+    /// machines (steal), which the wall-clock figures include.
+    var addedCPUMicros: (median: Double, mean: Double)?
+    /// The same for the floor's hand-off.
+    var floorCPUMicros: (median: Double, mean: Double)?
     /// Writer throughput, actions per second from the first `record` until `flush()` returns, back to back.
     var writerRate: Double
     var actions: Int
@@ -73,11 +79,19 @@ private final class FloorHandOff<State: Sendable, Action: Sendable>: Sendable {
     }
 }
 
-/// One paced loop's dispatches: the time of each, in seconds, and the instructions the dispatching
-/// thread retired in each (`nil` when no counter could be opened).
+/// One paced loop's dispatches: the time of each, in seconds, the dispatching thread's CPU time in
+/// each, in µs, and the instructions it retired in each (`nil` when no counter could be opened).
 private struct PacedDispatches {
     var times: [Double] = []
+    var cpuMicros: [Double] = []
     var instructions: [Double]?
+}
+
+/// The calling thread's CPU time so far, in µs.
+private func threadCPUMicros() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) * 1e6 + Double(time.tv_nsec) / 1e3
 }
 
 /// Times each dispatch (reduce, and `record` when a recorder is given) of `actions`, one every
@@ -89,6 +103,7 @@ private func pacedLoop<State, Action>(
     var state = workload.initial
     var dispatches = PacedDispatches()
     dispatches.times.reserveCapacity(actions.count)
+    dispatches.cpuMicros.reserveCapacity(actions.count)
     let counter = actionlog_open_instruction_counter()
     defer { if counter >= 0 { actionlog_close_counter(counter) } }
     var counts: [Double] = []
@@ -97,11 +112,13 @@ private func pacedLoop<State, Action>(
     for action in actions {
         next = next.advanced(by: interval)
         let start = clock.now
+        let cpuBefore = threadCPUMicros()
         let before = counter >= 0 ? actionlog_read_counter(counter) : -1
         workload.reduce(&state, action)
         recorder?.record(action: action, state: state)
         floor?.record(action: action, state: state)
         let after = counter >= 0 ? actionlog_read_counter(counter) : -1
+        dispatches.cpuMicros.append(threadCPUMicros() - cpuBefore)
         dispatches.times.append(start.duration(to: clock.now).seconds)
         if before >= 0, after >= before { counts.append(Double(after - before)) }
         let now = clock.now
@@ -112,7 +129,7 @@ private func pacedLoop<State, Action>(
     return dispatches
 }
 
-/// The median and mean of `values` minus those of `baseline`, when both were counted.
+/// The median and mean of `values` minus those of `baseline`, when both were measured.
 private func addedCounts(_ values: [Double]?, over baseline: [Double]?) -> (median: Double, mean: Double)? {
     guard let values, let baseline, !values.isEmpty, !baseline.isEmpty else { return nil }
     return (median(values) - median(baseline), mean(values) - mean(baseline))
@@ -136,6 +153,8 @@ func measureCallerCost<State, Action>(
     var addedP90s: [Double] = []
     var addedInstructions: [(median: Double, mean: Double)] = []
     var floorInstructions: [(median: Double, mean: Double)] = []
+    var addedCPU: [(median: Double, mean: Double)] = []
+    var floorCPU: [(median: Double, mean: Double)] = []
     var floors: [Double] = []
     var rates: [Double] = []
     var backToBackAdded: [Double] = []
@@ -160,6 +179,8 @@ func measureCallerCost<State, Action>(
         let recorded = recordedRun.times
         if let added = addedCounts(recordedRun.instructions, over: baselineRun.instructions) { addedInstructions.append(added) }
         if let added = addedCounts(floorRun.instructions, over: baselineRun.instructions) { floorInstructions.append(added) }
+        if let added = addedCounts(recordedRun.cpuMicros, over: baselineRun.cpuMicros) { addedCPU.append(added) }
+        if let added = addedCounts(floorRun.cpuMicros, over: baselineRun.cpuMicros) { floorCPU.append(added) }
         recorder.close()
         lost += recorder.statistics.dropped + recorder.statistics.lost
         removeDatabase(path)
@@ -185,6 +206,7 @@ func measureCallerCost<State, Action>(
         reduceMicros: median(reduceMeans) * 1e6, addedMicros: median(addedMeans) * 1e6, addedP90Micros: median(addedP90s) * 1e6,
         floorMicros: median(floors) * 1e6, backToBackMicros: median(backToBackAdded) * 1e6,
         addedInstructions: medianOfRuns(addedInstructions), floorInstructions: medianOfRuns(floorInstructions),
+        addedCPUMicros: medianOfRuns(addedCPU), floorCPUMicros: medianOfRuns(floorCPU),
         writerRate: median(rates), actions: throughputActions, droppedOrLost: lost)
 }
 
@@ -215,12 +237,18 @@ func callerCostReport(runs: Int, quick: Bool, directory: String, progress: (Stri
             format(result.backToBackMicros, digits: 2), rate(result.writerRate) + " (\(grouped(result.actions)))",
         ])
     }
-    var counted = Table(["workload", "added instructions: median dispatch", "mean", "floor: median dispatch", "floor: mean"])
+    var counted = Table([
+        "workload", "added CPU µs: median dispatch", "mean", "floor: median", "floor: mean",
+        "added instructions: median dispatch", "mean", "floor: median", "floor: mean",
+    ])
     func instructions(_ count: Double?) -> String { count.map { grouped(Int($0.rounded())) } ?? "n/a" }
+    func micros(_ value: Double?) -> String { value.map { format($0, digits: 2) } ?? "n/a" }
     for result in results {
         let added = result.addedInstructions, floor = result.floorInstructions
+        let cpu = result.addedCPUMicros, floorCPU = result.floorCPUMicros
         counted.add([
-            result.name, instructions(added?.median), instructions(added?.mean), instructions(floor?.median), instructions(floor?.mean),
+            result.name, micros(cpu?.median), micros(cpu?.mean), micros(floorCPU?.median), micros(floorCPU?.mean),
+            instructions(added?.median), instructions(added?.mean), instructions(floor?.median), instructions(floor?.mean),
         ])
     }
     var lines = [table.render(), "", counted.render()]
@@ -232,6 +260,9 @@ func callerCostReport(runs: Int, quick: Bool, directory: String, progress: (Stri
     lines.append("a lock and an append after 4 ms of sleep run on cold caches. over the floor: what recording adds beyond that.")
     lines.append("back to back: dispatching without pause, faster than the writer, so queued steps hold the state and each in-place mutation copies what they share. writer actions/s: K")
     lines.append("actions back to back, first record to flush(). Ledgers start with 10,000 / 100,000 lines and gain one per action.")
+    lines.append("added CPU µs: the dispatching thread's CPU time per dispatch (CLOCK_THREAD_CPUTIME_ID, read around each")
+    lines.append("dispatch), recorded minus unrecorded, for the median dispatch and the mean (median of the runs); it leaves out")
+    lines.append("the time the host gives other machines (steal), which the wall-clock columns above include.")
     lines.append("added instructions: what the dispatching thread retires in user space per dispatch (a perf-events counter on")
     lines.append("that thread, read around each dispatch), recorded minus unrecorded, for the median dispatch and the mean (median")
     lines.append("of the runs); floor: the same for the floor's hand-off. The host's load hardly moves these counts, unlike the")

@@ -8,7 +8,7 @@
 /// swift run -c release actionlog-bench --runs 5   # more repetitions per figure (default 3)
 /// swift run -c release actionlog-bench --long     # long sessions at full size (1,000,000 counter and
 ///                                                 # 100,000 cart entries), however long recording takes
-/// swift run -c release actionlog-bench --caller-cost   # only the caller's cost at a UI's pace, in µs and in instructions (CallerCost.swift)
+/// swift run -c release actionlog-bench --caller-cost   # only the caller's cost at a UI's pace, in µs (wall clock and thread CPU time) and in instructions (CallerCost.swift)
 /// swift run -c release actionlog-bench --replay        # only replay speed, on sessions recorded for it
 ///                                                      # (ACTIONLOG_BENCH_KEEP=1 keeps their journals)
 /// swift run -c release actionlog-bench --backpressure  # only `record` under a slow writer, per back-pressure policy
