@@ -278,6 +278,26 @@ struct JSONParsingTests {
 
     // MARK: - Keys read again
 
+    /// Expects the array of `elements` (JSON texts) to parse as each element parsed alone; returns it.
+    @discardableResult
+    static func expectArrayReadsAsElementsAlone(_ elements: [String]) throws -> JSONValue {
+        let whole = try JSONValue(parsing: "[" + elements.joined(separator: ", ") + "]")
+        let alone = try elements.map { try JSONValue(parsing: $0) }
+        #expect(whole == .array(alone))
+        return whole
+    }
+
+    /// A seeded linear congruential generator: the same numbers on every run and platform.
+    struct SeededNumbers {
+        var seed: UInt64
+
+        /// A number in `0..<bound`.
+        mutating func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+    }
+
     /// Objects whose keys are drawn from keys that share prefixes, differ in length by one, are
     /// written with an escape, are 16 or 17 bytes long, or are not ASCII: what a parser that reuses
     /// the key it read at the same position of an earlier object must not confuse.
@@ -288,11 +308,8 @@ struct JSONParsingTests {
 
     @Test("keys repeated by position read the same as each object read alone, whatever the keys around them")
     func repeatedKeys() throws {
-        var seed: UInt64 = 7
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Int((seed >> 33) % UInt64(bound))
-        }
+        var numbers = SeededNumbers(seed: 7)
+        func next(_ bound: Int) -> Int { numbers.next(bound) }
         var objects: [String] = []
         for index in 0..<400 {
             // Runs of the same shape warm the keys; then the shape changes under them.
@@ -304,19 +321,14 @@ struct JSONParsingTests {
             }
             objects.append("{" + members.joined(separator: ",") + "}")
         }
-        let whole = try JSONValue(parsing: "[" + objects.joined(separator: ",") + "]")
-        let alone = try objects.map { try JSONValue(parsing: $0) }
-        #expect(whole == .array(alone))
+        let whole = try Self.expectArrayReadsAsElementsAlone(objects)
         #expect(whole[10]?["\u{69}d"] == 8 && whole[10]?["idx"] == 9)
     }
 
     @Test("objects read against the keys of the objects before them read the same as each object alone")
     func shapedObjects() throws {
-        var seed: UInt64 = 11
-        func next(_ bound: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Int((seed >> 33) % UInt64(bound))
-        }
+        var numbers = SeededNumbers(seed: 11)
+        func next(_ bound: Int) -> Int { numbers.next(bound) }
         let keys = [#""id""#, #""name""#, #""price""#, #""tags""#]
         // What an element may be, beside an object with exactly `keys`: each differs from the shape
         // at a different place, or is not an object at all.
@@ -345,9 +357,7 @@ struct JSONParsingTests {
             default: elements.append("{" + variants[variant](members) + "}")
             }
         }
-        let whole = try JSONValue(parsing: "[" + elements.joined(separator: ", ") + "]")
-        let alone = try elements.map { try JSONValue(parsing: $0) }
-        #expect(whole == .array(alone))
+        try Self.expectArrayReadsAsElementsAlone(elements)
         #expect(try JSONValue(parsing: #"[{"a":1,"b":2},{"a":3,"b":4},{"a":5},{"b":6,"a":7},{"a":8,"b":9,"a":10}]"#)
             == [["a": 1, "b": 2], ["a": 3, "b": 4], ["a": 5], ["b": 6, "a": 7], ["a": 10, "b": 9]])
     }
