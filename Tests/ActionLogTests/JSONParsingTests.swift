@@ -344,6 +344,7 @@ struct JSONParsingTests {
             { $0.joined(separator: ",").replacingOccurrences(of: #""name""#, with: #""nick""#) },  // as long, other bytes
             { $0.joined(separator: ",").replacingOccurrences(of: #""price""#, with: #""priced""#) },  // longer, same start
             { ([$0[0], #""name":{"id":1,"name":[]}"#] + $0[2...]).joined(separator: ",") },  // an object inside
+            { ($0[..<3] + [#""tags":[{"id":1,"name":2},{"id":3,"name":4},{"id":5}]"#]).joined(separator: ",") },  // objects in an array inside
             { _ in "" },                                                     // empty
         ]
         var elements: [String] = []

@@ -259,7 +259,15 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
             index += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth + 1)
+            let value: JSONValue
+            if recording, index < bytes.count, bytes[index] == UInt8(ascii: "[") || bytes[index] == UInt8(ascii: "{") {
+                // An array inside records the keys of its own objects: this object's are put back after.
+                let recorded = keySpans
+                value = try parseValue(depth: depth + 1)
+                keySpans = recorded
+            } else {
+                value = try parseValue(depth: depth + 1)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of text") }
             let next = bytes[index]
