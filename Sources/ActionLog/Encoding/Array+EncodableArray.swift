@@ -44,19 +44,22 @@ extension Array: EncodableArray where Element: Encodable {
         }
         guard let equality = info.equality, !info.holdsLarge else { return nil }
         let large = array.count > EncodingContext.largeCount
+        let shared = array.count <= EncodingContext.sharedCount
         if large { context.largeContainers += 1 }
+        if !shared { context.unsharedContainers += 1 }
         // The elements' nodes are not kept: the array keeps its value, and an element's node is
         // made from the previous element when the element changes.
         let keepsNodes = context.keepsNodes
         context.keepsNodes = false
         defer { context.keepsNodes = keepsNodes }
-        /// The node of the new array: the caller's buffer when it is small, a copy of the
-        /// encoder's own when it is large — taken over from `owned` and edited in place, once the
-        /// whole encode has succeeded, when the previous array was one too.
+        /// The node of the new array: the caller's buffer when it has at most
+        /// ``EncodingContext/sharedCount`` elements, a copy of the encoder's own otherwise — taken
+        /// over from `owned` and edited in place, once the whole encode has succeeded, when the
+        /// previous array was one too.
         func node(owned: OwnedArrayShadow<Element>?, edits: [ArrayEdit]) -> ShadowNode? {
             // Elements that turned out to hold large collections cannot be kept typed.
             guard keepsNodes, !info.holdsLarge else { return nil }
-            guard large else { return ValueShadow(value: array, typeID: typeID, children: .none) }
+            guard !shared else { return ValueShadow(value: array, typeID: typeID, children: .none) }
             guard let owned else { return OwnedArrayShadow(copying: array, typeID: typeID) }
             let node = OwnedArrayShadow<Element>(typeID: typeID)
             context.afterSuccess.append { node.takeOver(owned, applying: edits, from: array) }

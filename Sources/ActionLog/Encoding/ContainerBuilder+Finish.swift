@@ -14,8 +14,10 @@ extension ContainerBuilder {
             case .array: .array(elements)
             case .value: single
             }
-        if context.tracking, shape == .array, elements.count > EncodingContext.largeCount {
-            context.largeContainers += 1  // A large array or set: see `EncodingContext.largeCount`.
+        if context.tracking, shape == .array, elements.count > EncodingContext.sharedCount {
+            // An array or set not to share, or a large one: see `EncodingContext.sharedCount` and `largeCount`.
+            context.unsharedContainers += 1
+            if elements.count > EncodingContext.largeCount { context.largeContainers += 1 }
         }
         if let previous {
             if recording {

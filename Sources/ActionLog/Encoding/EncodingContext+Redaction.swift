@@ -20,7 +20,9 @@ extension EncodingContext {
         let keepsNodes = self.keepsNodes
         let placeholder: JSONValue
         do {
-            let (patchesInPlace, operationsBefore, largeBefore) = (self.patchesInPlace, operations.count, largeContainers)
+            let (patchesInPlace, operationsBefore, largeBefore, unsharedBefore) = (
+                self.patchesInPlace, operations.count, largeContainers, unsharedContainers
+            )
             self.keepsNodes = false
             self.patchesInPlace = false
             defer {
@@ -28,6 +30,7 @@ extension EncodingContext {
                 self.patchesInPlace = patchesInPlace
                 if operations.count > operationsBefore { operations.removeSubrange(operationsBefore...) }
                 largeContainers = largeBefore
+                unsharedContainers = unsharedBefore
             }
             let encoder = ValueEncoder(
                 context: self, parent: parent, component: component, previous: nil, previousNode: nil, ownsOperations: true)

@@ -44,17 +44,30 @@ final class EncodingContext {
     /// How many *large* collections (see ``largeCount``) the current encode has written so far. A
     /// value whose `encode(to:)` made it grow holds one, and its shadow node keeps no value.
     @exclusivity(unchecked) var largeContainers = 0
+    /// How many collections of more than ``sharedCount`` elements the current encode has written so
+    /// far (large ones included). A value whose `encode(to:)` made it grow holds one: its shadow
+    /// node keeps no value, so that it shares no such collection with the caller.
+    @exclusivity(unchecked) var unsharedContainers = 0
     /// Work left for after the current encode succeeds: the ``OwnedArrayShadow``s taking over their
     /// previous buffer, edited in place.
     @exclusivity(unchecked) var afterSuccess: [() -> Void] = []
 
-    /// Above this many elements (or, for a dictionary, members), a collection is *large*: the change encoder keeps no
-    /// value of the caller's that holds one, so that the caller's next in-place mutation of it does
-    /// not copy it (copy-on-write, on the caller's thread). An array of up to this many elements
-    /// keeps the caller's buffer (its copy costs the caller at most this many element copies, and an
-    /// unchanged one is recognised by its buffer's identity); a larger one gets a copy of the
-    /// encoder's own (see ``OwnedArrayShadow``). 16: the copy of 16 cart items costs ~0.3 µs.
+    /// Above this many elements (or, for a dictionary, members), a collection is *large*: an array
+    /// of values that hold one is no longer compared typed, element by element, but encoded through
+    /// `encode(to:)` (``TypeInfo/holdsLarge``), since its elements would share the large collections
+    /// with the caller. Up to this many, the elements of such an array keep their collections shared
+    /// with the caller, whose in-place change to one copies at most this many elements (~0.3 µs for
+    /// 16 cart items). What the encoder shares with the caller otherwise is ``sharedCount``'s to say.
     static var largeCount: Int { 16 }
+
+    /// Above this many elements (or members), a collection is not shared with the caller either:
+    /// the change encoder keeps no value that holds one, and an array gets a copy of the encoder's
+    /// own (see ``OwnedArrayShadow``), so that the caller's next in-place mutation of a cart of 10
+    /// items copies nothing. An array of up to this many elements keeps the caller's buffer. Arrays
+    /// of values that hold such collections are still kept typed up to ``largeCount``: the elements
+    /// share their small collections with the caller, whose copy of one costs at most that many
+    /// element copies.
+    static var sharedCount: Int { 4 }
 
     init(tracking: Bool, userInfo: [CodingUserInfoKey: Any]) {
         self.tracking = tracking
@@ -137,6 +150,7 @@ final class EncodingContext {
             ownsOperations: true)
         encoder.expectedMembers = info.memberCount
         let largeBefore = largeContainers
+        let unsharedBefore = unsharedContainers
         try value.encode(to: encoder)
         if encoder.shape == .object { info.memberCount = encoder.members.count }
         if isRoot, encoder.shape == .empty {
@@ -144,11 +158,15 @@ final class EncodingContext {
                 value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
         let (json, children) = try encoder.finish()
-        if info.isHashedCollection, tracking, case .object(let members) = json, members.count > Self.largeCount {
-            largeContainers += 1  // A large dictionary (a large set wrote an array, counted by its container).
+        if info.isHashedCollection, tracking, case .object(let members) = json, members.count > Self.sharedCount {
+            // A dictionary not to share (a set wrote an array, counted by its container).
+            unsharedContainers += 1
+            if members.count > Self.largeCount { largeContainers += 1 }
         }
         if largeContainers != largeBefore, tracking { info.holdsLargeContainers() }
-        return Encoded(json: json, node: node(for: value, info: info, children: children, holdsLarge: largeContainers != largeBefore))
+        let unshared = unsharedContainers != unsharedBefore
+        if unshared, tracking { info.holdsUnsharedContainers() }
+        return Encoded(json: json, node: node(for: value, info: info, children: children, holdsLarge: unshared))
     }
 
     /// A ``CapturedShadow`` for `value`, a previous value of the type of `info`: the one made before
@@ -159,7 +177,7 @@ final class EncodingContext {
     /// same value, holding the same objects, which the remembered node keeps alive. At most
     /// ``capturedShadowCapacity`` are remembered per type.
     func capturedShadow<T: Encodable>(of value: T, info: TypeInfo) -> ShadowNode {
-        guard !info.holdsLarge else { return CapturedShadow(value: value, typeID: info.id, context: self) }
+        guard !info.holdsUnshared else { return CapturedShadow(value: value, typeID: info.id, context: self) }
         guard capturedShadowCapacity > 0, let key = Bits(value) else {
             return CapturedShadow(value: value, typeID: info.id, context: self)
         }

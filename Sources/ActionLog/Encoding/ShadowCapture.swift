@@ -50,7 +50,7 @@ final class ShadowCapture: Encoder, SingleValueEncodingContainer {
     /// The node of a child value: captured in turn when it may be reused, none otherwise.
     fileprivate func node<T: Encodable>(_ value: T) -> ShadowNode? {
         let info = context.typeInfo(T.self)
-        guard !info.isLeaf, info.equality != nil, !info.holdsLarge else { return nil }
+        guard !info.isLeaf, info.equality != nil, !info.holdsUnshared else { return nil }
         return CapturedShadow(value: value, typeID: info.id, context: context)
     }
 

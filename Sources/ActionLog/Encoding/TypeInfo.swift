@@ -44,10 +44,22 @@ final class TypeInfo {
     /// ``EncodingContext/largeCount``): arrays of it are no longer kept typed, nor its values captured.
     @exclusivity(unchecked) private(set) var holdsLarge = false
 
+    /// Set once a value of this type was seen holding a container of more than
+    /// ``EncodingContext/sharedCount`` elements: its values are no longer kept or captured, so that
+    /// the container is not shared with the caller. Implied by ``holdsLarge``.
+    @exclusivity(unchecked) private(set) var holdsUnshared = false
+
     /// Records that a value of this type holds a large container, and forgets the captured values.
     func holdsLargeContainers() {
         guard !holdsLarge else { return }
         holdsLarge = true
+        holdsUnsharedContainers()
+    }
+
+    /// Records that a value of this type holds a container not to share, and forgets the captured values.
+    func holdsUnsharedContainers() {
+        guard !holdsUnshared else { return }
+        holdsUnshared = true
         capturedShadows.removeAll()
     }
 

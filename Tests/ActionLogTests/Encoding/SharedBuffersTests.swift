@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import ActionLog
 
-/// The change encoder keeps no buffer of the caller's large collections, so the caller's next
-/// in-place mutation does not copy them (see `EncodingContext.largeCount`).
-@Suite("ChangeEncoder: the caller's large collections stay the caller's alone")
+/// The change encoder keeps no buffer of the caller's collections of more than a few elements, so
+/// the caller's next in-place mutation does not copy them (see `EncodingContext.sharedCount` and
+/// `largeCount`).
+@Suite("ChangeEncoder: the caller's collections stay the caller's alone")
 struct SharedBuffersTests {
     typealias Model = EncodingModel
 
@@ -18,9 +19,11 @@ struct SharedBuffersTests {
         withUnsafeBytes(of: dictionary) { $0.load(as: Int.self) }
     }
 
-    @Test("after an encode, changing a large array in place does not copy it, and the next patch is exact")
-    func largeArrayNotShared() throws {
-        var cart = Model.Cart.make(count: 100)
+    @Test("after an encode, changing an array in place does not copy it, and the next patch is exact", arguments: [
+        EncodingContext.sharedCount + 1, 10, EncodingContext.largeCount + 1, 100,
+    ])
+    func arrayNotShared(count: Int) throws {
+        var cart = Model.Cart.make(count: count)
         let encoder = ChangeEncoder<Model.Cart>()
         _ = try encoder.encode(cart)
         for step in 0..<20 {
@@ -60,15 +63,15 @@ struct SharedBuffersTests {
         #expect(last.patch == JSONPatch())
     }
 
-    @Test("a large dictionary is not kept either: updating a key in place does not copy it")
-    func largeDictionaryNotShared() throws {
+    @Test("a dictionary is not kept either: updating a key in place does not copy it", arguments: [EncodingContext.sharedCount + 1, 50])
+    func dictionaryNotShared(count: Int) throws {
         struct Scores: Codable, Equatable { var byName: [String: Int] }
-        var scores = Scores(byName: Dictionary(uniqueKeysWithValues: (0..<50).map { ("player \($0)", $0) }))
+        var scores = Scores(byName: Dictionary(uniqueKeysWithValues: (0..<count).map { ("player \($0)", $0) }))
         let encoder = ChangeEncoder<Scores>()
         _ = try encoder.encode(scores)
         for step in 0..<10 {
             let before = storage(scores.byName)
-            scores.byName["player \(step)", default: 0] += 1
+            scores.byName["player \(step % count)", default: 0] += 1
             #expect(storage(scores.byName) == before, "step \(step): the update copied the dictionary")
             let previous = try #require(encoder.previousJSON)
             let change = try encoder.encode(scores)
