@@ -58,7 +58,7 @@ extension JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw unexpected() }
-            let key = try parseMemberName()
+            let key = try withStringBytes(MemberName.init)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
             index += 1
@@ -66,11 +66,10 @@ extension JSONParser {
             switch key {
             case .op:
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("not a string") }
-                op = if let run = parseUnescapedString() { OperationName(run) } else { Array(try parseString().utf8).withUnsafeBufferPointer(OperationName.init) }
+                op = try withStringBytes(OperationName.init)
             case .path, .from:
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("not a string") }
-                // A pointer without escapes is read from its bytes, with no string made for it.
-                let pointer = if let run = parseUnescapedString() { JSONPointer.parse(utf8: run) } else { JSONPointer.parse(try parseString()) }
+                let pointer = try withStringBytes(JSONPointer.parse(utf8:))
                 if key == .path { path = pointer } else { from = pointer }
             case .value:
                 value = try parseValue(depth: 2)
@@ -104,11 +103,13 @@ extension JSONParser {
         }
     }
 
-    /// The member of an operation object that `index` is at (its opening quote), read as bytes when
-    /// it has no escapes.
-    private mutating func parseMemberName() throws(JSONParseError) -> MemberName {
-        if let run = parseUnescapedString() { return MemberName(run) }
-        return Array(try parseString().utf8).withUnsafeBufferPointer(MemberName.init)
+    /// Reads the string `index` is at (its opening quote) and gives `body` its UTF-8 bytes: the
+    /// text's own bytes when the string has no escapes, so that no `String` is made for a member
+    /// name, an `op` or a pointer; the decoded string's otherwise.
+    private mutating func withStringBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(JSONParseError) -> Result {
+        if let run = parseUnescapedString() { return body(run) }
+        var decoded = try parseString()
+        return decoded.withUTF8(body)
     }
 
     /// The members of an operation object that a patch reads; any other is skipped.
