@@ -45,8 +45,7 @@ extension Array: EncodableArray where Element: Encodable {
         guard let equality = info.equality, !info.holdsLarge else { return nil }
         let large = array.count > EncodingContext.largeCount
         let shared = array.count <= EncodingContext.sharedCount
-        if large { context.largeContainers += 1 }
-        if !shared { context.unsharedContainers += 1 }
+        context.countCollection(of: array.count)
         // The elements' nodes are not kept: the array keeps its value, and an element's node is
         // made from the previous element when the element changes.
         let keepsNodes = context.keepsNodes

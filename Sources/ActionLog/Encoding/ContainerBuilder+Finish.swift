@@ -14,11 +14,7 @@ extension ContainerBuilder {
             case .array: .array(elements)
             case .value: single
             }
-        if context.tracking, shape == .array, elements.count > EncodingContext.sharedCount {
-            // An array or set not to share, or a large one: see `EncodingContext.sharedCount` and `largeCount`.
-            context.unsharedContainers += 1
-            if elements.count > EncodingContext.largeCount { context.largeContainers += 1 }
-        }
+        if context.tracking, shape == .array { context.countCollection(of: elements.count) }  // An array or a set.
         if let previous {
             if recording {
                 if shape == .object { finishObjectOperations() } else { finishArrayOperations() }

@@ -69,6 +69,14 @@ final class EncodingContext {
     /// element copies.
     static var sharedCount: Int { 4 }
 
+    /// Counts a collection of `count` elements (or members) the current encode has written: in
+    /// ``unsharedContainers`` above ``sharedCount``, and in ``largeContainers`` too above ``largeCount``.
+    @inline(__always) func countCollection(of count: Int) {
+        guard count > Self.sharedCount else { return }
+        unsharedContainers += 1
+        if count > Self.largeCount { largeContainers += 1 }
+    }
+
     init(tracking: Bool, userInfo: [CodingUserInfoKey: Any]) {
         self.tracking = tracking
         self.keepsNodes = tracking
@@ -158,10 +166,8 @@ final class EncodingContext {
                 value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
         let (json, children) = try encoder.finish()
-        if info.isHashedCollection, tracking, case .object(let members) = json, members.count > Self.sharedCount {
-            // A dictionary not to share (a set wrote an array, counted by its container).
-            unsharedContainers += 1
-            if members.count > Self.largeCount { largeContainers += 1 }
+        if info.isHashedCollection, tracking, case .object(let members) = json {
+            countCollection(of: members.count)  // A dictionary (a set wrote an array, counted by its container).
         }
         if largeContainers != largeBefore, tracking { info.holdsLargeContainers() }
         let unshared = unsharedContainers != unsharedBefore
