@@ -49,6 +49,24 @@ struct JournalFileTests {
         #expect(fileNames(in: elsewhere.url.path) == ["app.actionlog"])
     }
 
+    @Test("a journal this library creates has 16 KiB pages; one created with other pages keeps them when recorded into")
+    func pageSize() throws {
+        let path = directory.path("new.actionlog")
+        try record(path, "first", count: 3).close()
+        #expect(try Connection(path: path, mode: .readOnly).scalarInt("PRAGMA page_size") == 16_384)
+
+        // A journal made elsewhere with SQLite's default pages: an empty file SQLite has written to.
+        let older = directory.path("older.actionlog")
+        let connection = try Connection(path: older, mode: .readWrite)
+        try connection.execute("PRAGMA page_size = 4096; CREATE TABLE scratch (x); DROP TABLE scratch")
+        connection.close()
+        try record(older, "first", count: 3).close()
+        let reopened = try Connection(path: older, mode: .readOnly)
+        #expect(try reopened.scalarInt("PRAGMA page_size") == 4_096)
+        #expect(try Journal(path: older).sessions().map(\.entryCount) == [4])
+        #expect(try Journal(path: older).verify().isValid)
+    }
+
     @Test("a recorder reopening a closed journal switches it to WAL while it records, and back when it closes")
     func walWhileRecording() throws {
         let path = directory.path("app.actionlog")

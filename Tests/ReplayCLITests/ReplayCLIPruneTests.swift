@@ -85,6 +85,10 @@ struct PruneCommandTests {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
             let file = directory.appendingPathComponent("demo.actionlog")
+            // A session of more than a few pages, so that removing it leaves pages for vacuum to give back.
+            let long = try CounterRecorder(path: file.path, sessionName: "long", initialState: Counter())
+            for count in 1...3_000 { long.record(action: .increment, state: Counter(count: count)) }
+            long.close()
             let recorder = try CounterRecorder(path: file.path, sessionName: "live", initialState: Counter())
             recorder.record(action: .increment, state: Counter(count: 1))
             recorder.flush()
@@ -97,8 +101,9 @@ struct PruneCommandTests {
                 Removed session 2 "checkout": closed, 15 entries, 3.5 kB (beyond --keep 0)
                 Removed session 3 "product card": closed, 9 entries, 1.9 kB (beyond --keep 0)
                 Removed session 4 "sign in": closed, 9 entries, 1.3 kB (beyond --keep 0)
-                Kept session 5 "live": it is being recorded (a live session is never removed)
-                demo.actionlog: removed 4 sessions (50 entries, 11.3 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
+                Removed session 5 "long": closed, 3001 entries, 115.9 kB (beyond --keep 0)
+                Kept session 6 "live": it is being recorded (a live session is never removed)
+                demo.actionlog: removed 5 sessions (3051 entries, 127.2 kB); 1 session left. The file keeps its size until `replay-cli vacuum demo.actionlog`.
 
                 """)
 
@@ -106,7 +111,7 @@ struct PruneCommandTests {
             #expect(refused.status == 1)
             #expect(refused.stdout == "")
             #expect(refused.stderr == """
-                error: demo.actionlog, session 5: a recorder is writing this session now; vacuum rewrites the whole file \
+                error: demo.actionlog, session 6: a recorder is writing this session now; vacuum rewrites the whole file \
                 and would hold up its writes, so nothing was done: vacuum when no app records into the journal
 
                 """)

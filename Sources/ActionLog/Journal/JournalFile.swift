@@ -41,8 +41,12 @@ enum JournalFile {
             throw JournalError(.sqlite, file: file, reason: "cannot open \(path): \(error)", sqlite: error)
         }
         do {
-            try check(connection, file: file)
+            let isNew = try check(connection, file: file)
             if mode == .readWrite {
+                if isNew {
+                    // Only a file with no page yet takes a page size; the constant is never input.
+                    try connection.execute("PRAGMA page_size = \(Schema.pageSize)")
+                }
                 try connection.enableWriteAheadLog()
                 try migrate(connection, file: file)
             }
@@ -123,7 +127,9 @@ enum JournalFile {
 
     // MARK: - Checks
 
-    private static func check(_ connection: Connection, file: String) throws {
+    /// Checks that `connection` is a journal this library reads, or an empty file a writer may make
+    /// one of. Returns whether the file is empty (new).
+    private static func check(_ connection: Connection, file: String) throws -> Bool {
         // The first read of the header is where SQLite notices a file that is not a database.
         let applicationID = try connection.scalarInt("PRAGMA application_id") ?? 0
         let version = try connection.scalarInt("PRAGMA user_version") ?? 0
@@ -140,14 +146,14 @@ enum JournalFile {
                     reason: "journal schema version \(version) is older than \(Schema.oldestReadableVersion); open it once for writing to migrate it"
                 )
             }
-            return
+            return false
         }
         let tables = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").rows { $0.text(0) ?? "" }
         if applicationID == 0, version == 0, tables.isEmpty {
             guard connection.mode == .readWrite else {
                 throw JournalError(.notAJournal, file: file, reason: "an empty SQLite database, not an ActionLog journal")
             }
-            return  // A new file: `migrate` creates the schema.
+            return true  // A new file: `migrate` creates the schema.
         }
         let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", ..." : "")
         throw JournalError(

@@ -10,6 +10,19 @@ enum Schema {
     /// (`handlers`, `calls`), so a version-1 file reads as a journal whose sessions have none.
     static let oldestReadableVersion: Int64 = 1
 
+    /// The page size of a journal this library creates (`PRAGMA page_size`), in bytes; SQLite's
+    /// default is 4,096. Set once, before the file's first write: an existing journal keeps its own.
+    ///
+    /// A keyframe of more than about 1,000 bytes does not fit in a 4 KiB page of the `entries`
+    /// table: SQLite moves the rest to an overflow page of its own, which it fills only partly. At
+    /// 16 KiB a state of up to about 4,000 bytes stays in its row, a larger one spreads over four
+    /// times fewer pages, and a reader asks the operating system for four times fewer pages. Measured
+    /// on journals of the benchmark's sessions: a search session whose every entry is a 2.4 KB
+    /// keyframe takes 41% less space and rebuilds faster; a session of small deltas (a counter, a
+    /// 100-item cart) grows by a few percent or a few pages. A commit writes whole pages to the log,
+    /// so a commit of one small entry writes 16 KiB instead of 4 KiB; the writer commits by batches.
+    static let pageSize = 16_384
+
     /// The UTF-8 bytes of the texts of one `calls` row (a service call or an output event), as an
     /// SQL expression over its columns: what retention and `Journal.statistics(in:)` count of it.
     static let callTextBytes = """

@@ -88,8 +88,9 @@ struct SessionLockError: Error, CustomStringConvertible {
 
 extension SessionLock {
     /// The disk space a recording session keeps in its lock file, given back when the disk fills so
-    /// that the session's last gap and its closing can still be written.
-    static let reservedBytes = 64 << 10
+    /// that the session's last gap and its closing can still be written: room for seven pages of
+    /// ``Schema/pageSize`` (16 KiB) in the log, with their frame headers.
+    static let reservedBytes = 128 << 10
 
     /// Allocates `bytes` of disk space to the lock file. Returns `false`, holding nothing, when the
     /// file system has no room (or does not allocate ahead).
