@@ -87,13 +87,6 @@ private struct PacedDispatches {
     var instructions: [Double]?
 }
 
-/// The calling thread's CPU time so far, in µs.
-private func threadCPUMicros() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) * 1e6 + Double(time.tv_nsec) / 1e3
-}
-
 /// Times each dispatch (reduce, and `record` when a recorder is given) of `actions`, one every
 /// `interval`, and counts the instructions it retires on this thread.
 private func pacedLoop<State, Action>(

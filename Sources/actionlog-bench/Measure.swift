@@ -37,6 +37,39 @@ func medianTime(repeats: Int, budget: Duration = .seconds(3), _ body: () throws 
     return median(times)
 }
 
+/// The calling thread's CPU time so far, in µs (`CLOCK_THREAD_CPUTIME_ID`). On a virtual machine
+/// whose kernel accounts steal time apart, it leaves out the time the host gave to other machines.
+func threadCPUMicros() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) * 1e6 + Double(time.tv_nsec) / 1e3
+}
+
+/// The median wall-clock time and the median CPU time of the calling thread, in seconds.
+struct MedianTimes {
+    var wall: Double
+    var cpu: Double
+}
+
+/// Runs each of `bodies` in turn, `repeats` rounds (fewer once the rounds have taken `budget`), and
+/// returns each body's median times. Interleaved rather than one body's repeats after the other's,
+/// so that a change in the host's speed during the measurement weighs on every body alike.
+func interleavedMedians(repeats: Int, budget: Duration = .seconds(6), _ bodies: [() throws -> Void]) throws -> [MedianTimes] {
+    var walls = Array(repeating: [Double](), count: bodies.count)
+    var cpus = Array(repeating: [Double](), count: bodies.count)
+    let start = clock.now
+    for _ in 0..<repeats {
+        for (index, body) in bodies.enumerated() {
+            let (begin, cpuBegin) = (clock.now, threadCPUMicros())
+            try body()
+            cpus[index].append((threadCPUMicros() - cpuBegin) / 1e6)
+            walls[index].append(begin.duration(to: clock.now).seconds)
+        }
+        if start.duration(to: clock.now) > budget { break }
+    }
+    return zip(walls, cpus).map { MedianTimes(wall: median($0.0), cpu: median($0.1)) }
+}
+
 /// Removes a journal or database and the files SQLite and ActionLog keep beside it.
 func removeDatabase(_ path: String) {
     let manager = FileManager.default

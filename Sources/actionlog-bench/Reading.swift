@@ -178,12 +178,17 @@ struct ReplayResult {
     /// Reading every entry with `Journal.entries(in:)`, rebuilding each state with `Entry.advance`, and
     /// decoding each action.
     var reconstruct: Double
+    /// The same two in the measuring thread's CPU time (which leaves out the host's steal).
+    var decodeOnlyCPU: Double
+    var reconstructCPU: Double
     /// `Replay.run()`: the above, plus running the reducer, encoding its state and comparing (if measured).
     var replay: Double?
     var replayMatched: Bool?
 
     /// Reconstruction speed as a fraction of decode-only speed.
     var reconstructShare: Double { decodeOnly / reconstruct }
+    /// The same in CPU time.
+    var reconstructShareCPU: Double { decodeOnlyCPU / reconstructCPU }
     var replayShare: Double? { replay.map { decodeOnly / $0 } }
 }
 
@@ -214,14 +219,15 @@ func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: Str
     var actionTexts: [String] = []
     while try texts.step() { actionTexts.append(texts.text(0) ?? "") }
 
-    let decodeOnly = try medianTime(repeats: repeats) {
-        for text in actionTexts {
-            blackHole(try JSONValue(parsing: text).decode(Action.self, decoder: decoder))
-        }
-    }
-    let reconstruct = try medianTime(repeats: repeats) {
-        blackHole(try rebuild(journal, session: session, decoding: Action.self, decoder: decoder))
-    }
+    let times = try interleavedMedians(repeats: repeats, [
+        {
+            for text in actionTexts {
+                blackHole(try JSONValue(parsing: text).decode(Action.self, decoder: decoder))
+            }
+        },
+        { blackHole(try rebuild(journal, session: session, decoding: Action.self, decoder: decoder)) },
+    ])
+    let (decodeOnly, reconstruct) = (times[0], times[1])
     var matched: Bool?
     var replay: Double?
     if runReplay {
@@ -230,5 +236,7 @@ func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: Str
             matched = (matched ?? true) && report.isMatch
         }
     }
-    return ReplayResult(entries: actionTexts.count, decodeOnly: decodeOnly, reconstruct: reconstruct, replay: replay, replayMatched: matched)
+    return ReplayResult(
+        entries: actionTexts.count, decodeOnly: decodeOnly.wall, reconstruct: reconstruct.wall, decodeOnlyCPU: decodeOnly.cpu,
+        reconstructCPU: reconstruct.cpu, replay: replay, replayMatched: matched)
 }

@@ -443,7 +443,7 @@ func shareChild(_ arguments: [String]) -> Int32 {
         default:
             return unknownWorkload("--share-child", arguments[2])
         }
-        print("\(grouped(result.entries)) entries: decode only \(time(result.decodeOnly)), rebuild+decode \(time(result.reconstruct)), share \(percent(result.reconstructShare))")
+        print("\(grouped(result.entries)) entries: decode only \(time(result.decodeOnly)), rebuild+decode \(time(result.reconstruct)), share \(percent(result.reconstructShare)) (CPU: \(percent(result.reconstructShareCPU)))")
         return 0
     } catch {
         return childFailure("--share-child: \(error)")
