@@ -11,8 +11,18 @@ import Synchronization
 func prefilledLedgerWorkload(lines: Int, plan: Plan) -> Workload<Ledger, LedgerAction> {
     var initial = Ledger()
     for action in Ledger.actions(lines) { Ledger.reduce(&initial, action) }
-    let name = lines >= 1_000 && lines % 1_000 == 0 ? "ledger \(lines / 1_000)k" : "ledger \(lines)"
-    return Workload(name: name, initial: initial, reduce: Ledger.reduce, actions: Ledger.actions, plan: plan)
+    return Workload(name: ledgerName(lines), initial: initial, reduce: Ledger.reduce, actions: Ledger.actions, plan: plan)
+}
+
+/// The same with the history in a ``ChunkedArray``.
+func prefilledChunkedLedgerWorkload(lines: Int, plan: Plan) -> Workload<ChunkedLedger, LedgerAction> {
+    var initial = ChunkedLedger()
+    for action in Ledger.actions(lines) { ChunkedLedger.reduce(&initial, action) }
+    return Workload(name: ledgerName(lines) + ", chunked", initial: initial, reduce: ChunkedLedger.reduce, actions: Ledger.actions, plan: plan)
+}
+
+private func ledgerName(_ lines: Int) -> String {
+    lines >= 1_000 && lines % 1_000 == 0 ? "ledger \(lines / 1_000)k" : "ledger \(lines)"
 }
 
 struct CallerCostResult {
@@ -220,6 +230,11 @@ func callerCostReport(runs: Int, quick: Bool, directory: String, progress: (Stri
         progress("caller cost: \(workload.name)")
         results.append(try measureCallerCost(workload, dispatches: dispatches, interval: interval, throughputActions: scaled(actions), runs: runs, directory: directory))
     }
+    for (lines, actions) in [(10_000, 2_000), (100_000, 2_000)] {
+        let workload = prefilledChunkedLedgerWorkload(lines: lines, plan: plan)
+        progress("caller cost: \(workload.name)")
+        results.append(try measureCallerCost(workload, dispatches: dispatches, interval: interval, throughputActions: scaled(actions), runs: runs, directory: directory))
+    }
     var table = Table([
         "workload", "reduce µs", "caller's added µs per dispatch", "floor µs", "over the floor µs", "p90 added µs", "back to back +µs", "writer actions/s (K)",
     ])
@@ -252,7 +267,8 @@ func callerCostReport(runs: Int, quick: Bool, directory: String, progress: (Stri
     lines.append("the step to a locked array that another thread empties every millisecond), measured in the same run: on a shared host,")
     lines.append("a lock and an append after 4 ms of sleep run on cold caches. over the floor: what recording adds beyond that.")
     lines.append("back to back: dispatching without pause, faster than the writer, so queued steps hold the state and each in-place mutation copies what they share. writer actions/s: K")
-    lines.append("actions back to back, first record to flush(). Ledgers start with 10,000 / 100,000 lines and gain one per action.")
+    lines.append("actions back to back, first record to flush(). Ledgers start with 10,000 / 100,000 lines and gain one per action;")
+    lines.append("chunked: the same ledger with its history in a ChunkedArray, whose copies share all but the leaf of 64 lines an append changes.")
     lines.append("added CPU µs: the dispatching thread's CPU time per dispatch (CLOCK_THREAD_CPUTIME_ID, read around each")
     lines.append("dispatch), recorded minus unrecorded, for the median dispatch and the mean (median of the runs); it leaves out")
     lines.append("the time the host gives other machines (steal), which the wall-clock columns above include.")

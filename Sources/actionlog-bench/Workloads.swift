@@ -1,3 +1,4 @@
+import ActionLog
 // The model types, reducers and action sequences the benchmark journals.
 
 // MARK: - Cart
@@ -151,6 +152,21 @@ struct Ledger: Codable, Equatable, Sendable {
         var random = SplitMix64(seed: 23)
         return (0..<count).map { index in
             .post(memo: "\(memos[index % memos.count]) #\(index)", amountCents: random.next(below: 20_000) - 10_000)
+        }
+    }
+}
+
+/// The same ledger with its history in a `ChunkedArray`: an append copies at most one leaf of it
+/// while the recorder still holds the previous state, and the writer compares the shared leaves unread.
+struct ChunkedLedger: Codable, Equatable, Sendable {
+    var balanceCents = 0
+    var history: ChunkedArray<LedgerLine> = []
+
+    static func reduce(_ state: inout ChunkedLedger, _ action: LedgerAction) {
+        switch action {
+        case .post(let memo, let amountCents):
+            state.balanceCents += amountCents
+            state.history.append(LedgerLine(id: state.history.count, memo: memo, amountCents: amountCents))
         }
     }
 }
