@@ -184,8 +184,25 @@ extension ChunkedArray: ExpressibleByArrayLiteral {
 extension ChunkedArray {
     /// Whether `lhs` and `rhs` are the same buffer (one a copy of the other, unchanged since).
     private static func sameBuffer<T>(_ lhs: [T], _ rhs: [T]) -> Bool {
-        lhs.withUnsafeBufferPointer { left in
-            rhs.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress && left.count == right.count }
+        bufferWord(lhs) == bufferWord(rhs)
+    }
+
+    /// An array's one stored word: its buffer's reference. Two arrays alive at once hold the same
+    /// word only when they share their buffer.
+    @inline(__always) private static func bufferWord<T>(_ array: [T]) -> UInt {
+        unsafeBitCast(array, to: UInt.self)
+    }
+
+    /// The buffer words of `arrays`' elements, read in place: no element is copied or retained, which
+    /// in code not specialized for `Element` would cost a metadata lookup each.
+    private static func bufferWords<T>(of arrays: [[T]]) -> [UInt] {
+        // An array is one word on every platform Swift runs on; `bufferWord` traps otherwise.
+        arrays.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, MemoryLayout<[T]>.stride == MemoryLayout<UInt>.stride else {
+                return buffer.map(bufferWord)
+            }
+            return UnsafeRawBufferPointer(start: UnsafeRawPointer(base), count: buffer.count * MemoryLayout<[T]>.stride)
+                .withMemoryRebound(to: UInt.self) { Array($0) }
         }
     }
 
@@ -203,34 +220,30 @@ extension ChunkedArray {
         firstDifference: (_ new: UnsafeBufferPointer<Element>, _ old: UnsafeBufferPointer<Element>, _ start: Int, _ end: Int) -> Int,
         _ body: (Int) throws -> Void
     ) rethrows {
-        var group = 0
-        while group * Self.groupElements < limit {
+        guard limit > 0 else { return }
+        let groupCount = (limit + Self.groupElements - 1) / Self.groupElements
+        let (newGroupWords, oldGroupWords) = (Self.bufferWords(of: groups), Self.bufferWords(of: other.groups))
+        for group in 0..<groupCount where newGroupWords[group] != oldGroupWords[group] {
             let groupStart = group * Self.groupElements
-            if Self.sameBuffer(groups[group], other.groups[group]) {
-                group += 1
-                continue
-            }
-            var leaf = 0
-            while leaf < Swift.min(groups[group].count, other.groups[group].count), groupStart + leaf * Self.leafCapacity < limit {
+            let (newGroup, oldGroup) = (groups[group], other.groups[group])
+            let (newLeafWords, oldLeafWords) = (Self.bufferWords(of: newGroup), Self.bufferWords(of: oldGroup))
+            let leafCount = Swift.min(newGroup.count, oldGroup.count, (limit - groupStart + Self.leafCapacity - 1) / Self.leafCapacity)
+            for leaf in 0..<leafCount where newLeafWords[leaf] != oldLeafWords[leaf] {
                 let leafStart = groupStart + leaf * Self.leafCapacity
-                let (new, old) = (groups[group][leaf], other.groups[group][leaf])
-                if !Self.sameBuffer(new, old) {
-                    let end = Swift.min(new.count, old.count, limit - leafStart)
-                    var offsets: [Int] = []
-                    new.withUnsafeBufferPointer { newBuffer in
-                        old.withUnsafeBufferPointer { oldBuffer in
-                            var offset = firstDifference(newBuffer, oldBuffer, 0, end)
-                            while offset < end {
-                                offsets.append(offset)
-                                offset = firstDifference(newBuffer, oldBuffer, offset + 1, end)
-                            }
+                let (new, old) = (newGroup[leaf], oldGroup[leaf])
+                let end = Swift.min(new.count, old.count, limit - leafStart)
+                var offsets: [Int] = []
+                new.withUnsafeBufferPointer { newBuffer in
+                    old.withUnsafeBufferPointer { oldBuffer in
+                        var offset = firstDifference(newBuffer, oldBuffer, 0, end)
+                        while offset < end {
+                            offsets.append(offset)
+                            offset = firstDifference(newBuffer, oldBuffer, offset + 1, end)
                         }
                     }
-                    for offset in offsets { try body(leafStart + offset) }
                 }
-                leaf += 1
+                for offset in offsets { try body(leafStart + offset) }
             }
-            group += 1
         }
     }
 
