@@ -36,6 +36,22 @@ private struct Feed: Codable, Equatable, Sendable {
     }
 }
 
+/// The same feed with its posts in a `ChunkedArray`: it replays a session recorded with the `Array`.
+private struct ChunkedFeed: Codable, Equatable, Sendable {
+    var posts: ChunkedArray<Feed.Post> = []
+    var unread = 0
+
+    static func reduce(_ state: inout ChunkedFeed, _ action: Feed.Action) {
+        switch action {
+        case .post(let text):
+            state.posts.append(Feed.Post(id: state.posts.count, text: text, likes: 0))
+            state.unread += 1
+        case .like(let index):
+            state.posts[index].likes += 1
+        }
+    }
+}
+
 @Suite("Replay of a state that grows: each step compared where it changed, divergences still named where they began")
 struct GrowingStateReplayTests {
     let directory = TemporaryDirectory()
@@ -88,6 +104,43 @@ struct GrowingStateReplayTests {
             ])
             #expect(report.entriesReplayed == seq - 1)
         }
+    }
+
+    @Test("a state whose posts are a ChunkedArray replays the session recorded with an Array, and a change to an old post is named where it began, dumped as an array's")
+    func chunkedArrayState() throws {
+        let (journal, id) = try record()
+        let same = try Replay(journal: journal, session: id, reducer: ChunkedFeed.reduce).run()
+        #expect(same.isMatch, "\(same)")
+        #expect(same.entriesReplayed == 600)
+
+        func regressed(_ state: inout ChunkedFeed, _ action: Feed.Action) {
+            ChunkedFeed.reduce(&state, action)
+            if state.posts.count == 240 { state.posts[7].text = "edited" }
+        }
+        let report = try Replay(journal: journal, session: id, reducer: regressed).run()
+        let divergence = try #require(report.divergence)
+        let seq = try #require(Feed.script.indices.first { index in
+            Feed.script[...index].filter { if case .post = $0 { true } else { false } }.count == 240
+        }) + 1
+        #expect(divergence.seq == seq)
+        #expect(divergence.stateDifferences == [
+            FieldDifference(path: [.key("posts"), .index(7), .key("text")], recorded: "post #8", replayed: "edited"),
+        ])
+        #expect(divergence.stateDump == """
+              ChunkedFeed(
+                posts: [
+                  … (7 unchanged),
+                  [7]: Feed.Post(
+                    id: 7,
+            −       text: "post #8",
+            +       text: "edited",
+                    likes: 0
+                  ),
+                  … (232 unchanged)
+                ],
+                unread: 240
+              )
+            """)
     }
 
     @Test("every divergence is reported where it began when replay goes on after each one")

@@ -346,6 +346,14 @@ extension ChunkedArray: Decodable where Element: Decodable {
 
 extension ChunkedArray: Sendable where Element: Sendable {}
 
+extension ChunkedArray: CustomReflectable {
+    /// The elements, as a collection: a dump or a diff of a state (the Replayer's divergence reports)
+    /// shows a `ChunkedArray` as it shows an `Array`, not its leaves.
+    public var customMirror: Mirror {
+        Mirror(self, unlabeledChildren: Array(self), displayStyle: .collection)
+    }
+}
+
 extension ChunkedArray: CustomStringConvertible, CustomDebugStringConvertible {
     /// The elements as an `Array` prints them: `[1, 2, 3]`.
     public var description: String { Array(self).description }
