@@ -27,7 +27,7 @@ struct ChunkedArrayTests {
 
     @Test("behaves as an Array under appends, removals, replacements and edits in the middle, across leaves and groups")
     func behavesAsArray() {
-        var generator = SeededGenerator(state: 20_261_124)
+        var generator = EncodingModel.SeededGenerator(seed: 20_261_124)
         var chunked = ChunkedArray<Int>()
         var plain: [Int] = []
         for step in 0..<1_500 {
@@ -154,7 +154,7 @@ struct ChunkedArrayTests {
 
     @Test("random edits: every patch turns the previous JSON into the new one, which is a full encode's")
     func randomEdits() throws {
-        var generator = SeededGenerator(state: 7)
+        var generator = EncodingModel.SeededGenerator(seed: 7)
         for patchesInPlace in [false, true] {
             var state = Ledger(history: ChunkedArray((0..<300).map(Self.line)))
             let encoder = ChangeEncoder<Ledger>()
@@ -194,22 +194,5 @@ struct ChunkedArrayTests {
         #expect(try journal.verify().isValid)
         let deltas = try journal.entries(in: recorder.sessionID).filter { $0.kind == .delta }.count
         #expect(deltas > 1_900, "appends are stored as deltas")
-    }
-}
-
-/// A seeded generator for repeatable walks (SplitMix64).
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int {
-        Int(next() % UInt64(bound))
     }
 }

@@ -360,5 +360,10 @@ enum EncodingModel {
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return z ^ (z >> 31)
         }
+
+        /// A number in `0..<bound`; `bound` must be positive.
+        mutating func next(below bound: Int) -> Int {
+            Int(next() % UInt64(bound))
+        }
     }
 }
