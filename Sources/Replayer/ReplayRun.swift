@@ -72,6 +72,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         }
         // The previous JSON is patched in place: an append to a long array costs the append.
         changes.patchesPreviousJSON = true
+        // The reducer's append to a ChunkedArray copies its last leaf and group, specialized, rather
+        // than the encoder detaching them, unspecialized (nothing here waits on the reducer's thread).
+        changes.sharesChunkedArrayEnds = true
         switch Redactor.recorded(in: recording.session.metadata) {
         case .success(let redactor): (self.redactor, redactionProblem) = (redactor, nil)
         case .failure(let error): (redactor, redactionProblem) = (.none, error.reason)

@@ -132,33 +132,42 @@ struct ChunkedArrayTests {
         }
     }
 
-    @Test("after an encode, the caller's appends stay in place: the encoder keeps copies of the list of groups and the last leaf")
-    func encoderLeavesEndsAlone() throws {
+    @Test(
+        "after an encode, the caller's appends stay in place: the encoder keeps copies of the list of groups and the last leaf; sharing them (a replay's choice), every append within a leaf copies them",
+        arguments: [false, true])
+    func encoderLeavesEndsAlone(sharesEnds: Bool) throws {
         var state = Ledger(history: ChunkedArray((0..<10_000).map(Self.line)))
         let encoder = ChangeEncoder<Ledger>()
         encoder.patchesPreviousJSON = true
+        encoder.sharesChunkedArrayEnds = sharesEnds
         _ = try encoder.encode(state)
         var copies = 0
+        var appendsWithinLeaf = 0
         for index in 10_000..<10_300 {
             let before = state.history.endBuffers
             let startsLeaf = state.history.count % 64 == 0
             state.history.append(Self.line(index))
-            if !startsLeaf, state.history.endBuffers != before { copies += 1 }
+            if !startsLeaf {
+                appendsWithinLeaf += 1
+                if state.history.endBuffers != before { copies += 1 }
+            }
             let previous = try #require(encoder.previousJSON)
             let change = try encoder.encode(state)
             #expect(change.patch?.operations.count == 1)
             #expect(try change.patch?.apply(to: previous) == change.json)
         }
-        #expect(copies == 0, "appends that copied the caller's list of groups, last group or last leaf")
+        #expect(appendsWithinLeaf == 296)
+        #expect(copies == (sharesEnds ? appendsWithinLeaf : 0), "appends that copied the caller's list of groups, last group or last leaf")
     }
 
     @Test("random edits: every patch turns the previous JSON into the new one, which is a full encode's")
     func randomEdits() throws {
         var generator = EncodingModel.SeededGenerator(seed: 7)
-        for patchesInPlace in [false, true] {
+        for (patchesInPlace, sharesEnds) in [(false, false), (true, false), (true, true)] {
             var state = Ledger(history: ChunkedArray((0..<300).map(Self.line)))
             let encoder = ChangeEncoder<Ledger>()
             encoder.patchesPreviousJSON = patchesInPlace
+            encoder.sharesChunkedArrayEnds = sharesEnds
             _ = try encoder.encode(state)
             for step in 0..<300 {
                 switch generator.next(below: 5) {
@@ -170,7 +179,7 @@ struct ChunkedArrayTests {
                 }
                 let previous = try #require(encoder.previousJSON)
                 let encoded = try encoder.encode(state)
-                #expect(encoded.json == (try JSONValueEncoder().encode(state)), "step \(step)")
+                #expect(encoded.json == (try JSONValueEncoder().encode(state)), "step \(step), sharing ends: \(sharesEnds)")
                 #expect(try encoded.patch?.apply(to: previous) == encoded.json, "step \(step)")
             }
         }

@@ -247,6 +247,21 @@ extension ChunkedArray {
         }
     }
 
+    /// Calls `body` with each leaf's elements, in order, and the index of the leaf's first element:
+    /// what reads every element without looking each one up through its group and leaf, which in
+    /// code not specialized for `Element` costs a metadata lookup per level.
+    ///
+    /// - Parameter body: called with a leaf's elements and the index of the first.
+    func forEachLeaf(_ body: (_ elements: UnsafeBufferPointer<Element>, _ start: Int) throws -> Void) rethrows {
+        var start = 0
+        for group in groups {
+            for leaf in group {
+                try leaf.withUnsafeBufferPointer { try body($0, start) }
+                start += leaf.count
+            }
+        }
+    }
+
     /// A copy that shares every group and leaf but the last with `self`, and holds a list of groups,
     /// a last group and a last leaf of its own: whoever holds it, the owner of `self` still appends
     /// in place. What the change encoder keeps of the previous array. Costs one reference per

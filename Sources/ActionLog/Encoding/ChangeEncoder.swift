@@ -64,6 +64,19 @@ package final class ChangeEncoder<State: Encodable> {
     /// patch and the JSON are the same either way.
     package var patchesPreviousJSON = false
 
+    /// Whether the shadow of a `ChunkedArray` shares everything with the state encoded, its last leaf
+    /// and group too. Off by default: the shadow then holds its own list of groups, last group and
+    /// last leaf, so that the owner's next append or edit at the end copies nothing while the encoder
+    /// holds the previous state (what a recorder needs: the app's dispatch pays for nothing the
+    /// writer keeps). On, the owner's next change to the end copies those few buffers instead, in
+    /// code specialized for the element type; the detached copy is made in code that is not (the
+    /// encoder reaches arrays through a protocol), which costs several times more. A replay, which
+    /// pays for both sides alike, turns it on.
+    package var sharesChunkedArrayEnds: Bool {
+        get { context.sharesChunkedArrayEnds }
+        set { context.sharesChunkedArrayEnds = newValue }
+    }
+
     /// Encodes `state`, and the patch from the previous state's JSON when there is one.
     ///
     /// ```swift

@@ -32,8 +32,11 @@ extension ChunkedArray: EncodableArray where Element: Encodable {
         func encodeAll() throws -> [JSONValue] {
             var json: [JSONValue] = []
             json.reserveCapacity(array.count)
-            for index in array.indices {
-                json.append(try context.encode(array[index], info: info, previous: nil, previousNode: nil, parent: path, component: .index(index)).json)
+            try array.forEachLeaf { leaf, start in
+                for offset in leaf.indices {
+                    json.append(
+                        try context.encode(leaf[offset], info: info, previous: nil, previousNode: nil, parent: path, component: .index(start + offset)).json)
+                }
             }
             return json
         }
@@ -45,7 +48,10 @@ extension ChunkedArray: EncodableArray where Element: Encodable {
         context.keepsNodes = false
         defer { context.keepsNodes = keepsNodes }
         context.countCollection(of: array.count)
-        var node: ShadowNode? { keepsNodes ? ValueShadow(value: array.detachingEnds(), typeID: typeID, children: .none) : nil }
+        var node: ShadowNode? {
+            guard keepsNodes else { return nil }
+            return ValueShadow(value: context.sharesChunkedArrayEnds ? array : array.detachingEnds(), typeID: typeID, children: .none)
+        }
         guard let previous else { return Encoded(json: .array(try encodeAll()), node: node) }
         guard let old = (previousNode as? ValueShadow<Self>)?.value, previousNode?.typeID == typeID,
             case .array(let oldJSON) = previous, oldJSON.count == old.count

@@ -16,6 +16,9 @@ final class EncodingContext {
     /// returns its previous JSON instead of a rebuilt one: the caller applies the operations to the
     /// previous JSON in place. Off for the mixed edits of an array, whose diff needs exact JSON.
     @exclusivity(unchecked) var patchesInPlace = false
+    /// Whether a shadow may share the buffers a `ChunkedArray` changes in place (its list of groups,
+    /// last group and last leaf) with the value encoded; see ``ChangeEncoder/sharesChunkedArrayEnds``.
+    @exclusivity(unchecked) var sharesChunkedArrayEnds = false
     /// How many values this encode returned as their previous JSON although they changed
     /// (``patchesInPlace``): a container holding one has inexact JSON and is never replaced whole.
     @exclusivity(unchecked) var staleValues = 0
