@@ -193,16 +193,25 @@ extension ChunkedArray {
         unsafeBitCast(array, to: UInt.self)
     }
 
-    /// The buffer words of `arrays`' elements, read in place: no element is copied or retained, which
-    /// in code not specialized for `Element` would cost a metadata lookup each.
-    private static func bufferWords<T>(of arrays: [[T]]) -> [UInt] {
+    /// Calls `body` with each index below `count` (at most both counts) at which `lhs` and `rhs` hold
+    /// different buffers, comparing their buffer words in place: nothing is copied, retained or
+    /// allocated, which in code not specialized for `Element` would cost metadata lookups too.
+    private static func forEachDifferentBuffer<T>(_ lhs: [[T]], _ rhs: [[T]], below count: Int, _ body: (Int) throws -> Void) rethrows {
+        let count = Swift.min(count, lhs.count, rhs.count)
         // An array is one word on every platform Swift runs on; `bufferWord` traps otherwise.
-        arrays.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, MemoryLayout<[T]>.stride == MemoryLayout<UInt>.stride else {
-                return buffer.map(bufferWord)
+        guard MemoryLayout<[T]>.stride == MemoryLayout<UInt>.stride else {
+            for index in 0..<count where !sameBuffer(lhs[index], rhs[index]) { try body(index) }
+            return
+        }
+        try lhs.withUnsafeBytes { left in
+            try rhs.withUnsafeBytes { right in
+                for index in 0..<count {
+                    let offset = index * MemoryLayout<UInt>.stride
+                    if left.load(fromByteOffset: offset, as: UInt.self) != right.load(fromByteOffset: offset, as: UInt.self) {
+                        try body(index)
+                    }
+                }
             }
-            return UnsafeRawBufferPointer(start: UnsafeRawPointer(base), count: buffer.count * MemoryLayout<[T]>.stride)
-                .withMemoryRebound(to: UInt.self) { Array($0) }
         }
     }
 
@@ -222,27 +231,23 @@ extension ChunkedArray {
     ) rethrows {
         guard limit > 0 else { return }
         let groupCount = (limit + Self.groupElements - 1) / Self.groupElements
-        let (newGroupWords, oldGroupWords) = (Self.bufferWords(of: groups), Self.bufferWords(of: other.groups))
-        for group in 0..<groupCount where newGroupWords[group] != oldGroupWords[group] {
+        try Self.forEachDifferentBuffer(groups, other.groups, below: groupCount) { group in
             let groupStart = group * Self.groupElements
             let (newGroup, oldGroup) = (groups[group], other.groups[group])
-            let (newLeafWords, oldLeafWords) = (Self.bufferWords(of: newGroup), Self.bufferWords(of: oldGroup))
-            let leafCount = Swift.min(newGroup.count, oldGroup.count, (limit - groupStart + Self.leafCapacity - 1) / Self.leafCapacity)
-            for leaf in 0..<leafCount where newLeafWords[leaf] != oldLeafWords[leaf] {
+            let leafCount = (limit - groupStart + Self.leafCapacity - 1) / Self.leafCapacity
+            try Self.forEachDifferentBuffer(newGroup, oldGroup, below: leafCount) { leaf in
                 let leafStart = groupStart + leaf * Self.leafCapacity
                 let (new, old) = (newGroup[leaf], oldGroup[leaf])
                 let end = Swift.min(new.count, old.count, limit - leafStart)
-                var offsets: [Int] = []
-                new.withUnsafeBufferPointer { newBuffer in
-                    old.withUnsafeBufferPointer { oldBuffer in
+                try new.withUnsafeBufferPointer { newBuffer in
+                    try old.withUnsafeBufferPointer { oldBuffer in
                         var offset = firstDifference(newBuffer, oldBuffer, 0, end)
                         while offset < end {
-                            offsets.append(offset)
+                            try body(leafStart + offset)
                             offset = firstDifference(newBuffer, oldBuffer, offset + 1, end)
                         }
                     }
                 }
-                for offset in offsets { try body(leafStart + offset) }
             }
         }
     }
@@ -267,18 +272,15 @@ extension ChunkedArray {
     /// in place. What the change encoder keeps of the previous array. Costs one reference per
     /// group, the last group's references and the last leaf's elements.
     package func detachingEnds() -> ChunkedArray {
-        var copy = ChunkedArray()
-        copy.storedCount = count
-        guard let lastGroup = groups.last, let lastLeaf = lastGroup.last else { return copy }
-        copy.groups.reserveCapacity(groups.count)
-        copy.groups.append(contentsOf: groups.dropLast())
-        var group: [[Element]] = []
-        group.reserveCapacity(lastGroup.count)
-        group.append(contentsOf: lastGroup.dropLast())
-        group.append(Array(unsafeUninitializedCapacity: lastLeaf.count) { buffer, initialized in
+        guard var lastGroup = groups.last, let lastLeaf = lastGroup.last else { return self }
+        // Each assignment below copies the buffer it writes to, shared with `self`, in one bulk
+        // copy of references: no element-by-element iteration, which in code not specialized for
+        // `Element` would look metadata up along the way.
+        var copy = self
+        lastGroup[lastGroup.count - 1] = Array(unsafeUninitializedCapacity: lastLeaf.count) { buffer, initialized in
             initialized = buffer.initialize(fromContentsOf: lastLeaf)
-        })
-        copy.groups.append(group)
+        }
+        copy.groups[groups.count - 1] = lastGroup
         return copy
     }
 
