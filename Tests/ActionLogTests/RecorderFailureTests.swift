@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Synchronization
 @testable import ActionLog
 
 @Suite("Recorder: back-pressure and failures never crash or block the app")
@@ -9,8 +10,9 @@ struct RecorderFailureTests {
     /// A recorder whose queue holds one action and whose writer takes only when a flush asks: entry
     /// 0 is committed when it starts, and everything after the first action is dropped until a
     /// flush drains the queue.
-    private func overflowingRecorder(path: String, log: ErrorLog) throws -> CounterRecorder {
+    private func overflowingRecorder(path: String, log: ErrorLog, overloadQuietPeriod: Duration = .seconds(1)) throws -> CounterRecorder {
         try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
+            $0.overloadQuietPeriod = overloadQuietPeriod
             $0.queueCapacity = 1
             $0.batchSize = 10_000
             $0.writerWaitsForFlush = true
@@ -42,16 +44,16 @@ struct RecorderFailureTests {
         #expect(try journal.session(recorder.sessionID).droppedCount == 2)
         #expect(log.all.map(\.description) == [
             "drop.actionlog, session 1, entry 2: 2 actions dropped: the writer fell behind; recorded as a gap"
-                + " (further drops are counted, and told again once the writer has caught up)",
+                + " (further drops are counted, and told again once the writer has kept up for a second)",
         ])
         #expect(try journal.verify().isValid)
     }
 
-    @Test("an overload is told once however many gaps it leaves, and again after the writer caught up")
+    @Test("an overload is told once however many gaps it leaves, and again once no step was dropped for the quiet period")
     func dropsAreToldOncePerEpisode() throws {
         let path = directory.path("episodes.actionlog")
         let log = ErrorLog()
-        let recorder = try overflowingRecorder(path: path, log: log)
+        let recorder = try overflowingRecorder(path: path, log: log, overloadQuietPeriod: .milliseconds(50))
         var count = 0
         func dispatch(_ times: Int) {
             for _ in 0..<times {
@@ -65,9 +67,10 @@ struct RecorderFailureTests {
             recorder.flush()
         }
         // The step after the last drops carries their gap; the round after it is the first without
-        // drops: the writer has caught up. Then a second overload.
+        // drops, after the quiet period: the writer has kept up. Then a second overload.
         dispatch(1)
         recorder.flush()
+        Thread.sleep(forTimeInterval: 0.1)
         dispatch(1)
         recorder.flush()
         dispatch(3)
@@ -77,6 +80,31 @@ struct RecorderFailureTests {
         #expect(log.all.map(\.code) == [.dropped, .dropped], "one report per overload")
         let gaps = try Journal(path: path).entries(in: recorder.sessionID).compactMap { $0.content.gap?.dropped }
         #expect(gaps == [2, 2, 2, 2])
+    }
+
+    @Test("a sustained load, under which the writer catches up and falls behind again and again within the quiet period, is one overload: told once")
+    func sustainedLoadIsOneOverload() throws {
+        let path = directory.path("sustained.actionlog")
+        let log = ErrorLog()
+        let recorder = try overflowingRecorder(path: path, log: log, overloadQuietPeriod: .seconds(3600))
+        var count = 0
+        // Ten times: a burst that overflows the queue, then a round the writer keeps up with.
+        for _ in 0..<10 {
+            for _ in 0..<3 {
+                count += 1
+                recorder.record(action: .add(1), state: Counter(count: count), effect: nil)
+            }
+            recorder.flush()
+            count += 1
+            recorder.record(action: .add(1), state: Counter(count: count), effect: nil)
+            recorder.flush()
+        }
+        recorder.close()
+
+        #expect(recorder.statistics.dropped == 20)
+        #expect(log.all.map(\.code) == [.dropped], "one report for the whole load")
+        let gaps = try Journal(path: path).entries(in: recorder.sessionID).compactMap { $0.content.gap?.dropped }
+        #expect(gaps == Array(repeating: 2, count: 10))
     }
 
     @Test("waiting back-pressure gives up after its timeout, so the caller is never blocked for long")
@@ -224,6 +252,40 @@ struct RecorderFailureTests {
         #expect(states == 4)
     }
 
+    @Test("the keyframe after a gap is the state as it is, made from what changed: an unchanged part of the state is not encoded again")
+    func keyframeAfterGapEncodesTheChange() throws {
+        let path = directory.path("gap-keyframe.actionlog")
+        let log = ErrorLog()
+        var state = Catalogue()
+        let recorder = try Recorder<Catalogue, CounterAction, Never>(
+            path: path, sessionName: "s", initialState: state,
+            configuration: configuration(log) {
+                $0.queueCapacity = 1
+                $0.batchSize = 10_000
+                $0.writerWaitsForFlush = true
+                $0.batchInterval = .seconds(3600)
+                $0.backpressure = .drop
+            })
+        // Three steps into a queue that holds one: the last two are dropped, the next step after
+        // the flush follows a gap.
+        for step in 1...3 {
+            state.count = step
+            recorder.record(action: .add(1), state: state)
+        }
+        recorder.flush()
+        let encodedBefore = CountedPart.encodeCount.withLock { $0 }
+        state.count = 10
+        recorder.record(action: .add(7), state: state)
+        recorder.close()
+
+        #expect(CountedPart.encodeCount.withLock { $0 } == encodedBefore, "the unchanged part was encoded again")
+        let entries = try Journal(path: path).entries(in: recorder.sessionID)
+        #expect(entries.map(\.kind).suffix(2) == [.gap, .keyframe])
+        #expect(entries.count == 4)
+        #expect(try entries[3].content.storedJSON?.decode(Catalogue.self) == state)
+        #expect(log.all.map(\.code) == [.dropped])
+    }
+
     @Test("a file the recorder cannot open for writing throws at start-up, naming the file")
     func unwritableLocation() throws {
         let path = directory.path("no/such/dir/x.actionlog")
@@ -243,5 +305,29 @@ struct RecorderErrorDescriptionTests {
             code: .encodingFailed, file: "app\u{1B}]0;x\u{07}.actionlog", session: 3, entry: 4,
             reason: "action \"add\ncart\u{202E}\" does not encode")
         #expect(error.description == #"app\u{1B}]0;x\u{7}.actionlog, session 3, entry 4: action "add\u{A}cart\u{202E}" does not encode"#)
+    }
+}
+
+/// A state with a part that counts how often it is encoded: what a writer encodes again shows in
+/// ``CountedPart/encodeCount``.
+private struct Catalogue: Codable, Equatable, Sendable {
+    var count = 0
+    var part = CountedPart()
+}
+
+private struct CountedPart: Codable, Equatable, Sendable {
+    static let encodeCount = Mutex(0)
+    var names = ["a", "b", "c"]
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        names = try decoder.singleValueContainer().decode([String].self)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        Self.encodeCount.withLock { $0 += 1 }
+        var container = encoder.singleValueContainer()
+        try container.encode(names)
     }
 }

@@ -79,8 +79,15 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// patching copy). `nil` when the next entry must be a keyframe.
     private var previousState: JSONValue?
 
-    /// Forgets the previous state: the next entry is a keyframe (at the start, after a gap, after a
-    /// failed write).
+    /// Set by a gap: the next state is stored as a keyframe (a reader knows no state across a gap),
+    /// but the change encoder keeps its previous state, so that keyframe is its JSON patched with
+    /// what changed since the last state encoded, not a full encode. Under an overload, where gaps
+    /// come every few entries, a full encode of a large state per gap made the writer slower still,
+    /// and so the gaps more frequent. Such a keyframe is not checked against a full encoding: the
+    /// keyframes the policy asks for still are.
+    private var keyframeAfterGap = false
+
+    /// Forgets the previous state: the next entry is a keyframe (after a failed write).
     private func forgetPrevious() {
         previousState = nil
         changeEncoder.reset()
@@ -101,9 +108,11 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// its entry 0 and is locked, or this throws and leaves no session behind.
     init(
         path: String, session: SessionDescription, initialState: State, startedAt: Date,
-        commitBytes: Int = .max, faults: WriteFaults? = nil, onError: @escaping @Sendable (RecorderError) -> Void
+        commitBytes: Int = .max, faults: WriteFaults? = nil, overloadQuietPeriod: Duration = .seconds(1),
+        onError: @escaping @Sendable (RecorderError) -> Void
     ) throws(JournalError) {
         self.commitBytes = commitBytes
+        self.overloadQuietPeriod = overloadQuietPeriod
         let file = JournalFile.displayName(path)
         self.file = file
         self.onError = onError
@@ -264,20 +273,41 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     private typealias Held = EncodedBatch
 
     private var held = Held()
-    /// Whether drops under back-pressure were reported since the writer last caught up: a long
-    /// overload is told once, not at every gap it leaves (the gaps and the statistics count every drop).
+    /// Whether drops under back-pressure were reported in the current overload: a long overload is
+    /// told once, not at every gap it leaves (the gaps and the statistics count every drop).
     private var dropsReported = false
+    /// When the writer last took steps with drops among them.
+    private var lastDropSeen: ContinuousClock.Instant?
+    /// How long the writer must take steps without drops for an overload to be over.
+    private let overloadQuietPeriod: Duration
 
-    /// Reports a gap of dropped actions, once per episode of drops.
+    /// Reports a gap of dropped actions, once per overload.
     private func reportDrops(_ note: String) {
         guard !dropsReported else { return }
         dropsReported = true
-        report(.dropped, entry: nextSeq + held.rows.count - 1, "\(note); recorded as a gap (further drops are counted, and told again once the writer has caught up)")
+        report(.dropped, entry: nextSeq + held.rows.count - 1, "\(note); recorded as a gap (further drops are counted, and told again once the writer has kept up for \(Self.describe(overloadQuietPeriod)))")
+    }
+
+    /// A quiet period as the drop report says it: `a second`, `2 seconds`, `0.5 seconds`.
+    private static func describe(_ period: Duration) -> String {
+        if period == .seconds(1) { return "a second" }
+        let seconds = Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18
+        return "\(seconds.formatted(.number.grouping(.never))) seconds"
+    }
+
+    /// Notes whether the steps the writer just took had drops among them. An overload is over once
+    /// no step has been dropped for ``overloadQuietPeriod``: the writer kept up all that time.
+    private func noteTake(hadDrops: Bool) {
+        let now = ContinuousClock.now
+        if dropsReported, let lastDropSeen, lastDropSeen.duration(to: now) >= overloadQuietPeriod {
+            dropsReported = false
+        }
+        if hadDrops { lastDropSeen = now }
     }
 
     /// Adds a gap of `count` entries to the held rows, or extends the last row when it is a gap.
     private func gap(_ count: Int, note: String, time: Date) {
-        forgetPrevious()
+        keyframeAfterGap = true
         if let last = held.rows.last, last.kind == .gap {
             held.rows[held.rows.count - 1].dropped = (last.dropped ?? 0) + count
             held.rows[held.rows.count - 1].note = (last.note ?? "") + "; " + note
@@ -290,8 +320,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     private func encode(_ take: inout HandOff<Item>.Take) {
         var items = take.items
         take.items = []
-        // A take without drops means the writer caught up: the next drop starts a new episode.
-        if take.trailingDrops == 0, !items.contains(where: { $0.droppedBefore > 0 }) { dropsReported = false }
+        noteTake(hadDrops: take.trailingDrops > 0 || items.contains(where: { $0.droppedBefore > 0 }))
         items.reverse()
         held.items += items.count
         while let pending = items.popLast() {
@@ -346,8 +375,9 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
 
     /// Encodes `state` and chooses keyframe or delta following the keyframe policy; returns the stored text.
     ///
-    /// While `==` is trusted, the change encoder re-encodes only what changed. Each keyframe checks
-    /// that against a full encoding; on a mismatch the error handler hears which type and field, and
+    /// While `==` is trusted, the change encoder re-encodes only what changed. Each keyframe the
+    /// policy asks for (not one forced by a gap, see ``keyframeAfterGap``) checks that against a full
+    /// encoding; on a mismatch the error handler hears which type and field, and
     /// the rest of the session is encoded in full, so a wrong `==` costs speed, not correctness of
     /// later entries.
     private func storedForm(of state: State) throws -> (Entry.Kind, String) {
@@ -361,14 +391,16 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             patch = previousState.map { JSONPatch.diff(from: $0, to: json) }
         }
         // Redaction: a patch that cannot be redacted exactly is written as a keyframe instead.
-        if let patch, budget.allowsDelta, let patch = redactor.delta(patch) {
+        let afterGap = keyframeAfterGap
+        keyframeAfterGap = false
+        if let patch, budget.allowsDelta, !afterGap, let patch = redactor.delta(patch) {
             let text = patch.canonicalText
             if budget.admitDelta(bytes: text.utf8.count) {
                 if !trustsEquality { previousState = json }
                 return (.delta, text)
             }
         }
-        if trustsEquality, patch != nil {
+        if trustsEquality, patch != nil, !afterGap {
             let full = try encoder.encodeWhole(state)
             if full != json {
                 let fields = json.differences(to: full).prefix(3).map { $0.path.description }.joined(separator: ", ")

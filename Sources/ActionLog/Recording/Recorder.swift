@@ -85,6 +85,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         let onError = configuration.onError
         let retention = configuration.retention
         let faults = configuration.writeFaults
+        let overloadQuietPeriod = configuration.overloadQuietPeriod
         let commitBytes = configuration.queueByteCapacity
         let initial = InitialState(initialState)
         let file = JournalFile.displayName(path)
@@ -98,7 +99,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
                     return .failure(JournalError(.fileSystem, file: file, reason: "the writer thread started twice"))
                 }
                 do throws(JournalError) {
-                    return .success(try JournalWriter(path: path, session: description, initialState: state, startedAt: startedAt, commitBytes: commitBytes, faults: faults, onError: onError))
+                    return .success(try JournalWriter(path: path, session: description, initialState: state, startedAt: startedAt, commitBytes: commitBytes, faults: faults,
+                        overloadQuietPeriod: overloadQuietPeriod, onError: onError))
                 } catch {
                     return .failure(error)
                 }

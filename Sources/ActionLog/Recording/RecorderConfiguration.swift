@@ -78,6 +78,10 @@ public struct RecorderConfiguration: Sendable {
     /// writer that fell behind would, so that a test can fill the queue and see what is dropped.
     /// (Otherwise the writer takes each entry as soon as it is handed over.)
     package var writerWaitsForFlush = false
+    /// For tests: how long no step must be dropped for an overload to be over, so that the next drop
+    /// is reported again (see ``RecorderError/Code/dropped``). Under a sustained load the writer
+    /// catches up and falls behind again many times a second; none of those is a new overload.
+    package var overloadQuietPeriod: Duration = .seconds(1)
     /// For tests where no small file system can be mounted: fails the writer's transactions as a full
     /// disk or a read-only file would.
     package var writeFaults: WriteFaults?

@@ -19,7 +19,9 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         case fileGone
         /// Entries were dropped because the writer fell behind. Reported once per overload: later
         /// drops are counted (in ``RecorderStatistics/dropped`` and in the session's gaps) without a
-        /// report until the writer has caught up (a batch it takes holds no drops).
+        /// report until the writer has kept up for a second (no step dropped for a second). Under a
+        /// sustained load the writer catches up and falls behind many times a second: that is one
+        /// overload, told once, not a report every few entries.
         case dropped
         /// `record` was called after `close()`.
         case recordAfterClose
