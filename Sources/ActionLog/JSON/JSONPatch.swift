@@ -307,9 +307,11 @@ extension JSONPatch.Operation {
         case path, from
     }
 
-    /// Where a token leads inside a container.
+    /// Where a token leads inside a container: a member, with its place in the object when it
+    /// exists (valid until the object changes: read and written through it, a key is hashed once),
+    /// or an element.
     private enum Slot {
-        case member(String)
+        case member(String, Dictionary<String, JSONValue>.Index?)
         case element(Int)
     }
 
@@ -329,9 +331,9 @@ extension JSONPatch.Operation {
         try modifyParent(of: path, role: .path, in: &document) { (parent: inout JSONValue) throws(OperationFailure) in
             let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: .path, inserting: inserting)
             switch slot {
-            case .member(let key):
+            case .member(let key, let place):
                 var members = parent.takeObject()
-                members[key] = value
+                if let place { members.values[place] = value } else { members[key] = value }
                 parent = .object(members)
             case .element(let index):
                 var elements = parent.takeArray()
@@ -352,9 +354,9 @@ extension JSONPatch.Operation {
         return try modifyParent(of: path, role: role, in: &document) { (parent: inout JSONValue) throws(OperationFailure) -> JSONValue in
             let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: role, inserting: false)
             switch slot {
-            case .member(let key):
+            case .member(let key, let place):
                 var members = parent.takeObject()
-                let removed = members.removeValue(forKey: key)!
+                let removed = place.map { members.remove(at: $0).value } ?? members.removeValue(forKey: key)!
                 parent = .object(members)
                 return removed
             case .element(let index):
@@ -373,7 +375,7 @@ extension JSONPatch.Operation {
         var current = document
         for depth in pointer.tokens.indices {
             switch try slot(for: pointer.tokens[depth], in: current, pointer: pointer, depth: depth, role: role, inserting: false) {
-            case .member(let key): current = current[key]!
+            case .member(let key, _): current = current[key]!
             case .element(let index): current = current[index]!
             }
         }
@@ -389,9 +391,10 @@ extension JSONPatch.Operation {
         if depth == pointer.tokens.count - 1 { return try body(&value) }
         let slot = try slot(for: pointer.tokens[depth], in: value, pointer: pointer, depth: depth, role: role, inserting: false)
         switch slot {
-        case .member(let key):
+        case .member(let key, let place):
             var members = value.takeObject()
             defer { value = .object(members) }
+            if let place { return try modifyParent(of: pointer, role: role, depth: depth + 1, in: &members.values[place], body) }
             return try modifyParent(of: pointer, role: role, depth: depth + 1, in: &members[key]!, body)
         case .element(let index):
             var elements = value.takeArray()
@@ -417,7 +420,8 @@ extension JSONPatch.Operation {
 
         switch container {
         case .object(let members):
-            if inserting || members[token] != nil { return .member(token) }
+            if let place = members.index(forKey: token) { return .member(token, place) }
+            if inserting { return .member(token, nil) }
             let location = parent.isRoot ? " in the root object" : " in the object at \(parent)"
             throw notFound("no member \(JSONPatch.quoted(token))" + (locate ? location : ""))
 
@@ -427,7 +431,20 @@ extension JSONPatch.Operation {
                 if inserting { return .element(elements.count) }
                 throw notFound("\"-\" names the end of \(locate ? arrayName : "the array"), not an element")
             }
-            guard !token.isEmpty, token.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            // The digits' value in one pass, `Int.max` past it (no array is that long).
+            var index = 0
+            var isDigits = !token.isEmpty
+            for byte in token.utf8 {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else {
+                    isDigits = false
+                    break
+                }
+                let (tens, overflowed) = index.multipliedReportingOverflow(by: 10)
+                let (sum, carried) = tens.addingReportingOverflow(Int(digit))
+                index = overflowed || carried ? Int.max : sum
+            }
+            guard isDigits else {
                 throw notFound("\(JSONPatch.quoted(token)) is not \(locate ? "an index of \(arrayName)" : "an array index")")
             }
             guard token == "0" || token.utf8.first != UInt8(ascii: "0") else {
@@ -435,7 +452,6 @@ extension JSONPatch.Operation {
                     "\(JSONPatch.quoted(token)) is not \(locate ? "an index of \(arrayName)" : "an array index")"
                         + " (leading zeros are not allowed)")
             }
-            let index = Int(token) ?? Int.max
             var size: String { elements.isEmpty ? "is empty" : "has \(elements.count)" }
             if inserting {
                 guard index <= elements.count else {
