@@ -76,7 +76,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     private var failuresSeen = 0
     /// The state of the last entry encoded, for a JSON diff, once `==` is not trusted; while it is, the
     /// change encoder holds the previous state alone (a second reference here would make its in-place
-    /// patching copy). `nil` when the next entry must be a keyframe.
+    /// patching copy). `nil` after a failed write: the next entry is then a keyframe.
     private var previousState: JSONValue?
 
     /// Set by a gap: the next state is stored as a keyframe (a reader knows no state across a gap),
@@ -291,8 +291,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// A quiet period as the drop report says it: `a second`, `2 seconds`, `0.5 seconds`.
     private static func describe(_ period: Duration) -> String {
         if period == .seconds(1) { return "a second" }
-        let seconds = Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18
-        return "\(seconds.formatted(.number.grouping(.never))) seconds"
+        return "\(period.timeInterval.formatted(.number.grouping(.never))) seconds"
     }
 
     /// Notes whether the steps the writer just took had drops among them. An overload is over once
@@ -381,6 +380,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// the rest of the session is encoded in full, so a wrong `==` costs speed, not correctness of
     /// later entries.
     private func storedForm(of state: State) throws -> (Entry.Kind, String) {
+        let afterGap = keyframeAfterGap
         var json: JSONValue
         let patch: JSONPatch?
         if trustsEquality {
@@ -388,11 +388,11 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             (json, patch) = (change.json, change.patch)
         } else {
             json = try encoder.encodeWhole(state)
-            patch = previousState.map { JSONPatch.diff(from: $0, to: json) }
+            // After a gap the entry is a keyframe whatever changed: no diff to find.
+            patch = afterGap ? nil : previousState.map { JSONPatch.diff(from: $0, to: json) }
         }
-        // Redaction: a patch that cannot be redacted exactly is written as a keyframe instead.
-        let afterGap = keyframeAfterGap
         keyframeAfterGap = false
+        // Redaction: a patch that cannot be redacted exactly is written as a keyframe instead.
         if let patch, budget.allowsDelta, !afterGap, let patch = redactor.delta(patch) {
             let text = patch.canonicalText
             if budget.admitDelta(bytes: text.utf8.count) {
