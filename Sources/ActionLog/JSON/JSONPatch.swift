@@ -307,12 +307,19 @@ extension JSONPatch.Operation {
         case path, from
     }
 
-    /// Where a token leads inside a container: a member, with its place in the object when it
-    /// exists (valid until the object changes: read and written through it, a key is hashed once),
-    /// or an element.
+    /// Where a token leads inside a container.
     private enum Slot {
-        case member(String, Dictionary<String, JSONValue>.Index?)
+        /// A member the object has, at its place in the object: valid until the object changes, and
+        /// read or written through it, the key is hashed once.
+        case member(Dictionary<String, JSONValue>.Index)
+        /// A member the object does not have yet: only where `add` puts a value (`inserting`).
+        case newMember(String)
         case element(Int)
+    }
+
+    /// What ``slot(for:in:pointer:depth:role:inserting:)`` never returns without `inserting`.
+    private static var unexpectedNewMember: Never {
+        preconditionFailure("a slot resolved without inserting is a member the object has")
     }
 
     private static func show(_ pointer: JSONPointer) -> String {
@@ -331,9 +338,13 @@ extension JSONPatch.Operation {
         try modifyParent(of: path, role: .path, in: &document) { (parent: inout JSONValue) throws(OperationFailure) in
             let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: .path, inserting: inserting)
             switch slot {
-            case .member(let key, let place):
+            case .member(let place):
                 var members = parent.takeObject()
-                if let place { members.values[place] = value } else { members[key] = value }
+                members.values[place] = value
+                parent = .object(members)
+            case .newMember(let key):
+                var members = parent.takeObject()
+                members[key] = value
                 parent = .object(members)
             case .element(let index):
                 var elements = parent.takeArray()
@@ -354,11 +365,13 @@ extension JSONPatch.Operation {
         return try modifyParent(of: path, role: role, in: &document) { (parent: inout JSONValue) throws(OperationFailure) -> JSONValue in
             let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: role, inserting: false)
             switch slot {
-            case .member(let key, let place):
+            case .member(let place):
                 var members = parent.takeObject()
-                let removed = place.map { members.remove(at: $0).value } ?? members.removeValue(forKey: key)!
+                let removed = members.remove(at: place).value
                 parent = .object(members)
                 return removed
+            case .newMember:
+                unexpectedNewMember
             case .element(let index):
                 var elements = parent.takeArray()
                 let removed = elements.remove(at: index)
@@ -375,7 +388,8 @@ extension JSONPatch.Operation {
         var current = document
         for depth in pointer.tokens.indices {
             switch try slot(for: pointer.tokens[depth], in: current, pointer: pointer, depth: depth, role: role, inserting: false) {
-            case .member(let key, _): current = current[key]!
+            case .member(let place): current = current.takeObject().values[place]
+            case .newMember: unexpectedNewMember
             case .element(let index): current = current[index]!
             }
         }
@@ -391,11 +405,12 @@ extension JSONPatch.Operation {
         if depth == pointer.tokens.count - 1 { return try body(&value) }
         let slot = try slot(for: pointer.tokens[depth], in: value, pointer: pointer, depth: depth, role: role, inserting: false)
         switch slot {
-        case .member(let key, let place):
+        case .member(let place):
             var members = value.takeObject()
             defer { value = .object(members) }
-            if let place { return try modifyParent(of: pointer, role: role, depth: depth + 1, in: &members.values[place], body) }
-            return try modifyParent(of: pointer, role: role, depth: depth + 1, in: &members[key]!, body)
+            return try modifyParent(of: pointer, role: role, depth: depth + 1, in: &members.values[place], body)
+        case .newMember:
+            unexpectedNewMember
         case .element(let index):
             var elements = value.takeArray()
             defer { value = .array(elements) }
@@ -420,8 +435,8 @@ extension JSONPatch.Operation {
 
         switch container {
         case .object(let members):
-            if let place = members.index(forKey: token) { return .member(token, place) }
-            if inserting { return .member(token, nil) }
+            if let place = members.index(forKey: token) { return .member(place) }
+            if inserting { return .newMember(token) }
             let location = parent.isRoot ? " in the root object" : " in the object at \(parent)"
             throw notFound("no member \(JSONPatch.quoted(token))" + (locate ? location : ""))
 
