@@ -111,7 +111,8 @@ struct JSONParser {
         }
     }
 
-    mutating func expect(_ literal: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+    /// Moves past `literal` (`null`, `true`, `false`), which `index` is at.
+    mutating func expect(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of text") }
         for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] {
@@ -119,7 +120,6 @@ struct JSONParser {
             throw unexpected()
         }
         index += count
-        return value
     }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -130,9 +130,9 @@ struct JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
-        case UInt8(ascii: "n"): return try expect("null", .null)
-        case UInt8(ascii: "t"): return try expect("true", .bool(true))
-        case UInt8(ascii: "f"): return try expect("false", .bool(false))
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
         default: throw unexpected()
         }
     }
@@ -168,7 +168,7 @@ struct JSONParser {
                 }
                 elements.reserveCapacity(Self.arrayCapacity)
             }
-            elements.append(element)
+            elements.append(consume element)
             if next == UInt8(ascii: ",") { index += 1; continue }
             if next == UInt8(ascii: "]") { index += 1; return .array(elements) }
             throw unexpected()

@@ -207,17 +207,29 @@ struct Row {
 
     /// The column as UTF-8 text; `nil` for NULL. Blobs are read as their bytes.
     func text(_ column: Int32) -> String? {
-        guard let bytes = bytes(column) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        withBytes(column) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The column's bytes (text or blob); `nil` for NULL.
     func bytes(_ column: Int32) -> [UInt8]? {
+        withBytes(column) { stored in
+            [UInt8](unsafeUninitializedCapacity: stored.count) { buffer, initialized in
+                if let source = stored.baseAddress, let target = buffer.baseAddress {
+                    target.initialize(from: source, count: stored.count)
+                }
+                initialized = stored.count
+            }
+        }
+    }
+
+    /// Gives `body` the column's bytes (text or blob) where SQLite holds them, valid only during the
+    /// call; `nil` for NULL, without calling `body`.
+    private func withBytes<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         guard !isNull(column) else { return nil }
         // Ask for the text form first: calling `sqlite3_column_bytes` after it gives the length of that form.
         let pointer = sqlite3_column_blob(statement.handle, column)
         let count = Int(sqlite3_column_bytes(statement.handle, column))
-        guard let pointer, count > 0 else { return [] }
-        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+        guard let pointer, count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: count))
     }
 }
