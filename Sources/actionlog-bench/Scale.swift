@@ -335,7 +335,7 @@ private func keyframeSeq(path: String, session: Session.ID, atOrBefore seq: Int)
 /// `Replay.run()` gets a process, and a peak memory, of its own. Returns the exit status.
 func replayChild(_ arguments: [String]) -> Int32 {
     guard arguments.count == 3, let session = Session.ID(arguments[1]) else {
-        return childFailure("usage: actionlog-bench --replay-child PATH SESSION counter|ledger|cart|search", usage: true)
+        return childFailure("usage: actionlog-bench --replay-child PATH SESSION counter|ledger|chunked-ledger|cart|search", usage: true)
     }
     do {
         let journal = try Journal(path: arguments[0])
@@ -343,6 +343,7 @@ func replayChild(_ arguments: [String]) -> Int32 {
         switch arguments[2] {
         case "counter": report = try Replay<Counter, CounterAction, Never>(journal: journal, session: session, reducer: Counter.reduce).run()
         case "ledger": report = try Replay<Ledger, LedgerAction, Never>(journal: journal, session: session, reducer: Ledger.reduce).run()
+        case "chunked-ledger": report = try Replay<ChunkedLedger, LedgerAction, Never>(journal: journal, session: session, reducer: ChunkedLedger.reduce).run()
         case "cart": report = try Replay<Cart, CartAction, Never>(journal: journal, session: session, reducer: Cart.reduce).run()
         case "search": report = try Replay<CitySearch, SearchAction, Never>(journal: journal, session: session, reducer: CitySearch.reduce).run()
         default:

@@ -12,7 +12,8 @@
 /// swift run -c release actionlog-bench --replay        # only replay speed, on sessions recorded for it
 ///                                                      # (ACTIONLOG_BENCH_KEEP=1 keeps their journals)
 /// swift run -c release actionlog-bench --backpressure  # only `record` under a slow writer, per back-pressure policy
-///                                                      # (Backpressure.swift): max, p99, drops, memory, close
+///                                                      # (Backpressure.swift): max, p99, drops, memory, close; then a
+///                                                      # growing ledger back to back (Overload.swift): gaps, file, replay
 /// swift build -c release && ./.build/release/actionlog-bench --scale   # only the readers at scale, full size
 /// swift run -c release actionlog-bench --viewer    # only the viewer's server (`replay-cli serve`) on the long
 ///                                                  # sessions (1,000,000 counter, 100,000 ledger entries)
@@ -197,10 +198,14 @@ if backpressureOnly {
     print()
     do {
         print(try backpressureReport(quick: quick, directory: directory, progress: progress))
+        print()
+        print("## A state that grows, dispatched back to back")
+        print()
+        print(try overloadReport(quick: quick, directory: directory, progress: progress))
     } catch {
         print("back-pressure measurement failed: \(error)")
     }
-    try? FileManager.default.removeItem(atPath: directory)
+    if ProcessInfo.processInfo.environment["ACTIONLOG_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(atPath: directory) }
     exit(0)
 }
 
