@@ -217,7 +217,7 @@ struct JSONParsingTests {
         #expect(try JSONValue(parsing: "[1]") == [1])
         #expect(try JSONValue(parsing: #"{"a":1,"a":2}"#) == ["a": 2])
         #expect(try JSONValue(parsing: #"{"a":1,"b":2,"a":3,"c":[],"a":{"x":null}}"#) == ["a": ["x": .null], "b": 2, "c": []])
-        for count in [2, 3, 4, 5, 7, 100] {
+        for count in [1, 2, 3, 4, 5, 7, 8, 9, 11, 100] {
             let keys = (0..<count).map { "key\($0)" }
             let text = "{" + keys.map { "\"\($0)\": [\"\($0)\"]" }.joined(separator: " , ") + "}"
             #expect(try JSONValue(parsing: text) == .object(Dictionary(uniqueKeysWithValues: keys.map { ($0, [.string($0)]) })))
@@ -243,6 +243,12 @@ struct JSONParsingTests {
         ("[1,2", "invalid JSON at byte 4: unexpected end of text"),
         ("[1,2 3]", #"invalid JSON at byte 5: unexpected character "3""#),
         ("[1,]", #"invalid JSON at byte 3: unexpected character "]""#),
+        ("[1,2,3", "invalid JSON at byte 6: unexpected end of text"),
+        ("[1,2,3}", #"invalid JSON at byte 6: unexpected character "}""#),
+        ("[1,2,]", #"invalid JSON at byte 5: unexpected character "]""#),
+        ("[1,2,3,]", #"invalid JSON at byte 7: unexpected character "]""#),
+        ("[1,2,3,4 5]", #"invalid JSON at byte 9: unexpected character "5""#),
+        ("[1,2,3,4,5}", #"invalid JSON at byte 10: unexpected character "}""#),
         ("[,1]", #"invalid JSON at byte 1: unexpected character ",""#),
         ("[nul]", #"invalid JSON at byte 4: unexpected character "]""#),
         ("[nulx]", #"invalid JSON at byte 4: unexpected character "x""#),

@@ -144,6 +144,11 @@ struct JSONParser {
             index += 1
             return .array([])
         }
+        // The first three elements wait in locals: an array of up to three is made at its end, of its
+        // exact size, and a longer one reserves room for several more before taking them.
+        var first = JSONValue.null
+        var second = JSONValue.null
+        var count = 0
         var elements: [JSONValue] = []
         // The elements of an array are mostly objects with the same keys: once one has shown its
         // keys, the next are read against them (see ``ObjectShape``).
@@ -160,23 +165,34 @@ struct JSONParser {
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of text") }
             let next = bytes[index]
-            if elements.isEmpty {
-                // As for objects: exactly one element, or room for a few.
-                if next == UInt8(ascii: "]") {
-                    index += 1
-                    return .array([element])
-                }
+            let isLast = next == UInt8(ascii: "]")
+            switch count {
+            case 0:
+                if isLast { index += 1; return .array([element]) }
+                first = consume element
+            case 1:
+                if isLast { index += 1; return .array([consume first, element]) }
+                second = consume element
+            case 2:
+                if isLast { index += 1; return .array([consume first, consume second, element]) }
                 elements.reserveCapacity(Self.arrayCapacity)
+                elements.append(consume first)
+                elements.append(consume second)
+                elements.append(consume element)
+                first = .null
+                second = .null
+            default:
+                elements.append(consume element)
+                if isLast { index += 1; return .array(elements) }
             }
-            elements.append(consume element)
+            count &+= 1
             if next == UInt8(ascii: ",") { index += 1; continue }
-            if next == UInt8(ascii: "]") { index += 1; return .array(elements) }
             throw unexpected()
         }
     }
 
-    /// The room reserved for an array of more than one element.
-    static var arrayCapacity: Int { 4 }
+    /// The room reserved for an array of more than three elements.
+    static var arrayCapacity: Int { 8 }
 
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         try parseObject(depth: depth, recordingKeys: false)
