@@ -1,4 +1,5 @@
 import ActionLog
+import CPerfCounter
 import Foundation
 
 // Timing helpers, the ActionLog measurement, and the per-workload driver that runs ActionLog and
@@ -49,6 +50,8 @@ func threadCPUMicros() -> Double {
 struct MedianTimes {
     var wall: Double
     var cpu: Double
+    /// The instructions the measuring thread retired in user space; `nil` where there is no counter.
+    var instructions: Double?
 }
 
 /// Runs each of `bodies` in turn, `repeats` rounds (fewer once the rounds have taken `budget`), and
@@ -57,17 +60,27 @@ struct MedianTimes {
 func interleavedMedians(repeats: Int, budget: Duration = .seconds(6), _ bodies: [() throws -> Void]) throws -> [MedianTimes] {
     var walls = Array(repeating: [Double](), count: bodies.count)
     var cpus = Array(repeating: [Double](), count: bodies.count)
+    var counts = Array(repeating: [Double](), count: bodies.count)
+    let counter = actionlog_open_instruction_counter()
+    defer { if counter >= 0 { actionlog_close_counter(counter) } }
     let start = clock.now
     for _ in 0..<repeats {
         for (index, body) in bodies.enumerated() {
             let (begin, cpuBegin) = (clock.now, threadCPUMicros())
+            let before = counter >= 0 ? actionlog_read_counter(counter) : -1
             try body()
+            let after = counter >= 0 ? actionlog_read_counter(counter) : -1
             cpus[index].append((threadCPUMicros() - cpuBegin) / 1e6)
             walls[index].append(begin.duration(to: clock.now).seconds)
+            if before >= 0, after >= before { counts[index].append(Double(after - before)) }
         }
         if start.duration(to: clock.now) > budget { break }
     }
-    return zip(walls, cpus).map { MedianTimes(wall: median($0.0), cpu: median($0.1)) }
+    return (0..<bodies.count).map { index in
+        MedianTimes(
+            wall: median(walls[index]), cpu: median(cpus[index]),
+            instructions: counts[index].count == walls[index].count ? median(counts[index]) : nil)
+    }
 }
 
 /// Removes a journal or database and the files SQLite and ActionLog keep beside it.

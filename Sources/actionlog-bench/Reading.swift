@@ -181,6 +181,10 @@ struct ReplayResult {
     /// The same two in the measuring thread's CPU time (which leaves out the host's steal).
     var decodeOnlyCPU: Double
     var reconstructCPU: Double
+    /// The same two in instructions retired by the measuring thread, which the host's load hardly
+    /// moves; `nil` where there is no counter.
+    var decodeOnlyInstructions: Double?
+    var reconstructInstructions: Double?
     /// `Replay.run()`: the above, plus running the reducer, encoding its state and comparing (if measured).
     var replay: Double?
     var replayMatched: Bool?
@@ -189,6 +193,11 @@ struct ReplayResult {
     var reconstructShare: Double { decodeOnly / reconstruct }
     /// The same in CPU time.
     var reconstructShareCPU: Double { decodeOnlyCPU / reconstructCPU }
+    /// The same in instructions.
+    var reconstructShareInstructions: Double? {
+        guard let decodeOnlyInstructions, let reconstructInstructions, reconstructInstructions > 0 else { return nil }
+        return decodeOnlyInstructions / reconstructInstructions
+    }
     var replayShare: Double? { replay.map { decodeOnly / $0 } }
 }
 
@@ -238,5 +247,6 @@ func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: Str
     }
     return ReplayResult(
         entries: actionTexts.count, decodeOnly: decodeOnly.wall, reconstruct: reconstruct.wall, decodeOnlyCPU: decodeOnly.cpu,
-        reconstructCPU: reconstruct.cpu, replay: replay, replayMatched: matched)
+        reconstructCPU: reconstruct.cpu, decodeOnlyInstructions: decodeOnly.instructions, reconstructInstructions: reconstruct.instructions,
+        replay: replay, replayMatched: matched)
 }

@@ -37,7 +37,7 @@ import Foundation
     print()
     var replays: [(name: String, result: ReplayResult)] = []
     var notes: [String] = []
-    var table = Table(["session", "entries", "decode only", "rebuild+decode", "share", "share (CPU)", "Replay.run()", "share", "matched"])
+    var table = Table(["session", "entries", "decode only", "rebuild+decode", "share", "share (CPU)", "share (instr.)", "Replay.run()", "share", "matched"])
     func run(_ replayCase: ReplayCase) throws {
         progress("replay: \(replayCase.name)")
         let runReplay = replayCase.rate.map { Double(replayCase.entries) / $0 < 10 } ?? true
@@ -45,7 +45,7 @@ import Foundation
         replays.append((replayCase.name, measured))
         table.add([
             replayCase.name, grouped(measured.entries), time(measured.decodeOnly), time(measured.reconstruct), percent(measured.reconstructShare),
-            percent(measured.reconstructShareCPU),
+            percent(measured.reconstructShareCPU), measured.reconstructShareInstructions.map(percent) ?? "n/a",
             measured.replay.map(time) ?? "skipped", measured.replayShare.map(percent) ?? "-", measured.replayMatched.map { $0 ? "yes" : "NO" } ?? "-",
         ])
         if replayCase.long, ProcessInfo.processInfo.environment["ACTIONLOG_BENCH_KEEP"] == nil { replayCase.remove() }
@@ -70,6 +70,8 @@ import Foundation
         print("compares the places either patch touched, plus a full encode and compare at each keyframe")
         print("(skipped where it would take over 10 s). share: decode-only time ÷ that time (100% = as fast as decoding the actions alone).")
         print("share (CPU): the same in the measuring thread's CPU time, which leaves out the time the host gives other machines.")
+        print("share (instr.): the same in instructions the measuring thread retired in user space (a perf-events counter), which")
+        print("the host's load hardly moves: cache misses and waits do not count, so a host slow on memory moves the other two alone.")
         print("Decode only and rebuild+decode run in alternation, each a median of the rounds, so that a change in the host's")
         print("speed weighs on both.")
         for note in notes { print("note: \(note)") }
@@ -83,7 +85,8 @@ import Foundation
 @MainActor func replayTarget(_ name: String, _ replay: ReplayResult, add: (String, String, Bool) -> Void) {
     add(
         "replay ≥ 50% of decode-only speed (\(name))",
-        percent(replay.reconstructShare) + " (CPU: " + percent(replay.reconstructShareCPU) + ")"
+        percent(replay.reconstructShare) + " (CPU: " + percent(replay.reconstructShareCPU)
+            + (replay.reconstructShareInstructions.map { ", instr.: " + percent($0) } ?? "") + ")"
             + (replay.replayShare.map { " (Replay.run(): " + percent($0) + ")" } ?? ""),
         replay.reconstructShare >= 0.5)
 }

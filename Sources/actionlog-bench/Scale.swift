@@ -444,7 +444,8 @@ func shareChild(_ arguments: [String]) -> Int32 {
         default:
             return unknownWorkload("--share-child", arguments[2])
         }
-        print("\(grouped(result.entries)) entries: decode only \(time(result.decodeOnly)), rebuild+decode \(time(result.reconstruct)), share \(percent(result.reconstructShare)) (CPU: \(percent(result.reconstructShareCPU)))")
+        let instructions = result.reconstructShareInstructions.map { ", instructions: \(percent($0))" } ?? ""
+        print("\(grouped(result.entries)) entries: decode only \(time(result.decodeOnly)), rebuild+decode \(time(result.reconstruct)), share \(percent(result.reconstructShare)) (CPU: \(percent(result.reconstructShareCPU))\(instructions))")
         return 0
     } catch {
         return childFailure("--share-child: \(error)")
