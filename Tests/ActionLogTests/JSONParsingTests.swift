@@ -188,6 +188,19 @@ struct JSONParsingTests {
         #expect(try JSONValue(parsing: "{\"n\":\(text)}") == .object(["n": .number(text)]))
     }
 
+    @Test("a one-character string or number is that character, for every printable ASCII character")
+    func oneCharacter() throws {
+        for code in UInt8(0x20)...0x7E where code != UInt8(ascii: "\"") && code != UInt8(ascii: "\\") {
+            let character = String(Unicode.Scalar(code))
+            let parsed = try JSONValue(parsing: "[\"\(character)\",\"\(character)\"]")
+            #expect(parsed == .array([.string(character), .string(character)]))
+            #expect(parsed.canonicalText == "[\"\(character)\",\"\(character)\"]")
+        }
+        for digit in 0...9 {
+            #expect(try JSONValue(parsing: "{\"d\":\(digit)}") == .object(["d": .number(String(digit))]))
+        }
+    }
+
     @Test("malformed numbers are refused", arguments: [
         ("01", "invalid JSON at byte 1: unexpected text after the document"),
         ("-01", "invalid JSON at byte 2: unexpected text after the document"),

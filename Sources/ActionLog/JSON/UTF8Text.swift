@@ -5,12 +5,17 @@
 /// through `String(decoding:as:)`, which must allocate anyway.
 @inline(__always) func makeString(_ run: UnsafeBufferPointer<UInt8>) -> String {
     guard run.count <= 15, let base = run.baseAddress else { return String(decoding: run, as: UTF8.self) }
+    // One ASCII character (a digit, a flag): a string made once, copied.
+    if run.count == 1, base.pointee < 0x80 { return asciiCharacters[Int(base.pointee)] }
     return String(unsafeUninitializedCapacity: run.count) { buffer in
         guard let target = buffer.baseAddress else { return 0 }
         target.update(from: base, count: run.count)
         return run.count
     }
 }
+
+/// The string of each ASCII character, by its code.
+private let asciiCharacters = (0..<128).map { String(Unicode.Scalar(UInt8($0))) }
 
 /// Whether `bytes` is well-formed UTF-8 (The Unicode Standard, table 3-7): no stray continuation
 /// bytes, no overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence. The same
