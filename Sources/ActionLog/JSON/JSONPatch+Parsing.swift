@@ -150,3 +150,90 @@ extension UnsafeBufferPointer<UInt8> {
         return memcmp(baseAddress, literal.utf8Start, count) == 0
     }
 }
+
+// MARK: - Reading the JSON form
+
+extension JSONPatch {
+    /// The operation at `index` of a patch's JSON form, or why it is not one.
+    static func decodeOperation(_ json: JSONValue, index: Int) throws(JSONPatchError) -> Operation {
+        var error = JSONPatchError(kind: .invalidPatch, operationIndex: index, reason: "")
+        guard case .object(let members) = json else {
+            error.reason = "an operation must be an object, not \(describeType(json))"
+            throw error
+        }
+        guard let op = members["op"] else {
+            error.reason = "the \"op\" member is missing"
+            throw error
+        }
+        guard case .string(let name) = op else {
+            error.reason = "\"op\" must be a string, not \(describeType(op))"
+            throw error
+        }
+        guard ["add", "remove", "replace", "move", "copy", "test"].contains(name) else {
+            error.reason = "unknown op \(quoted(name)) (expected add, remove, replace, move, copy or test)"
+            throw error
+        }
+        error.operation = name
+
+        func pointer(_ member: String) throws(JSONPatchError) -> JSONPointer {
+            guard let value = members[member] else {
+                error.reason = "the \"\(member)\" member is missing"
+                throw error
+            }
+            guard case .string(let text) = value else {
+                error.reason = "\"\(member)\" must be a string, not \(describeType(value))"
+                throw error
+            }
+            switch JSONPointer.parse(text) {
+            case .success(let pointer):
+                if member == "path" { error.path = text } else { error.from = text }
+                return pointer
+            case .failure(let syntax):
+                if member == "path" { error.path = text } else { error.from = text }
+                error.reason = "\(quoted(text)) is not a JSON Pointer: \(syntax.reason)"
+                throw error
+            }
+        }
+
+        func value() throws(JSONPatchError) -> JSONValue {
+            guard let value = members["value"] else {
+                error.reason = "the \"value\" member is missing"
+                throw error
+            }
+            return value
+        }
+
+        let path = try pointer("path")
+        switch name {
+        case "add": return .add(path: path, value: try value())
+        case "remove": return .remove(path: path)
+        case "replace": return .replace(path: path, value: try value())
+        case "move": return .move(from: try pointer("from"), path: path)
+        case "copy": return .copy(from: try pointer("from"), path: path)
+        default: return .test(path: path, value: try value())
+        }
+    }
+
+    /// `an object`, `a string`, `null`: the value's JSON type with an article, for messages.
+    static func describeType(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .array, .object: "an \(value.typeName)"
+        default: "a \(value.typeName)"
+        }
+    }
+
+    /// `text` as a JSON string literal, for messages.
+    static func quoted(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        JSONValue.writeString(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The value's canonical text, shortened to about 60 characters, for messages.
+    static func summary(of value: JSONValue) -> String {
+        let text = value.canonicalText
+        guard text.count > 60 else { return text }
+        return String(text.prefix(57)) + "…"
+    }
+}
