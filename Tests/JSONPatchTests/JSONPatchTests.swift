@@ -119,6 +119,9 @@ struct JSONPatchTests {
         #"[{"op":"add","path":["/a"],"value":1}]"#,
         #"[{"op":"add","path":"/a","value":1}"#,
         #"{"op":"add","path":"/a","value":1}"#,
+        #"[{"op":"remove","path":"/a"},]"#,
+        #"[{"op":"remove","path":"/a"}}"#,
+        #"[{"op":"remove","path":"/a"}] x"#,
     ])
     func patchFromBytes(text: String) throws {
         let general = try? JSONPatch(json(text))

@@ -29,13 +29,20 @@ extension JSONParser {
         } else {
             while true {
                 skipWhitespace()
-                operations.append(try parseOperation())
+                let operation = try parseOperation()
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of text") }
                 let next = bytes[index]
                 index += 1
+                // Most deltas change one place: their list is made at its exact size.
+                if operations.isEmpty, next == UInt8(ascii: "]") {
+                    operations = [operation]
+                    break
+                }
+                operations.append(operation)
                 if next == UInt8(ascii: ",") { continue }
                 if next == UInt8(ascii: "]") { break }
+                index -= 1
                 throw unexpected()
             }
         }
@@ -144,10 +151,10 @@ extension JSONParser {
 
 extension UnsafeBufferPointer<UInt8> {
     /// Whether these are exactly the bytes of `literal`.
-    fileprivate func holds(_ literal: StaticString) -> Bool {
+    @inline(__always) fileprivate func holds(_ literal: StaticString) -> Bool {
         guard count == literal.utf8CodeUnitCount else { return false }
         guard let baseAddress else { return count == 0 }
-        return memcmp(baseAddress, literal.utf8Start, count) == 0
+        return JSONParser.sameBytes(baseAddress, literal.utf8Start, count: count)
     }
 }
 
