@@ -101,6 +101,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         var recorded = SessionStates(file: recording.file, session: recording.journalID)
         let first: Entry
         let initialState: JSONValue?
+        let startedFromText: Bool
         do throws(JournalError) {
             guard let read = try nextEntry() else {
                 try recorded.requireEntries()
@@ -108,17 +109,20 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             }
             first = read.entry
             try recorded.advance(past: first, keyframeText: read.keyframeText)
-            initialState = try recorded.resolvedState()
+            startedFromText = startFromText(&recorded, at: first)
+            initialState = startedFromText ? nil : try recorded.resolvedState()
         } catch where error.code == .corrupt && error.file == recording.file {
             return report(failure(.noInitialState, seq: error.entry, label: nil, error.reason))
         } catch {
             throw error
         }
-        guard let initial = initialState else {
-            // SessionStates leaves a state after entry 0 whenever it accepts it; never trap on a file.
-            return report(failure(.noInitialState, seq: 0, label: nil, "entry 0 left no state to start from"))
+        if !startedFromText {
+            guard let initial = initialState else {
+                // SessionStates leaves a state after entry 0 whenever it accepts it; never trap on a file.
+                return report(failure(.noInitialState, seq: 0, label: nil, "entry 0 left no state to start from"))
+            }
+            if let failure = start(from: initial, at: first) { return report(failure) }
         }
-        if let failure = start(from: initial, at: first) { return report(failure) }
 
         var rebase = false
         // One entry read ahead: whether the next one is a delta decides how this one is encoded.
@@ -142,7 +146,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
                 // Actions before this entry were lost: go on from what was recorded here.
                 skipped.append(entry.seq)
                 rebase = false
-                if let failure = start(from: try resolvedState(&recorded), at: entry) { return report(failure) }
+                if !startFromText(&recorded, at: entry), let failure = start(from: try resolvedState(&recorded), at: entry) {
+                    return report(failure)
+                }
                 continue
             }
             guard let actionJSON = entry.action else { continue }
@@ -292,6 +298,31 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             return start(from: try resolvedState(&recorded), at: entry)
         }
         return nil
+    }
+
+    /// Starts from the keyframe `recorded` holds unparsed, decoding the state straight from its stored
+    /// text: when the state encodes back to that text exactly (redacted as recorded), the text is
+    /// never parsed into a `JSONValue`, and a keyframe of megabytes is read once, by the decoder. The
+    /// recorded state is then the replayed JSON, as for a keyframe compared as text in ``step``.
+    ///
+    /// - Returns: `false`, having changed nothing that ``start(from:at:)`` does not set again, when
+    ///   no keyframe is pending, when its text does not decode or encode, or when it does not come
+    ///   back the same (a text written by another encoder): the caller then starts from the parsed
+    ///   state, which names any problem.
+    private mutating func startFromText(_ recorded: inout SessionStates, at entry: Entry) -> Bool {
+        guard let text = recorded.pendingKeyframeText, let decoded = try? JSONDecoder().decode(State.self, from: Data(text)) else {
+            return false
+        }
+        changes.reset()
+        guard let encoded = try? encoder.encode(decoded) else { return false }
+        let redacted = redactor.keyframe(encoded)
+        guard redacted.canonicalBytes == text else { return false }
+        state = decoded
+        replayedJSON = encoded
+        inSync = true
+        checked(at: entry.seq)
+        recorded.adoptPendingKeyframe(as: redacted)
+        return true
     }
 
     /// Decodes `json` as the replayed state, and takes its encoding as the base of the next change.

@@ -141,6 +141,30 @@ struct ReplayTests {
             """)
     }
 
+    @Test("a recorded state that the state type does not encode back the same starts the replay from its parsed JSON, and the difference is reported")
+    func keyframeThatDoesNotComeBackTheSame() throws {
+        // Recorded by a state with a field today's type no longer has: today's type decodes the keyframe,
+        // but does not encode the field back, so the replay must not take its own JSON for the recorded state.
+        // The list makes the state larger than a change, so that the entries after the first are deltas.
+        struct Wide: Codable, Equatable, Sendable { var count = 0; var list = Array(0..<200); var note = "kept" }
+        struct Narrow: Codable, Equatable, Sendable { var count = 0; var list = Array(0..<200) }
+        let path = directory.path("wide.actionlog")
+        let recorder = try Recorder<Wide, Int, Never>(path: path, sessionName: "wide", initialState: Wide())
+        var wide = Wide()
+        for step in 1...3 {
+            wide.count += step
+            recorder.record(action: step, state: wide)
+        }
+        recorder.close()
+        let report = try Replay<Narrow, Int, Never>(journal: Journal(path: path), session: recorder.sessionID) { state, step in
+            state.count += step
+        }.run()
+        let divergence = try #require(report.divergence)
+        #expect(try Journal(path: path).entries(in: recorder.sessionID).map(\.kind) == [.keyframe, .delta, .delta, .delta])
+        #expect(divergence.seq == 1)
+        #expect(divergence.stateDifferences == [FieldDifference(path: [.key("note")], recorded: "kept", replayed: nil)])
+    }
+
     @Test("state(at:) travels to any recorded step; a gap has no state")
     func timeTravel() async throws {
         let path = directory.path("checkout.actionlog")
