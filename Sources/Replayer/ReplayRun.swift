@@ -234,9 +234,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
         var stateEqual: Bool
         let recordedState: JSONValue
-        if let text = recorded.pendingKeyframeText, case let redacted = redactor.keyframe(replayedJSON),
-            redacted.canonicalBytes == text
-        {
+        if let redacted = replayedJSONStandingFor(recorded) {
             // Equal as canonical text: the keyframe is not parsed. When a delta follows, the recorded
             // state is the replayed JSON (redacted as recorded), which the text stands for.
             stateEqual = true
@@ -315,14 +313,22 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         }
         changes.reset()
         guard let encoded = try? encoder.encode(decoded) else { return false }
-        let redacted = redactor.keyframe(encoded)
-        guard redacted.canonicalBytes == text else { return false }
-        state = decoded
         replayedJSON = encoded
+        guard let redacted = replayedJSONStandingFor(recorded) else { return false }
+        state = decoded
         inSync = true
         checked(at: entry.seq)
         recorded.adoptPendingKeyframe(as: redacted)
         return true
+    }
+
+    /// The replayed JSON, redacted as the recorder redacted its keyframes, when its canonical text is
+    /// the stored text of the keyframe `recorded` holds unparsed: then it stands for that keyframe,
+    /// which need not be parsed. `nil` when no keyframe is pending or the texts differ.
+    private func replayedJSONStandingFor(_ recorded: SessionStates) -> JSONValue? {
+        guard let text = recorded.pendingKeyframeText else { return nil }
+        let redacted = redactor.keyframe(replayedJSON)
+        return redacted.canonicalBytes == text ? redacted : nil
     }
 
     /// Decodes `json` as the replayed state, and takes its encoding as the base of the next change.

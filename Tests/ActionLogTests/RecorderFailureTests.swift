@@ -21,6 +21,14 @@ struct RecorderFailureTests {
         })
     }
 
+    /// Dispatches `.add(1)` `times` times back to back, recording each count `count` reaches.
+    private static func add(_ times: Int, to recorder: CounterRecorder, count: inout Int) {
+        for _ in 0..<times {
+            count += 1
+            recorder.record(action: .add(1), state: Counter(count: count), effect: nil)
+        }
+    }
+
     @Test("when the queue is full, entries are dropped, counted, and recorded as a gap")
     func dropsUnderBackpressure() throws {
         let path = directory.path("drop.actionlog")
@@ -55,12 +63,7 @@ struct RecorderFailureTests {
         let log = ErrorLog()
         let recorder = try overflowingRecorder(path: path, log: log, overloadQuietPeriod: .milliseconds(50))
         var count = 0
-        func dispatch(_ times: Int) {
-            for _ in 0..<times {
-                count += 1
-                recorder.record(action: .add(1), state: Counter(count: count), effect: nil)
-            }
-        }
+        func dispatch(_ times: Int) { Self.add(times, to: recorder, count: &count) }
         // One overload: three rounds, each leaving a gap behind the step that got through.
         for _ in 0..<3 {
             dispatch(3)
@@ -90,13 +93,9 @@ struct RecorderFailureTests {
         var count = 0
         // Ten times: a burst that overflows the queue, then a round the writer keeps up with.
         for _ in 0..<10 {
-            for _ in 0..<3 {
-                count += 1
-                recorder.record(action: .add(1), state: Counter(count: count), effect: nil)
-            }
+            Self.add(3, to: recorder, count: &count)
             recorder.flush()
-            count += 1
-            recorder.record(action: .add(1), state: Counter(count: count), effect: nil)
+            Self.add(1, to: recorder, count: &count)
             recorder.flush()
         }
         recorder.close()

@@ -42,7 +42,6 @@ extension JSONParser {
                 operations.append(operation)
                 if next == UInt8(ascii: ",") { continue }
                 if next == UInt8(ascii: "]") { break }
-                index -= 1
                 throw unexpected()
             }
         }
