@@ -214,6 +214,7 @@ func childEntryPoint(_ flag: String) -> (([String]) -> Int32)? {
     case "--measure-child": measureChildMain
     case "--replay-child": replayChild
     case "--rebuild-child": rebuildChild
+    case "--decode-child": decodeChild
     case "--parse-child": parseChild
     case "--share-child": shareChild
     default: nil

@@ -201,6 +201,24 @@ struct ReplayResult {
     var replayShare: Double? { replay.map { decodeOnly / $0 } }
 }
 
+/// The action texts of a session, read with a plain `SELECT`: what the decode-only loop decodes.
+func actionTexts(path: String, session: Session.ID) throws -> [String] {
+    let database = try Database(path: path, readOnly: true)
+    let texts = try database.prepare("SELECT action FROM entries WHERE session_id = ?1 AND action IS NOT NULL ORDER BY seq")
+    texts.bind(1, Int(session))
+    var actionTexts: [String] = []
+    while try texts.step() { actionTexts.append(texts.text(0) ?? "") }
+    return actionTexts
+}
+
+/// The decode-only loop, the replay share's numerator: parses and decodes each action text, what
+/// any replay must do at least.
+func decodeActions<Action: Decodable>(_ actionTexts: [String], decoding: Action.Type, decoder: JSONDecoder) throws {
+    for text in actionTexts {
+        blackHole(try JSONValue(parsing: text).decode(Action.self, decoder: decoder))
+    }
+}
+
 /// Reads a session as `Replay.run()` does and decodes every action: each entry through a cursor,
 /// its state walked by `SessionStates`, a keyframe's text parsed when the delta after it needs it
 /// (a replay compares the others as text first), and the last state parsed. Returns the entries read.
@@ -222,18 +240,10 @@ func rebuild<Action: Decodable>(_ journal: Journal, session: Session.ID, decodin
 func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: String, session: Session.ID, repeats: Int, runReplay: Bool) throws -> ReplayResult {
     let journal = try Journal(path: path)
     let decoder = JSONDecoder()
-    let database = try Database(path: path, readOnly: true)
-    let texts = try database.prepare("SELECT action FROM entries WHERE session_id = ?1 AND action IS NOT NULL ORDER BY seq")
-    texts.bind(1, Int(session))
-    var actionTexts: [String] = []
-    while try texts.step() { actionTexts.append(texts.text(0) ?? "") }
+    let texts = try actionTexts(path: path, session: session)
 
     let times = try interleavedMedians(repeats: repeats, [
-        {
-            for text in actionTexts {
-                blackHole(try JSONValue(parsing: text).decode(Action.self, decoder: decoder))
-            }
-        },
+        { try decodeActions(texts, decoding: Action.self, decoder: decoder) },
         { blackHole(try rebuild(journal, session: session, decoding: Action.self, decoder: decoder)) },
     ])
     let (decodeOnly, reconstruct) = (times[0], times[1])
@@ -246,7 +256,7 @@ func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: Str
         }
     }
     return ReplayResult(
-        entries: actionTexts.count, decodeOnly: decodeOnly.wall, reconstruct: reconstruct.wall, decodeOnlyCPU: decodeOnly.cpu,
+        entries: texts.count, decodeOnly: decodeOnly.wall, reconstruct: reconstruct.wall, decodeOnlyCPU: decodeOnly.cpu,
         reconstructCPU: reconstruct.cpu, decodeOnlyInstructions: decodeOnly.instructions, reconstructInstructions: reconstruct.instructions,
         replay: replay, replayMatched: matched)
 }

@@ -370,33 +370,67 @@ private func unknownWorkload(_ flag: String, _ name: String) -> Int32 {
 
 /// `actionlog-bench --rebuild-child PATH SESSION counter|ledger|cart|search REPEATS`: the replay
 /// section's rebuild+decode loop (``rebuild(_:session:decoding:decoder:)``),
-/// `REPEATS` times, with nothing else in the process: what to put under `perf stat` or `perf record`
-/// when working on the read path. Prints the entries read per repeat. Returns the exit status.
+/// `REPEATS` times, with nothing else in the process: what to put under `perf stat`, `perf record`
+/// or `valgrind --tool=callgrind` when working on the read path. Prints the entries read per
+/// repeat. Returns the exit status.
 func rebuildChild(_ arguments: [String]) -> Int32 {
-    guard arguments.count == 4, let session = Session.ID(arguments[1]), let repeats = Int(arguments[3]), repeats > 0 else {
-        return childFailure("usage: actionlog-bench --rebuild-child PATH SESSION counter|ledger|cart|search REPEATS", usage: true)
+    readingChild("--rebuild-child", arguments, RebuildLoop.self)
+}
+
+/// `actionlog-bench --decode-child PATH SESSION counter|ledger|cart|search REPEATS`: the replay
+/// section's decode-only loop (``decodeActions(_:decoding:decoder:)``) over the session's action texts,
+/// read once first, `REPEATS` times: the other side of `--rebuild-child`'s share. Returns the exit
+/// status.
+func decodeChild(_ arguments: [String]) -> Int32 {
+    readingChild("--decode-child", arguments, DecodeLoop.self)
+}
+
+/// A loop a reading child repeats, made for a workload's action type (a generic function, so that
+/// the loop is specialized for it as in the replay section).
+private protocol ReadingLoop {
+    /// Prepares the loop; each call of the result reads the session once and returns its count.
+    static func make<Action: Decodable>(path: String, session: Session.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> () throws -> Int
+}
+
+private enum RebuildLoop: ReadingLoop {
+    static func make<Action: Decodable>(path: String, session: Session.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> () throws -> Int {
+        let journal = try Journal(path: path)
+        return { try rebuild(journal, session: session, decoding: Action.self, decoder: decoder) }
     }
-    func rebuildRepeatedly<Action: Decodable>(_: Action.Type) throws -> Int {
-        let journal = try Journal(path: arguments[0])
-        let decoder = JSONDecoder()
-        var count = 0
-        for _ in 0..<repeats { count = try rebuild(journal, session: session, decoding: Action.self, decoder: decoder) }
-        return count
-    }
-    do {
-        let count: Int
-        switch arguments[2] {
-        case "counter": count = try rebuildRepeatedly(CounterAction.self)
-        case "ledger": count = try rebuildRepeatedly(LedgerAction.self)
-        case "cart": count = try rebuildRepeatedly(CartAction.self)
-        case "search": count = try rebuildRepeatedly(SearchAction.self)
-        default:
-            return unknownWorkload("--rebuild-child", arguments[2])
+}
+
+private enum DecodeLoop: ReadingLoop {
+    static func make<Action: Decodable>(path: String, session: Session.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> () throws -> Int {
+        let texts = try actionTexts(path: path, session: session)
+        return {
+            try decodeActions(texts, decoding: Action.self, decoder: decoder)
+            return texts.count
         }
+    }
+}
+
+/// Runs a reading child: `Loop`'s loop for the workload named in the arguments, `REPEATS` times,
+/// then prints the count of the last run. Returns the exit status.
+private func readingChild<Loop: ReadingLoop>(_ flag: String, _ arguments: [String], _: Loop.Type) -> Int32 {
+    guard arguments.count == 4, let session = Session.ID(arguments[1]), let repeats = Int(arguments[3]), repeats > 0 else {
+        return childFailure("usage: actionlog-bench \(flag) PATH SESSION counter|ledger|cart|search REPEATS", usage: true)
+    }
+    let (path, decoder) = (arguments[0], JSONDecoder())
+    do {
+        let loop: () throws -> Int
+        switch arguments[2] {
+        case "counter": loop = try Loop.make(path: path, session: session, decoding: CounterAction.self, decoder: decoder)
+        case "ledger": loop = try Loop.make(path: path, session: session, decoding: LedgerAction.self, decoder: decoder)
+        case "cart": loop = try Loop.make(path: path, session: session, decoding: CartAction.self, decoder: decoder)
+        case "search": loop = try Loop.make(path: path, session: session, decoding: SearchAction.self, decoder: decoder)
+        default: return unknownWorkload(flag, arguments[2])
+        }
+        var count = 0
+        for _ in 0..<repeats { count = try loop() }
         print("\(count) entries")
         return 0
     } catch {
-        return childFailure("--rebuild-child: \(error)")
+        return childFailure("\(flag): \(error)")
     }
 }
 

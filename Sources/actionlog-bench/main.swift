@@ -26,6 +26,7 @@
 /// ```sh
 /// ./.build/release/actionlog-bench --share-child JOURNAL SESSION cart [REPEATS]  # decode only, rebuild+decode, share
 /// ./.build/release/actionlog-bench --rebuild-child JOURNAL SESSION cart REPEATS  # the rebuild loop alone
+/// ./.build/release/actionlog-bench --decode-child JOURNAL SESSION cart REPEATS   # the decode-only loop alone
 /// ./.build/release/actionlog-bench --replay-child JOURNAL SESSION cart           # one Replay.run()
 /// ./.build/release/actionlog-bench --parse-child FILE REPEATS                    # JSONValue(parsing:) of a file
 /// ```
