@@ -19,6 +19,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     private var inSync = false
     /// Set when a keyframe shows that `State`'s `==` disagrees with its encoding: compare whole states.
     private var encodeInFull = false
+    /// Set when a start left its full encoding in the change encoder, for a delta to go on from;
+    /// cleared by the first step. A keyframe that comes first encodes as if nothing were held.
+    private var changesHoldStart = false
     /// The session's redacted paths (from its metadata): the replayed state is redacted the same way
     /// where it is compared, so placeholders meet placeholders. ``replayedJSON`` itself stays whole.
     private let redactor: Redactor
@@ -311,8 +314,11 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         guard let text = recorded.pendingKeyframeText, let decoded = try? JSONDecoder().decode(State.self, from: Data(text)) else {
             return false
         }
+        // The change encoder makes the full encoding the first step would otherwise make again: the
+        // step after the start encodes only what its action changed.
         changes.reset()
-        guard let encoded = try? encoder.encode(decoded) else { return false }
+        guard let encoded = try? changes.encode(decoded).json else { return false }
+        changesHoldStart = true
         replayedJSON = encoded
         guard let redacted = replayedJSONStandingFor(recorded) else { return false }
         state = decoded
@@ -340,7 +346,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         }
         changes.reset()
         do {
-            replayedJSON = try encoder.encode(state!)
+            replayedJSON = try changes.encode(state!).json
+            changesHoldStart = true
         } catch {
             return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the recorded state does not encode again: \(error)")
         }
@@ -365,7 +372,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// The change encoder runs through deltas. At a keyframe it is checked against a full encoding
     /// (`==` must agree with `encode(to:)`) and goes on when a delta follows, so a large state costs
     /// one full encoding per keyframe; before another keyframe it is set aside, so a run of keyframes
-    /// (a small state, or one replaced wholesale) costs one full encoding per entry.
+    /// (a small state, or one replaced wholesale) costs one full encoding per entry. A start (the
+    /// first keyframe, or one after a gap or a divergence) leaves its full encoding in it, so that a
+    /// delta right after it encodes only what its action changed.
     private mutating func encode(_ state: State, at entry: Entry, nextIsDelta: Bool, hints: ChangeHints?) throws -> JSONPatch? {
         if encodeInFull {
             replayedJSON = try encoder.encode(state)
@@ -373,6 +382,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         }
         // Held only by the change encoder while it encodes, so that it can patch it in place.
         replayedJSON = .null
+        if changesHoldStart, entry.kind == .keyframe { changes.reset() }
+        changesHoldStart = false
         guard entry.kind == .keyframe else {
             let change = try changes.encode(state, expecting: hints)
             replayedJSON = change.json

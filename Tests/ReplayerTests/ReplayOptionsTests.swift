@@ -192,9 +192,9 @@ struct ReplayOptionsTests {
 
     @Test("a state whose == ignores an encoded field is no divergence: it is replayed whole from the first change == hides, with a warning")
     func lyingEquality() throws {
-        // Recorded right: each delta changes the note, which Tagged's == does not see. Entry 1 is
-        // compared whole (nothing before it was change-encoded); at entry 2 the change encoder keeps
-        // the stale note, and a full encoding shows the state itself agrees.
+        // Recorded right: each delta changes the note, which Tagged's == does not see. From the
+        // start's encoding on, the change encoder keeps the stale note at entry 1, and a full
+        // encoding shows the state itself agrees.
         let recording = try RecordedSession(jsonl: #"""
             {"actionlog":"session","format":1,"name":"tagged","status":"closed","startedAt":0,"libraryVersion":"0.1.0","stateType":"ReplayerTests.Tagged","actionType":"Swift.Int","dropped":0,"metadata":{}}
             {"seq":0,"kind":"keyframe","time":0,"state":{"label":{"name":"x","note":""},"total":0}}
@@ -206,7 +206,7 @@ struct ReplayOptionsTests {
         let report = try Replay(recording: recording, reducer: Tagged.reduce).run()
         #expect(report.isMatch)
         #expect(report.warnings == [
-            "ReplayerTests.Tagged's == disagrees with its encoding at entry 2 (field label.note): the rest of the replay compared whole states",
+            "ReplayerTests.Tagged's == disagrees with its encoding at entry 1 (field label.note): the rest of the replay compared whole states",
         ])
         // A session of keyframes only compares whole states anyway: nothing to warn about.
         let (journal, id) = try record(directory.path("tagged.actionlog"), initial: Tagged(), [1, 2, 3], keyframes: .keyframesOnly, reduce: Tagged.reduce)

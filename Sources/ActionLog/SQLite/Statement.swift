@@ -212,13 +212,14 @@ struct Row {
 
     /// The column's bytes (text or blob); `nil` for NULL.
     func bytes(_ column: Int32) -> [UInt8]? {
+        // Reserved and appended, which is specialized here: `init(unsafeUninitializedCapacity:)`
+        // goes through the standard library's unspecialized allocation, which looks up the array's
+        // metadata on every call (583 instructions to copy 57 bytes, against 830).
         withBytes(column) { stored in
-            [UInt8](unsafeUninitializedCapacity: stored.count) { buffer, initialized in
-                if let source = stored.baseAddress, let target = buffer.baseAddress {
-                    target.initialize(from: source, count: stored.count)
-                }
-                initialized = stored.count
-            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(stored.count)
+            bytes.append(contentsOf: stored)
+            return bytes
         }
     }
 
