@@ -182,6 +182,68 @@ struct PinnedHostileTests {
         #expect(Self.message { try journal.entries(in: 1) } == misstored)
     }
 
+    // MARK: - Indexes that answer out of order
+
+    /// Edits that point `table` at a b-tree holding, for `session`, the integer seqs `seqs` and
+    /// `texts` seqs that are text, stored in descending order where the schema says ascending: a
+    /// damaged index. A lookup of "the first seq from N on" binary-searches it, lands among the
+    /// texts, passes over them and answers the first integer after them, whatever N.
+    static func descendingIndex(
+        _ table: String, columns: String, primaryKey: String, session: Int64, seqs: ClosedRange<Int>, texts: Int, rest: String
+    ) -> [SQLEdit] {
+        [
+            SQLEdit("CREATE TABLE damaged (\(columns), PRIMARY KEY (\(primaryKey))) WITHOUT ROWID", []),
+            SQLEdit("""
+                WITH RECURSIVE n(i) AS (SELECT ?2 UNION ALL SELECT i + 1 FROM n WHERE i < ?3)
+                INSERT INTO damaged SELECT ?1, i, \(rest) FROM n
+                """, [.integer(session), .integer(Int64(seqs.lowerBound)), .integer(Int64(seqs.upperBound))]),
+            SQLEdit("""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
+                INSERT INTO damaged SELECT ?1, 'text ' || i, \(rest) FROM n
+                """, [.integer(session), .integer(Int64(texts))]),
+            SQLEdit("PRAGMA writable_schema = ON", []),
+            SQLEdit("UPDATE sqlite_schema SET rootpage = (SELECT rootpage FROM sqlite_schema WHERE name = 'damaged') WHERE name = ?1", [.text(table)]),
+        ]
+    }
+
+    @Test("handler records whose index answers an earlier entry: verify finishes, naming it, instead of reading the same windows for ever")
+    func handlerIndexOutOfOrder() throws {
+        let path = try journal("handler-index.actionlog", Self.descendingIndex(
+            "handlers", columns: "session_id INTEGER NOT NULL, seq NOT NULL, started INTEGER NOT NULL",
+            primaryKey: "session_id, seq DESC", session: 2, seqs: 1...12, texts: 13, rest: "0"))
+        #expect(try findings(path) == [
+            "SQLite integrity check: *** in database main ***\\u{A}2nd reference to page 6\\u{A}Page 4 is never used",
+            "session 2: a handler's seq holds text, not an integer",
+            "session 2, entry 12: the handler records are out of order: the first from entry 4096 on is entry 12; the file's index is damaged",
+        ])
+    }
+
+    @Test("entries whose index answers rows before the page asked for: the cursor ends instead of reading them again")
+    func entryIndexOutOfOrder() throws {
+        let path = try journal("entry-index.actionlog", Self.descendingIndex(
+            "entries",
+            columns: """
+                session_id INTEGER NOT NULL, seq NOT NULL, kind TEXT NOT NULL, time REAL NOT NULL, label TEXT, action TEXT,
+                state TEXT, effect TEXT, duration_ns INTEGER, dropped INTEGER, note TEXT
+                """,
+            primaryKey: "session_id, seq DESC", session: 1, seqs: 0...599, texts: 1,
+            rest: "'keyframe', 0, 'add', '{\"add\":1}', '0', NULL, NULL, NULL, NULL"))
+        // The first page holds the text row, then entries 599 down to 89; the next one, asked from
+        // entry 90 on, answers the same rows, and the walk ends there: each is reported once.
+        let found = try findings(path)
+        #expect(found.count == 525)
+        #expect(Set(found).count == found.count)
+        #expect(Array(found.prefix(5)) == [
+            "SQLite integrity check: *** in database main ***\\u{A}2nd reference to page 6\\u{A}Page 3 is never used",
+            "session 1, entry 0: the sequence number is stored as text, not as an integer",
+            "session 1, entry 1: missing: entries 1...598 are not in the file",
+            "session 1, entry 598: out of order: entry 600 was expected",
+            "session 1, entry 597: out of order: entry 600 was expected",
+        ])
+        #expect(found.filter { $0.hasPrefix("session 1, entry 89:") } == ["session 1, entry 89: out of order: entry 600 was expected"])
+        #expect(Self.message { try Journal(path: path).entries(in: 1) } == "entry-index.actionlog, session 1, entry 0: the sequence number is stored as text, not as an integer")
+    }
+
     // MARK: - Patches that would build what no journal may hold
 
     @Test("a patch bomb is refused by state(at:), reported by verify, refused by import")

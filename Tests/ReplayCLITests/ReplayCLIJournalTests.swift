@@ -76,6 +76,28 @@ struct VerifyCommandTests {
         }
     }
 
+    @Test("log prints an entry at the largest sequence number there is, as text and as JSON, without overflowing")
+    func logEntryAtInt64Max() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            try runSQLite("""
+                UPDATE entries SET seq = 9223372036854775807
+                WHERE session_id = 2 AND seq = (SELECT max(seq) FROM entries WHERE session_id = 2);
+                """, on: "demo.actionlog", in: directory)
+
+            for arguments in [["--session", "2"], ["--session", "2", "--from", "9223372036854775807"]] {
+                let log = try runCLI(["log", "demo.actionlog"] + arguments, in: directory)
+                #expect(log.status == 0)
+                #expect(log.stderr == "")
+                #expect(lines(log.stdout).last?.hasPrefix("9223372036854775807 ") == true, "\(log.stdout)")
+            }
+            let json = try runCLI(["log", "demo.actionlog", "--session", "2", "--json"], in: directory)
+            #expect(json.status == 0)
+            #expect(lines(json.stdout).count == DemoJournal.checkoutEntries)
+            #expect(lines(json.stdout).last?.contains(#""seq":9223372036854775807,"#) == true)
+        }
+    }
+
     @Test("a damaged state fails only what needs it: log still prints the timeline, state names the entry")
     func damagedStateFailsOnlyStates() throws {
         try withTemporaryDirectory { directory in

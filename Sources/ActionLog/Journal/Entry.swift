@@ -191,6 +191,10 @@ struct RawEntry: Sendable {
     /// An integer column (sequence number, duration, dropped count) that holds something else, and
     /// what: SQLite would read `1.5` as entry 1, so such a row is refused rather than rounded.
     let misstored: (column: String, type: String)?
+    /// Whether the sequence number is stored as a number (an integer, or a real number refused as
+    /// ``misstored``): SQLite orders text and blobs after every number, so a cursor cannot go on
+    /// from such a row by its value.
+    var seqIsNumber = true
 
     static let columns = "session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note"
 
@@ -223,6 +227,7 @@ struct RawEntry: Sendable {
         dropped = row.optionalInt(9)
         note = row.text(10)
         misstored = Self.misstored(row, seq: 1, duration: 8, dropped: 9)
+        seqIsNumber = row.isNumber(1)
     }
 
     /// The first of the row's integer columns that holds something else; `duration` and `dropped` may be NULL.

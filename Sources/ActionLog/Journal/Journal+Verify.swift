@@ -121,6 +121,15 @@ extension Journal {
                         findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason, code: .handlerRecord))
                     }
                     next = overflow ? nil : try firstHandlerSeq(in: session.id, from: end)
+                    if let following = next, following < end {
+                        // Asked for the first record from `end` on, only a damaged index answers one
+                        // before it: going on from there would read the same windows forever.
+                        findings.append(JournalFinding(session: session.id, entry: following, problem: """
+                            the handler records are out of order: the first from entry \(end) on is entry \(following); \
+                            the file's index is damaged
+                            """, code: .handlerRecord))
+                        next = nil
+                    }
                 }
             } catch {
                 findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason, code: .handlerRecord))

@@ -176,6 +176,12 @@ struct Row {
         sqlite3_column_type(statement.handle, column) == SQLITE_NULL
     }
 
+    /// Whether the column holds an integer or a real number, which SQLite orders before any text or blob.
+    func isNumber(_ column: Int32) -> Bool {
+        let type = sqlite3_column_type(statement.handle, column)
+        return type == SQLITE_INTEGER || type == SQLITE_FLOAT
+    }
+
     /// What the column holds, when it is not an integer: `"a real number"`, `"text"`, `"a blob"`,
     /// `"NULL"`; `nil` for an integer. SQLite converts anything to an integer when asked, so a reader
     /// that must not take `1.5` for `1` asks this first.

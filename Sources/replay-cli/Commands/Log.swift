@@ -87,20 +87,21 @@ struct Log: ParsableCommand {
         var handlers = HandlerRecordPager(journal: journal, session: session.id)
         var printer = Printer(session: session, json: json)
         var printed = 0
-        var next = from
+        var next: Int? = from
         var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
         // With --follow, a signal during this first walk (a long session) ends it as it ends the follow.
         while filtering ? printed < (limit ?? .max) : true, stop?.isRequested != true,
             let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() })
         {
-            next = entry.seq + 1
+            next = Self.following(entry.seq, after: next)
             let handler = try reportingErrors { () throws(JournalError) in try handlers.record(at: entry.seq) }
             guard keeps(entry, pattern: pattern) else { continue }
             printed += 1
             try printer.print(entry, handler: handler)
         }
         try printer.flush()
-        guard let stop, !stop.isRequested, session.status == .recording else { return }
+        // After an entry at the largest sequence number there is, no entry can follow.
+        guard let stop, !stop.isRequested, session.status == .recording, let next else { return }
         try follow(journal: journal, session: session.id, from: next, pattern: pattern, printer: &printer, stop: stop)
     }
 
@@ -119,8 +120,16 @@ struct Log: ParsableCommand {
             var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session, from: next) }
             var fresh: [Entry] = []
             while let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() }) {
-                next = entry.seq + 1
+                // Printed already: only a damaged index answers an entry before the one asked for.
+                guard entry.seq >= next else { continue }
                 fresh.append(entry)
+                guard let following = Self.following(entry.seq, after: next) else {
+                    // The largest sequence number there is: nothing can follow it.
+                    try print(fresh, journal: journal, session: session, pattern: pattern, printer: &printer)
+                    try printer.flush()
+                    return
+                }
+                next = following
                 // A page at a time, so a recorder far ahead costs bounded memory.
                 if fresh.count >= EntryPageSize.rows {
                     try print(fresh, journal: journal, session: session, pattern: pattern, printer: &printer)
@@ -142,6 +151,14 @@ struct Log: ParsableCommand {
         let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session, seqs: head.seq...tail.seq) }
         let handlers = records.bySeq
         for entry in entries where keeps(entry, pattern: pattern) { try printer.print(entry, handler: handlers[entry.seq]) }
+    }
+
+    /// The entry to read after entry `seq`, when `next` was: past it, never back (a damaged index may
+    /// answer an entry already read), and `nil` after the largest sequence number there is.
+    static func following(_ seq: Int, after next: Int?) -> Int? {
+        guard let next else { return nil }
+        let (following, overflow) = seq.addingReportingOverflow(1)
+        return overflow ? nil : max(next, following)
     }
 
     /// How long `--follow` waits between two looks at the journal.
