@@ -235,13 +235,13 @@ struct PinnedHostileTests {
         #expect(Set(found).count == found.count)
         #expect(Array(found.prefix(5)) == [
             "SQLite integrity check: *** in database main ***\\u{A}2nd reference to page 6\\u{A}Page 3 is never used",
-            "session 1, entry 0: the sequence number is stored as text, not as an integer",
+            "session 1: an entry's sequence number is stored as text, not as an integer",
             "session 1, entry 1: missing: entries 1...598 are not in the file",
             "session 1, entry 598: out of order: entry 600 was expected",
             "session 1, entry 597: out of order: entry 600 was expected",
         ])
         #expect(found.filter { $0.hasPrefix("session 1, entry 89:") } == ["session 1, entry 89: out of order: entry 600 was expected"])
-        #expect(Self.message { try Journal(path: path).entries(in: 1) } == "entry-index.actionlog, session 1, entry 0: the sequence number is stored as text, not as an integer")
+        #expect(Self.message { try Journal(path: path).entries(in: 1) } == "entry-index.actionlog, session 1: an entry's sequence number is stored as text, not as an integer")
     }
 
     // MARK: - Patches that would build what no journal may hold

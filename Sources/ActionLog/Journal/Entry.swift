@@ -259,10 +259,14 @@ struct RawEntry: Sendable {
     ///   does not fail the read.
     func parsed(file: String, readingStates: Bool = true) throws(JournalError) -> Entry {
         func fail(_ reason: String) -> JournalError {
-            JournalError(.corrupt, file: file, session: session, entry: Int(seq), reason: reason)
+            // A sequence number stored as text or a blob reads as 0 (or its leading digits): it
+            // names no entry, and the message says what it is instead.
+            JournalError(.corrupt, file: file, session: session, entry: seqIsNumber ? Int(seq) : nil, reason: reason)
         }
         if let misstored {
-            throw fail("the \(misstored.column) is stored as \(misstored.type), not as an integer")
+            throw fail(seqIsNumber
+                ? "the \(misstored.column) is stored as \(misstored.type), not as an integer"
+                : "an entry's sequence number is stored as \(misstored.type), not as an integer")
         }
         guard let seq = Int(exactly: seq), seq >= 0 else {
             throw fail("the sequence number \(self.seq) is negative")
