@@ -218,7 +218,7 @@ struct PinnedHostileTests {
         ])
     }
 
-    @Test("entries whose index answers rows before the page asked for: the cursor ends instead of reading them again")
+    @Test("entries whose index answers rows before the page asked for: the walk ends with a named error instead of reading them again")
     func entryIndexOutOfOrder() throws {
         let path = try journal("entry-index.actionlog", Self.descendingIndex(
             "entries",
@@ -229,9 +229,10 @@ struct PinnedHostileTests {
             primaryKey: "session_id, seq DESC", session: 1, seqs: 0...599, texts: 1,
             rest: "'keyframe', 0, 'add', '{\"add\":1}', '0', NULL, NULL, NULL, NULL"))
         // The first page holds the text row, then entries 599 down to 89; the next one, asked from
-        // entry 90 on, answers the same rows, and the walk ends there: each is reported once.
+        // entry 90 on, answers the same rows: the walk ends there, naming the damage, and each row
+        // is reported once.
         let found = try findings(path)
-        #expect(found.count == 525)
+        #expect(found.count == 526)
         #expect(Set(found).count == found.count)
         #expect(Array(found.prefix(5)) == [
             "SQLite integrity check: *** in database main ***\\u{A}2nd reference to page 6\\u{A}Page 3 is never used",
@@ -240,8 +241,28 @@ struct PinnedHostileTests {
             "session 1, entry 598: out of order: entry 600 was expected",
             "session 1, entry 597: out of order: entry 600 was expected",
         ])
-        #expect(found.filter { $0.hasPrefix("session 1, entry 89:") } == ["session 1, entry 89: out of order: entry 600 was expected"])
+        #expect(found.filter { $0.hasPrefix("session 1, entry 89:") || $0.hasPrefix("session 1, entry 90:") } == [
+            "session 1, entry 90: out of order: entry 600 was expected",
+            "session 1, entry 89: out of order: entry 600 was expected",
+            "session 1, entry 90: the entries' index is damaged: asked for the entries from 90 on, it answered entry 89 last",
+        ])
         #expect(Self.message { try Journal(path: path).entries(in: 1) } == "entry-index.actionlog, session 1: an entry's sequence number is stored as text, not as an integer")
+    }
+
+    @Test("a sequence number stored as text at the end of a full page: the walk reads every row once and names it")
+    func textSequenceNumberEndsAPage() throws {
+        // 1,023 entries and the text row, which SQLite orders last: the second page of 512 rows ends
+        // with it, and reading it as entry 0 would start the walk again from entry 1.
+        let path = try journal("text-page.actionlog", [
+            SQLEdit("""
+                WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1023)
+                INSERT OR IGNORE INTO entries SELECT 1, i, 'keyframe', 0, 'add', '{"add":1}', '0', NULL, NULL, NULL, NULL FROM n
+                """, []),
+            SQLEdit("UPDATE entries SET seq = 'soon' WHERE session_id = 1 AND seq = 1023", []),
+        ])
+        let verification = try Journal(path: path).verify()
+        #expect(verification.findings.map(\.description) == ["session 1: an entry's sequence number is stored as text, not as an integer"])
+        #expect(verification.entries == 1024 + HostileFixture.actions.count + 1)
     }
 
     // MARK: - Patches that would build what no journal may hold

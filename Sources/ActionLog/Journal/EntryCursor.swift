@@ -61,20 +61,20 @@ public struct EntryCursor: Sendable {
             exhausted = page.count < size
             remaining = remaining.map { $0 - page.count }
             guard let last = page.last else { return nil }
-            // A page that ends before `from` comes only from a damaged index, answering rows it
-            // gave before: going on from there would read them again and again. The walk ends
-            // without it (verify names the damage: its integrity check fails).
-            guard last.seq >= Int64(from) else {
+            if !last.seqIsNumber {
+                // Text or a blob, which SQLite orders after every number and reads as 0 (or its
+                // leading digits): nothing can follow it by value. The readers name the row.
+                exhausted = true
+            } else if last.seq < Int64(from) {
+                // Only a damaged index answers "the entries from `from` on" with one before it:
+                // going on from there would read the same rows again and again.
                 exhausted = true
                 page = []
-                return nil
-            }
-            // Keyed by sequence number: a row at Int64.max ends the session. So does a row whose
-            // sequence number is text or a blob, which SQLite orders after every number and reads
-            // as 0 (or its leading digits): the readers name it, and nothing can follow it by value.
-            if !last.seqIsNumber {
-                exhausted = true
+                throw JournalError(.corrupt, file: journal.fileName, session: session, entry: from, reason: """
+                    the entries' index is damaged: asked for the entries from \(from) on, it answered entry \(last.seq) last
+                    """)
             } else {
+                // Keyed by sequence number: a row at Int64.max ends the session.
                 let (following, overflow) = Int(last.seq).addingReportingOverflow(1)
                 nextSeq = overflow ? nil : following
             }

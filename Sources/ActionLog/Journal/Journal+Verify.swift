@@ -156,7 +156,16 @@ extension Journal {
         }
         var states = SessionStates(file: fileName, session: session.id)
         var count = 0
-        while let raw = try cursor.nextRaw() {
+        while true {
+            let next: RawEntry?
+            do {
+                next = try cursor.nextRaw()
+            } catch {
+                // The rows cannot be read on (a damaged index): reported, and the session ends here.
+                finding(error)
+                break
+            }
+            guard let raw = next else { break }
             count += 1
             progress(count)
             let entry: Entry
