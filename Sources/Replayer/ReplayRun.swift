@@ -314,11 +314,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         guard let text = recorded.pendingKeyframeText, let decoded = try? JSONDecoder().decode(State.self, from: Data(text)) else {
             return false
         }
-        // The change encoder makes the full encoding the first step would otherwise make again: the
-        // step after the start encodes only what its action changed.
-        changes.reset()
-        guard let encoded = try? changes.encode(decoded).json else { return false }
-        changesHoldStart = true
+        guard let encoded = try? encodeStart(decoded) else { return false }
         replayedJSON = encoded
         guard let redacted = replayedJSONStandingFor(recorded) else { return false }
         state = decoded
@@ -344,16 +340,24 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         } catch {
             return failure(.stateDoesNotDecode, seq: entry.seq, label: entry.label, JSONValue.describe(error))
         }
-        changes.reset()
         do {
-            replayedJSON = try changes.encode(state!).json
-            changesHoldStart = true
+            replayedJSON = try encodeStart(state!)
         } catch {
             return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the recorded state does not encode again: \(error)")
         }
         inSync = redactor.keyframe(replayedJSON) == json
         checked(at: entry.seq)
         return nil
+    }
+
+    /// Encodes the state a replay starts from with the change encoder, set aside first: its full
+    /// encoding is then the base the first delta goes on from, encoding only what its action
+    /// changed, instead of encoding the whole state a second time.
+    private mutating func encodeStart(_ state: State) throws -> JSONValue {
+        changes.reset()
+        let json = try changes.encode(state).json
+        changesHoldStart = true
+        return json
     }
 
     /// Steps between two full comparisons while taking elements as unchanged, at least.

@@ -87,8 +87,12 @@ extension Journal {
     /// when none has: where a walk over the records in windows goes next, so that the windows it reads
     /// are as many as the rows at most, however far apart their seqs (a damaged row may hold
     /// `Int64.max`), and a call whose handler row is gone is still read (and found wanting).
+    ///
+    /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the entry when the
+    ///   file's index answers one before `seq`, which only a damaged index does: a walk going on
+    ///   from there would read the same windows for ever.
     package func firstHandlerSeq(in session: Session.ID, from seq: Int) throws(JournalError) -> Int? {
-        try read(session: session) { connection in
+        let first = try read(session: session) { connection -> Int? in
             guard try Self.hasHandlerTables(connection) else { return nil }
             // Integers only: SQLite orders a text after every number, and reads it as 0. Each side
             // stops at its first row in key order (a `min()` with a second condition would read on).
@@ -99,6 +103,12 @@ extension Journal {
                     SELECT (SELECT seq FROM calls WHERE session_id = ?1 AND seq >= ?2 AND typeof(seq) = 'integer' ORDER BY seq LIMIT 1))
                 """, [.integer(session), .integer(Int64(seq))]).map(Int.init)
         }
+        if let first, first < seq {
+            throw JournalError(.corrupt, file: fileName, session: session, entry: first, reason: """
+                the handler records are out of order: the first from entry \(seq) on is entry \(first); the file's index is damaged
+                """)
+        }
+        return first
     }
 
     /// Whether the file has the tables of schema version 2 (a version-1 file has none until a recorder migrates it).
