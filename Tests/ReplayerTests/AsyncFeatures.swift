@@ -150,7 +150,10 @@ func recordProductSession(path: String, script: [[ProductAction]], sessionName: 
         handle: { await viewModel.handle($0) },
         snapshot: { state.snapshot })
     for batch in script {
-        for action in batch { reducer(action) }
+        // Sent from the main actor, as a UI sends them: a handler's first step (its state update on
+        // the main actor) cannot run between two sends of a batch, so the batch overlaps however
+        // the host schedules the handlers' tasks.
+        await MainActor.run { for action in batch { reducer(action) } }
         await reducer.settle()
     }
     reducer.close()
