@@ -88,13 +88,17 @@ let package = Package(
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
+        // The damaged files the hostile-file suites share: a small recorded fixture, and seeded mutants of
+        // its journal and text form (byte damage, SQL edits through the C API with every value bound).
+        .target(name: "HostileFileSupport", dependencies: ["ActionLog", "CSQLite"], path: "Tests/HostileFileSupport"),
         // Every file is untrusted: seeded mutants of journals and text forms through every reader.
-        .testTarget(name: "HostileFileTests", dependencies: ["ActionLog", "Replayer", "CSQLite"]),
+        .testTarget(name: "HostileFileTests", dependencies: ["ActionLog", "Replayer", "CSQLite", "HostileFileSupport"]),
         // The viewer's server and reports, in-process, and in headless Chromium driven over the DevTools pipe
         // (no extra package; `ACTIONLOG_SKIP_BROWSER=1` skips the browser suites).
         .testTarget(name: "ViewerTests", dependencies: ["ActionLogViewer", "ActionLog", "ActionLogExamples"]),
         // Runs the built `replay-cli` binary; depending on it makes `swift test` build it first.
-        .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "ActionLogViewer", "replay-cli"]),
+        // The same seeded mutants through every command and the viewer's routes.
+        .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "ActionLogViewer", "HostileFileSupport", "replay-cli"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ActionLog
 import Foundation
+import HostileFileSupport
 import Testing
 
 /// Every file is untrusted: a seeded mutation test over every reader of the library.

@@ -1,5 +1,6 @@
 import ActionLog
 import Foundation
+import HostileFileSupport
 import Replayer
 
 /// Runs every reader of the library over one file and collects what went wrong: an error that is

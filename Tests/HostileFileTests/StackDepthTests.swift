@@ -1,5 +1,6 @@
 import ActionLog
 import Foundation
+import HostileFileSupport
 import Replayer
 import Synchronization
 import Testing

@@ -51,11 +51,21 @@ private final class PipeDrain: Sendable {
     }
 }
 
+/// A child's watch: whether it was killed for running past its time, or was seen to end first.
+private final class TimeoutWatch: Sendable {
+    let state = Mutex((fired: false, ended: false))
+}
+
+/// The status ``runProcess(_:_:in:standardOutput:environment:timeout:)`` returns for a child it killed
+/// because it ran past its time: no exit status or signal number is negative.
+let timedOutStatus: Int32 = -1
+
 /// Runs `executable` with `arguments` in `directory`; returns its exit status and everything it printed.
-/// With `standardOutput`, the child writes there instead (and `stdout` is empty).
+/// With `standardOutput`, the child writes there instead (and `stdout` is empty). With `timeout`, a
+/// child still running then is killed, and the status is ``timedOutStatus``.
 func runProcess(
     _ executable: URL, _ arguments: [String], in directory: URL, standardOutput: FileHandle? = nil,
-    environment extra: [String: String] = [:]
+    environment extra: [String: String] = [:], timeout: Duration? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
@@ -71,6 +81,20 @@ func runProcess(
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    let watch = TimeoutWatch()
+    if let timeout {
+        let pid = process.processIdentifier
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            watch.state.withLock { state in
+                // Under the lock that the end is recorded with: a child seen to end is never signalled.
+                guard !state.ended else { return }
+                state.fired = true
+                kill(pid, SIGKILL)
+            }
+        }
+    }
     // Our copies of the write ends must go, or the reads below would never see the end of the pipes.
     try? output.fileHandleForWriting.close()
     try? errors.fileHandleForWriting.close()
@@ -79,7 +103,11 @@ func runProcess(
     let stdout = stdoutDrain.result()
     let stderr = stderrDrain.result()
     process.waitUntilExit()
-    return (process.terminationStatus, stdout, stderr)
+    let fired = watch.state.withLock { state in
+        state.ended = true
+        return state.fired
+    }
+    return (fired ? timedOutStatus : process.terminationStatus, stdout, stderr)
 }
 
 /// Runs the `replay-cli` binary with `arguments`, with `directory` as the working directory.

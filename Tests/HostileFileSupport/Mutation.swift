@@ -3,18 +3,18 @@ import CSQLite
 import Foundation
 
 /// Which file a mutant damages.
-enum MutantTarget: Sendable {
+package enum MutantTarget: Sendable {
     case journal
     case text
 }
 
 /// One damaged file, made from a seed: ``description`` says what was done, for reproduction.
-struct Mutant: Sendable {
-    let seed: UInt64
-    let target: MutantTarget
-    let description: String
+package struct Mutant: Sendable {
+    package let seed: UInt64
+    package let target: MutantTarget
+    package let description: String
     /// The damaged file's bytes; for SQL edits, the journal after the edit.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
 }
 
 /// Makes mutants of the fixture's journal and text form.
@@ -22,11 +22,16 @@ struct Mutant: Sendable {
 /// A third of them are byte-level (truncations, bit flips, scribbles); the rest edit what the
 /// readers interpret: entry rows through the sqlite3 C API (every value bound), and fields of the
 /// text form's lines; a few are patch bombs and nesting built through a chain of patches.
-struct MutantMaker {
-    let fixture: HostileFixture
-    let directory: TemporaryDirectory
+package struct MutantMaker {
+    package let fixture: HostileFixture
+    package let directory: TemporaryDirectory
 
-    func mutant(seed: UInt64) throws -> Mutant {
+    package init(fixture: HostileFixture, directory: TemporaryDirectory) {
+        self.fixture = fixture
+        self.directory = directory
+    }
+
+    package func mutant(seed: UInt64) throws -> Mutant {
         var random = SeededGenerator(seed: seed)
         // Out of 48. Patch bombs are rarer still (1 in 192): each costs every reader that meets it the
         // measuring of 1 MiB (the allowance) before it is refused, 2–3 s a mutant in a debug build;
@@ -73,7 +78,7 @@ struct MutantMaker {
     }
 
     /// Invalid UTF-8, control characters, line breaks, a byte-order mark, NUL.
-    static let hostileBytes: [[UInt8]] = [
+    package static let hostileBytes: [[UInt8]] = [
         [0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x00], [0x0A], [0x0D], [0x0D, 0x0A, 0x0A],
         [0x1B, 0x5B, 0x33, 0x31, 0x6D], [0xEF, 0xBB, 0xBF], [0x5C], [0x22], [0x7B], [0x5D],
     ]
@@ -112,7 +117,7 @@ struct MutantMaker {
     }
 
     /// Values of the wrong kind, or at the edges of what a number can hold.
-    static let hostileValues: [String] = [
+    package static let hostileValues: [String] = [
         "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-1", "0", "1e999", "-1e308", "1e308",
         "0.5", "null", "true", #""""#, #""\u0000\u001b[31m""#, #""\ud800""#, "[]", "{}", #"[{"op":"nope","path":""}]"#,
         #"[{"op":"remove","path":"/items/999"}]"#, #"{"op":"add","path":"/a","value":1}"#, #"[{"op":"add","path":"/a"}]"#,
@@ -129,8 +134,8 @@ struct MutantMaker {
         #"{"started":0,"records":[{"call":{"service":"S\u0000\u001b[31m","method":"m\n","arguments":[],"result":null,"answered":9223372036854775807}}]}"#,
         #"{"started":0,"records":[{"output":{"label":"\ud800","event":{}}}]}"#, #"{"started":0,"records":[{"output":{"label":"x"}}]}"#,
     ]
-    static let entryKeys = ["seq", "kind", "label", "time", "durationNs", "action", "effect", "state", "patch", "dropped", "note", "handler", "handler", "handler"]
-    static let headerKeys = ["actionlog", "format", "name", "status", "startedAt", "endedAt", "dropped", "metadata", "stateType"]
+    package static let entryKeys = ["seq", "kind", "label", "time", "durationNs", "action", "effect", "state", "patch", "dropped", "note", "handler", "handler", "handler"]
+    package static let headerKeys = ["actionlog", "format", "name", "status", "startedAt", "endedAt", "dropped", "metadata", "stateType"]
 
     private func textField(seed: UInt64, _ random: inout SeededGenerator) -> Mutant {
         var lines = lines()
@@ -162,13 +167,13 @@ struct MutantMaker {
 
     /// A delta that copies the whole state into a new member of itself forty times over: each copy
     /// doubles it, so applied in full it would weigh 2⁴⁰ times the state.
-    static let patchBomb: String = {
+    package static let patchBomb: String = {
         "[" + (0..<40).map { #"{"op":"copy","from":"","path":"/b\#($0)"}"# }.joined(separator: ",") + "]"
     }()
 
     /// The `index`-th (from 0) of a chain of patches each nesting the state 100 levels deeper at its
     /// deepest point: patch `i` leaves it `100 × (i + 1) + 1` levels deep.
-    static func deepeningPatch(_ index: Int) -> String {
+    package static func deepeningPatch(_ index: Int) -> String {
         let path = "/deep" + String(repeating: "/d", count: 100 * index)
         let value = String(repeating: #"{"d":"#, count: 99) + "{}" + String(repeating: "}", count: 99)
         return #"[{"op":"add","path":"\#(path)","value":\#(value)}]"#
@@ -302,7 +307,7 @@ struct MutantMaker {
         }
     }
 
-    static let hostileSQLValues: [SQLValue] = [
+    package static let hostileSQLValues: [SQLValue] = [
         .blob([0xFF, 0xFE, 0xC3]), .blob([0x22, 0xFF, 0x22]), .blob([0x7B, 0x7D, 0x00, 0x5B]), .text("\u{1}\u{1B}[31m\u{7}"),
         .text(#"{"items":"#), .text("nul\u{0}l"), .text("42"), .text("[1,2,3]"), .text(#"{"op":"add"}"#), .text("null"),
         .text(#"[{"op":"nope","path":""}]"#), .text(#"[{"op":"remove","path":"/items/999"}]"#), .text(#""a string""#), .null,
@@ -312,7 +317,7 @@ struct MutantMaker {
     ] + hostilePatches.map { .text($0) }
 
     /// Patches that are well-formed JSON Patch text, aimed at the edges of pointers, indices and numbers.
-    static let hostilePatches: [String] = [
+    package static let hostilePatches: [String] = [
         #"[{"op":"add","path":"/items/99999999999999999999","value":1}]"#,
         #"[{"op":"add","path":"/items/9223372036854775807","value":1}]"#,
         #"[{"op":"remove","path":"/items/-1"}]"#, #"[{"op":"remove","path":"/items/01"}]"#,
@@ -327,7 +332,7 @@ struct MutantMaker {
     ]
 
     /// Applies `edits` to a copy of the fixture's journal, returning its bytes.
-    func apply(_ edits: [SQLEdit]) throws -> [UInt8] {
+    package func apply(_ edits: [SQLEdit]) throws -> [UInt8] {
         let path = directory.path("edit-\(UUID().uuidString).actionlog")
         try Data(fixture.journal).write(to: URL(fileURLWithPath: path))
         defer {
@@ -341,14 +346,14 @@ struct MutantMaker {
 // MARK: - SQL through the C API
 
 /// A value bound to an SQL parameter.
-enum SQLValue: Sendable, CustomStringConvertible {
+package enum SQLValue: Sendable, CustomStringConvertible {
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
     case null
 
-    var description: String {
+    package var description: String {
         switch self {
         case .integer(let value): String(value)
         case .real(let value): String(value)
@@ -360,23 +365,25 @@ enum SQLValue: Sendable, CustomStringConvertible {
 }
 
 /// One SQL statement and its bound values.
-struct SQLEdit: Sendable, CustomStringConvertible {
-    let sql: String
-    let values: [SQLValue]
+package struct SQLEdit: Sendable, CustomStringConvertible {
+    package let sql: String
+    package let values: [SQLValue]
 
-    init(_ sql: String, _ values: [SQLValue]) {
+    package init(_ sql: String, _ values: [SQLValue]) {
         self.sql = sql
         self.values = values
     }
 
-    var description: String { "\(sql) with \(values)" }
+    package var description: String { "\(sql) with \(values)" }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) { self.description = description }
     }
 
     /// Copies what the write-ahead log holds into the database file and empties the log.
-    static func checkpoint(_ path: String) throws {
+    package static func checkpoint(_ path: String) throws {
         var handle: OpaquePointer?
         defer { sqlite3_close_v2(handle) }
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
@@ -387,7 +394,7 @@ struct SQLEdit: Sendable, CustomStringConvertible {
     }
 
     /// Runs `edits` in one connection, with CHECK constraints off so rows can hold what the schema forbids.
-    static func run(_ edits: [SQLEdit], on path: String) throws {
+    package static func run(_ edits: [SQLEdit], on path: String) throws {
         var handle: OpaquePointer?
         defer { sqlite3_close_v2(handle) }
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let handle else {

@@ -6,10 +6,10 @@ import Foundation
 /// In `/dev/shm` when the machine has one: the readers create a journal or two per mutant, and on a
 /// disk the `fsync`s of creating them cost ten times the reading (40 s instead of 6 s for the
 /// default run on the shared build machine).
-final class TemporaryDirectory: Sendable {
-    let url: URL
+package final class TemporaryDirectory: Sendable {
+    package let url: URL
 
-    static let base: URL = {
+    package static let base: URL = {
         var isDirectory: ObjCBool = false
         let memory = "/dev/shm"
         if FileManager.default.fileExists(atPath: memory, isDirectory: &isDirectory), isDirectory.boolValue,
@@ -20,24 +20,24 @@ final class TemporaryDirectory: Sendable {
         return FileManager.default.temporaryDirectory
     }()
 
-    init() throws {
-        url = Self.base.appendingPathComponent("HostileFileTests-\(UUID().uuidString)", isDirectory: true)
+    package init() throws {
+        url = Self.base.appendingPathComponent("HostileFiles-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    package func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
 /// SplitMix64, as in `Tests/ActionLogTests/Encoding/EncodingModels.swift`: every seed replays the
 /// same sequence, so a mutant is reproduced from its seed alone.
-struct SeededGenerator: RandomNumberGenerator {
+package struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -48,24 +48,35 @@ struct SeededGenerator: RandomNumberGenerator {
 
 // MARK: - A small feature to record
 
-struct Basket: Codable, Equatable, Sendable {
-    struct Item: Codable, Equatable, Sendable {
-        var id: Int
-        var name: String
-        var quantity: Int
+package struct Basket: Codable, Equatable, Sendable {
+    package struct Item: Codable, Equatable, Sendable {
+        package var id: Int
+        package var name: String
+        package var quantity: Int
+
+        package init(id: Int, name: String, quantity: Int) {
+            self.id = id
+            self.name = name
+            self.quantity = quantity
+        }
     }
-    var items: [Item] = []
-    var note = ""
+    package var items: [Item] = []
+    package var note = ""
+
+    package init(items: [Item] = [], note: String = "") {
+        self.items = items
+        self.note = note
+    }
 }
 
-enum BasketAction: Codable, Equatable, Sendable {
+package enum BasketAction: Codable, Equatable, Sendable {
     case add(name: String)
     case setQuantity(index: Int, quantity: Int)
     case remove(index: Int)
     case note(String)
 }
 
-func reduceBasket(_ basket: inout Basket, _ action: BasketAction) {
+package func reduceBasket(_ basket: inout Basket, _ action: BasketAction) {
     switch action {
     case .add(let name):
         basket.items.append(Basket.Item(id: basket.items.count, name: name, quantity: 1))
@@ -87,25 +98,25 @@ func reduceBasket(_ basket: inout Basket, _ action: BasketAction) {
 /// into the keyframe a recorder writes after a gap, inserted with `Journal.insert`; it also holds
 /// handler records (``handlers``), so that the `handlers` and `calls` tables, and the `handler`
 /// member of the text form's lines, have rows to damage.
-struct HostileFixture: Sendable {
-    static let actions: [BasketAction] = [
+package struct HostileFixture: Sendable {
+    package static let actions: [BasketAction] = [
         .add(name: "apple"), .add(name: "pear"), .setQuantity(index: 0, quantity: 3), .note("for the weekend"),
         .add(name: "plum"), .remove(index: 1), .setQuantity(index: 1, quantity: 2), .add(name: "fig"),
         .note("done"), .setQuantity(index: 2, quantity: 5), .remove(index: 0), .add(name: "kiwi"),
     ]
     /// The entry session 2 lost, and how many actions it lost there.
-    static let gapSeq = 6
-    static let gapDropped = 2
+    package static let gapSeq = 6
+    package static let gapDropped = 2
 
     /// The journal's bytes (SQLite, checkpointed, no WAL left).
-    let journal: [UInt8]
+    package let journal: [UInt8]
     /// Session 2's text form.
-    let jsonl: [UInt8]
+    package let jsonl: [UInt8]
     /// Session 1's states, entry 0 first.
-    let states: [Basket]
+    package let states: [Basket]
 
     /// Records the sessions in `directory`.
-    init(in directory: TemporaryDirectory) throws {
+    package init(in directory: TemporaryDirectory) throws {
         let path = directory.path("base.actionlog")
         var basket = Basket()
         var configuration = RecorderConfiguration()
@@ -137,7 +148,7 @@ struct HostileFixture: Sendable {
 
     /// What session 2's handlers did, for every entry with an action: a service call that returned,
     /// one that threw, and an output event, with the order they started in reversed in pairs.
-    static var handlers: [HandlerRecord] {
+    package static var handlers: [HandlerRecord] {
         (1...actions.count).filter { $0 != gapSeq }.map { seq in
             var records: [HandlerRecord.Record] = [
                 .call(ServiceCall(service: "Prices", method: "quote", arguments: [.string("item \(seq)"), .number(String(seq))], outcome: .returned(["cents": .number(String(seq * 100))]), answered: 0))
