@@ -188,6 +188,11 @@ struct ReplayResult {
     /// `Replay.run()`: the above, plus running the reducer, encoding its state and comparing (if measured).
     var replay: Double?
     var replayMatched: Bool?
+    /// The start, which any reading of the session from entry 0 pays once whatever its length: entry
+    /// 0's keyframe parsed from its text in memory, then freed. Seconds, CPU seconds, instructions.
+    var start: Double
+    var startCPU: Double
+    var startInstructions: Double?
 
     /// Reconstruction speed as a fraction of decode-only speed.
     var reconstructShare: Double { decodeOnly / reconstruct }
@@ -199,6 +204,9 @@ struct ReplayResult {
         return decodeOnlyInstructions / reconstructInstructions
     }
     var replayShare: Double? { replay.map { decodeOnly / $0 } }
+    /// The share of the rest of rebuild+decode, the start taken out: what each entry costs beside
+    /// decoding its action, apart from the one state every reading from entry 0 parses.
+    var shareAfterStart: Double { decodeOnly / max(reconstruct - start, .leastNonzeroMagnitude) }
 }
 
 /// The action texts of a session, read with a plain `SELECT`: what the decode-only loop decodes.
@@ -209,6 +217,15 @@ func actionTexts(path: String, session: Session.ID) throws -> [String] {
     var actionTexts: [String] = []
     while try texts.step() { actionTexts.append(texts.text(0) ?? "") }
     return actionTexts
+}
+
+/// Entry 0's stored state, the keyframe every reading of the session from its start parses.
+func startKeyframeText(path: String, session: Session.ID) throws -> [UInt8] {
+    let database = try Database(path: path, readOnly: true)
+    let row = try database.prepare("SELECT state FROM entries WHERE session_id = ?1 AND seq = 0")
+    row.bind(1, Int(session))
+    guard try row.step(), let text = row.text(0) else { throw BenchError("session \(session) of \(path) has no entry 0") }
+    return Array(text.utf8)
 }
 
 /// The decode-only loop, the replay share's numerator: parses and decodes each action text, what
@@ -241,12 +258,14 @@ func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: Str
     let journal = try Journal(path: path)
     let decoder = JSONDecoder()
     let texts = try actionTexts(path: path, session: session)
+    let startText = try startKeyframeText(path: path, session: session)
 
     let times = try interleavedMedians(repeats: repeats, [
         { try decodeActions(texts, decoding: Action.self, decoder: decoder) },
         { blackHole(try rebuild(journal, session: session, decoding: Action.self, decoder: decoder)) },
+        { blackHole(try JSONValue(parsing: startText)) },
     ])
-    let (decodeOnly, reconstruct) = (times[0], times[1])
+    let (decodeOnly, reconstruct, start) = (times[0], times[1], times[2])
     var matched: Bool?
     var replay: Double?
     if runReplay {
@@ -258,5 +277,5 @@ func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: Str
     return ReplayResult(
         entries: texts.count, decodeOnly: decodeOnly.wall, reconstruct: reconstruct.wall, decodeOnlyCPU: decodeOnly.cpu,
         reconstructCPU: reconstruct.cpu, decodeOnlyInstructions: decodeOnly.instructions, reconstructInstructions: reconstruct.instructions,
-        replay: replay, replayMatched: matched)
+        replay: replay, replayMatched: matched, start: start.wall, startCPU: start.cpu, startInstructions: start.instructions)
 }

@@ -37,7 +37,10 @@ import Foundation
     print()
     var replays: [(name: String, result: ReplayResult)] = []
     var notes: [String] = []
-    var table = Table(["session", "entries", "decode only", "rebuild+decode", "share", "share (CPU)", "share (instr.)", "Replay.run()", "share", "matched"])
+    var table = Table([
+        "session", "entries", "decode only", "rebuild+decode", "share", "share (CPU)", "share (instr.)", "start", "share after start",
+        "Replay.run()", "share", "matched",
+    ])
     func run(_ replayCase: ReplayCase) throws {
         progress("replay: \(replayCase.name)")
         let runReplay = replayCase.rate.map { Double(replayCase.entries) / $0 < 10 } ?? true
@@ -46,6 +49,7 @@ import Foundation
         table.add([
             replayCase.name, grouped(measured.entries), time(measured.decodeOnly), time(measured.reconstruct), percent(measured.reconstructShare),
             percent(measured.reconstructShareCPU), measured.reconstructShareInstructions.map(percent) ?? "n/a",
+            time(measured.start), percent(measured.shareAfterStart),
             measured.replay.map(time) ?? "skipped", measured.replayShare.map(percent) ?? "-", measured.replayMatched.map { $0 ? "yes" : "NO" } ?? "-",
         ])
         if replayCase.long, ProcessInfo.processInfo.environment["ACTIONLOG_BENCH_KEEP"] == nil { replayCase.remove() }
@@ -69,6 +73,8 @@ import Foundation
         print("compared as text by a replay), every action decoded, the last state parsed. Replay.run() also reduces, encodes what changed (ChangeEncoder) and")
         print("compares the places either patch touched, plus a full encode and compare at each keyframe")
         print("(skipped where it would take over 10 s). share: decode-only time ÷ that time (100% = as fast as decoding the actions alone).")
+        print("start: entry 0's keyframe parsed from its text in memory and freed, which every reading of the session from its")
+        print("start pays once whatever the session's length; share after start: decode-only time ÷ (rebuild+decode − start).")
         print("share (CPU): the same in the measuring thread's CPU time, which leaves out the time the host gives other machines.")
         print("share (instr.): the same in instructions the measuring thread retired in user space (a perf-events counter), which")
         print("the host's load hardly moves: cache misses and waits do not count, so a host slow on memory moves the other two alone.")
@@ -86,7 +92,8 @@ import Foundation
     add(
         "replay ≥ 50% of decode-only speed (\(name))",
         percent(replay.reconstructShare) + " (CPU: " + percent(replay.reconstructShareCPU)
-            + (replay.reconstructShareInstructions.map { ", instr.: " + percent($0) } ?? "") + ")"
+            + (replay.reconstructShareInstructions.map { ", instr.: " + percent($0) } ?? "") + "; after the start: "
+            + percent(replay.shareAfterStart) + ")"
             + (replay.replayShare.map { " (Replay.run(): " + percent($0) + ")" } ?? ""),
         replay.reconstructShare >= 0.5)
 }

@@ -479,7 +479,7 @@ func shareChild(_ arguments: [String]) -> Int32 {
             return unknownWorkload("--share-child", arguments[2])
         }
         let instructions = result.reconstructShareInstructions.map { ", instructions: \(percent($0))" } ?? ""
-        print("\(grouped(result.entries)) entries: decode only \(time(result.decodeOnly)), rebuild+decode \(time(result.reconstruct)), share \(percent(result.reconstructShare)) (CPU: \(percent(result.reconstructShareCPU))\(instructions))")
+        print("\(grouped(result.entries)) entries: decode only \(time(result.decodeOnly)), rebuild+decode \(time(result.reconstruct)), share \(percent(result.reconstructShare)) (CPU: \(percent(result.reconstructShareCPU))\(instructions)); start \(time(result.start)), share after it \(percent(result.shareAfterStart))")
         return 0
     } catch {
         return childFailure("--share-child: \(error)")
