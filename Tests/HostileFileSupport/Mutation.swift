@@ -428,3 +428,25 @@ package struct SQLEdit: Sendable, CustomStringConvertible {
         }
     }
 }
+
+// MARK: - A run's size
+
+/// How many mutants a run makes and from which seed: the defaults, or the environment's
+/// `PREFIX_ITERATIONS` and `PREFIX_SEED` (a longer run, or one mutant again from its seed).
+package struct MutationRun: Sendable {
+    package let iterations: Int
+    package let firstSeed: UInt64
+
+    /// - Parameters:
+    ///   - prefix: the variables' prefix, for example `ACTIONLOG_MUTATION`.
+    ///   - iterations: the count when `PREFIX_ITERATIONS` is not set (or not a count).
+    ///   - seed: the first seed when `PREFIX_SEED` is not set (or not a number).
+    package init(environment prefix: String, iterations: Int, seed: UInt64) {
+        let environment = ProcessInfo.processInfo.environment
+        self.iterations = environment[prefix + "_ITERATIONS"].flatMap { Int($0) }.map { max(0, $0) } ?? iterations
+        self.firstSeed = environment[prefix + "_SEED"].flatMap { UInt64($0) } ?? seed
+    }
+
+    /// The seed of the mutant at `index`.
+    package func seed(_ index: Int) -> UInt64 { firstSeed &+ UInt64(truncatingIfNeeded: index) }
+}

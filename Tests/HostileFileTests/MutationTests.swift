@@ -20,14 +20,10 @@ struct MutationTests {
     static let defaultIterations = 300
     static let defaultSeed: UInt64 = 0xAC7_1096
 
-    static func setting(_ name: String) -> UInt64? {
-        ProcessInfo.processInfo.environment[name].flatMap { UInt64($0) }
-    }
-
     @Test("no mutant crashes, hangs or fails a reader without a named error")
     func mutants() throws {
-        let iterations = Self.setting("ACTIONLOG_MUTATION_ITERATIONS").map(Int.init) ?? Self.defaultIterations
-        let first = Self.setting("ACTIONLOG_MUTATION_SEED") ?? Self.defaultSeed
+        let run = MutationRun(environment: "ACTIONLOG_MUTATION", iterations: Self.defaultIterations, seed: Self.defaultSeed)
+        let (iterations, first) = (run.iterations, run.firstSeed)
         let directory = try TemporaryDirectory()
         let fixture = try HostileFixture(in: directory)
         let maker = MutantMaker(fixture: fixture, directory: directory)
@@ -38,7 +34,7 @@ struct MutationTests {
         var successes = 0
         var targets = (journal: 0, text: 0)
         for index in 0..<iterations {
-            let seed = first &+ UInt64(index)
+            let seed = run.seed(index)
             let mutant = try maker.mutant(seed: seed)
             try Data("seed \(seed): \(mutant.description)\n".utf8).write(to: URL(fileURLWithPath: progress))
             // A directory per mutant: the readers write exports and imports next to it.

@@ -53,21 +53,17 @@ struct ProductMutationTests {
             + ["0", "1", "6", "7", "12", "13"].map { "/api/sessions/\(session)/entries/\($0)" }
     }
 
-    static func setting(_ name: String) -> UInt64? {
-        ProcessInfo.processInfo.environment[name].flatMap { UInt64($0) }
-    }
-
     @Test("no mutant crashes or hangs a command or the viewer; every failure names the file")
     func mutants() throws {
-        let iterations = Self.setting("ACTIONLOG_CLI_MUTATION_ITERATIONS").map(Int.init) ?? Self.defaultIterations
-        let first = Self.setting("ACTIONLOG_CLI_MUTATION_SEED") ?? Self.defaultSeed
+        let run = MutationRun(environment: "ACTIONLOG_CLI_MUTATION", iterations: Self.defaultIterations, seed: Self.defaultSeed)
+        let iterations = run.iterations
         let directory = try TemporaryDirectory()
         let maker = MutantMaker(fixture: try HostileFixture(in: directory), directory: directory)
         var failures: [String] = []
         var statuses: [Int32: Int] = [:]
         var answers: [Int: Int] = [:]
         for index in 0..<iterations {
-            let seed = first &+ UInt64(index)
+            let seed = run.seed(index)
             let mutant = try maker.mutant(seed: seed)
             let workspace = try TemporaryDirectory()
             var problems: [String] = []
