@@ -10,7 +10,7 @@ import Testing
 /// server (arithmetic, printing, status codes) meets them, not only the library's readers.
 ///
 /// Each mutant is read by every command: none may crash (a signal), hang (60 s) or fail without
-/// naming a file it was given; the viewer's routes answer JSON naming the file, and the server goes
+/// naming a file it was given (`log --follow`, which runs until stopped, is given half a second); the viewer's routes answer JSON naming the file, and the server goes
 /// on answering. The default run makes 40 mutants from a fixed seed (about 500 runs of the binary, 17 s);
 /// for a longer one, set the count and, to explore, the first seed:
 ///
@@ -39,6 +39,9 @@ struct ProductMutationTests {
         ["copy", journal, "copied.actionlog"], ["prune", journal, "--keep", "1", "--dry-run"],
         ["prune", journal, "--keep", "1"], ["vacuum", journal],
     ]
+
+    /// `log --follow`, which polls until it is stopped: given half a second, then killed.
+    static let followCommand = ["log", journal, "--session", "2", "--follow"]
 
     /// The text form goes in through `import`; what it made is read back.
     static let textCommands: [[String]] = [
@@ -72,6 +75,7 @@ struct ProductMutationTests {
                 try Data(mutant.bytes).write(to: URL(fileURLWithPath: workspace.path(Self.journal)))
                 // The viewer first: the last commands write to the file.
                 problems += Self.serve(workspace.path(Self.journal), answers: &answers)
+                problems += try Self.run([Self.followCommand], in: workspace, statuses: &statuses, following: true)
                 problems += try Self.run(Self.journalCommands, in: workspace, statuses: &statuses)
             case .text:
                 try Data(mutant.bytes).write(to: URL(fileURLWithPath: workspace.path(Self.text)))
@@ -93,11 +97,15 @@ struct ProductMutationTests {
         }
     }
 
-    /// Runs `commands` in `workspace`; returns what went wrong, and counts the exit statuses.
-    static func run(_ commands: [[String]], in workspace: TemporaryDirectory, statuses: inout [Int32: Int]) throws -> [String] {
+    /// Runs `commands` in `workspace`; returns what went wrong, and counts the exit statuses. A
+    /// command `following` runs until it is killed after half a second, unless it ends first.
+    static func run(
+        _ commands: [[String]], in workspace: TemporaryDirectory, statuses: inout [Int32: Int], following: Bool = false
+    ) throws -> [String] {
         var problems: [String] = []
         for command in commands {
-            let result = try runProcess(try replayCLIBinary(), command, in: workspace.url, timeout: .seconds(60))
+            let result = try runProcess(try replayCLIBinary(), command, in: workspace.url, timeout: following ? .milliseconds(500) : .seconds(60))
+            if following, result.status == timedOutStatus { continue }
             statuses[result.status, default: 0] += 1
             let shown = command.joined(separator: " ")
             let error = result.stderr
