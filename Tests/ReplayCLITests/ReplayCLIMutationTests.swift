@@ -97,6 +97,16 @@ struct ProductMutationTests {
         }
     }
 
+    @Test("the harness kills a child that runs past its time, and reports it as timed out")
+    func timeout() throws {
+        let directory = try TemporaryDirectory()
+        // `sleep 30` ends by the kill (the status says so only when the kill was sent), not after 30 s.
+        let result = try runProcess(URL(fileURLWithPath: "/bin/sleep"), ["30"], in: directory.url, timeout: .milliseconds(200))
+        #expect(result.status == timedOutStatus)
+        let quick = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "exit 3"], in: directory.url, timeout: .seconds(30))
+        #expect(quick.status == 3)
+    }
+
     /// Runs `commands` in `workspace`; returns what went wrong, and counts the exit statuses. A
     /// command `following` runs until it is killed after half a second, unless it ends first.
     static func run(
