@@ -184,22 +184,35 @@ class ContainerBuilder: PathNode {
         storeMember(json, node: nil, name: name, hadPrevious: hadPrevious, operationsBefore: before)
     }
 
-    /// Registers a nested container or super encoder for member `name`, finished with this builder.
-    /// A second request for the same member returns the first builder when it has the same shape.
-    final func nestedMember(_ name: String, key: any CodingKey, shape: Shape, makeEncoder: Bool) -> ContainerBuilder {
-        if !makeEncoder, let index = pending.firstIndex(where: { if case .member(name) = $0.slot { true } else { false } }),
+    /// Registers a nested container for member `name`, finished with this builder. A second request
+    /// for the same member returns the first builder when it has the same shape.
+    final func nestedMember(_ name: String, key: any CodingKey, shape: Shape) -> ContainerBuilder {
+        if let index = pending.firstIndex(where: { if case .member(name) = $0.slot { true } else { false } }),
             pending[index].builder.shape == shape, !(pending[index].builder is ValueEncoder)
         {
             return pending[index].builder
         }
+        return addMember(name) { old, oldNode in
+            ContainerBuilder(context: context, parent: self, component: .key(key), previous: old, previousNode: oldNode, ownsOperations: false)
+        }
+    }
+
+    /// Registers a super encoder for member `name`, finished with this builder.
+    final func nestedMemberEncoder(_ name: String, key: any CodingKey) -> ValueEncoder {
+        addMember(name) { old, oldNode in
+            ValueEncoder(context: context, parent: self, component: .key(key), previous: old, previousNode: oldNode, ownsOperations: false)
+        }
+    }
+
+    /// Adds the builder `make` returns, given the member's previous value and node, as member `name`.
+    private final func addMember<Builder: ContainerBuilder>(
+        _ name: String, _ make: (_ previous: JSONValue?, _ previousNode: ShadowNode?) -> Builder
+    ) -> Builder {
         // A placeholder until the builder finishes. A member written before starts afresh.
         let duplicate = members.updateValue(.null, forKey: name) != nil
         if duplicate { pending.removeAll { if case .member(name) = $0.slot { true } else { false } } }
         let (old, oldNode) = duplicate ? (nil, nil) : previousMember(name)
-        let builder =
-            makeEncoder
-            ? ValueEncoder(context: context, parent: self, component: .key(key), previous: old, previousNode: oldNode, ownsOperations: false)
-            : ContainerBuilder(context: context, parent: self, component: .key(key), previous: old, previousNode: oldNode, ownsOperations: false)
+        let builder = make(old, oldNode)
         if recording, old == nil, !duplicate { addedMembers += 1 }
         containerMembers += 1  // not known yet: never replaced whole
         pending.append((.member(name), builder, duplicate))
@@ -238,15 +251,29 @@ class ContainerBuilder: PathNode {
         }
     }
 
-    /// Registers a nested container or super encoder for the next element.
-    final func nestedElement(makeEncoder: Bool) -> ContainerBuilder {
+    /// Registers a nested container for the next element, finished with this builder.
+    final func nestedElement() -> ContainerBuilder {
+        addElement { index, old, oldNode in
+            ContainerBuilder(context: context, parent: self, component: .index(index), previous: old, previousNode: oldNode, ownsOperations: false)
+        }
+    }
+
+    /// Registers a super encoder for the next element, finished with this builder.
+    final func nestedElementEncoder() -> ValueEncoder {
+        addElement { index, old, oldNode in
+            ValueEncoder(context: context, parent: self, component: .index(index), previous: old, previousNode: oldNode, ownsOperations: false)
+        }
+    }
+
+    /// Adds the builder `make` returns, given the element's index, previous value and node, as the
+    /// next element.
+    private final func addElement<Builder: ContainerBuilder>(
+        _ make: (_ index: Int, _ previous: JSONValue?, _ previousNode: ShadowNode?) -> Builder
+    ) -> Builder {
         let index = elements.count
         let old = recording && index < previousElements.count ? previousElements[index] : nil
         let oldNode = old != nil && index < previousElementNodes.count ? previousElementNodes[index] : nil
-        let builder =
-            makeEncoder
-            ? ValueEncoder(context: context, parent: self, component: .index(index), previous: old, previousNode: oldNode, ownsOperations: false)
-            : ContainerBuilder(context: context, parent: self, component: .index(index), previous: old, previousNode: oldNode, ownsOperations: false)
+        let builder = make(index, old, oldNode)
         appendElement(.null, node: nil)  // a placeholder until the builder finishes
         pending.append((.element(index), builder, false))
         return builder

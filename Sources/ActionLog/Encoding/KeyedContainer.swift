@@ -49,22 +49,22 @@ struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = builder.nestedMember(key.stringValue, key: key, shape: .object, makeEncoder: false)
+        let nested = builder.nestedMember(key.stringValue, key: key, shape: .object)
         nested.beginObject()
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(builder: nested))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = builder.nestedMember(key.stringValue, key: key, shape: .array, makeEncoder: false)
+        let nested = builder.nestedMember(key.stringValue, key: key, shape: .array)
         nested.beginArray()
         return UnkeyedContainer(builder: nested)
     }
 
     mutating func superEncoder() -> any Encoder {
-        builder.nestedMember("super", key: SuperKey(), shape: .empty, makeEncoder: true) as! ValueEncoder
+        builder.nestedMemberEncoder("super", key: SuperKey())
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        builder.nestedMember(key.stringValue, key: key, shape: .empty, makeEncoder: true) as! ValueEncoder
+        builder.nestedMemberEncoder(key.stringValue, key: key)
     }
 }

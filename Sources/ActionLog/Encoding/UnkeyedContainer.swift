@@ -39,18 +39,18 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let nested = builder.nestedElement(makeEncoder: false)
+        let nested = builder.nestedElement()
         nested.beginObject()
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(builder: nested))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let nested = builder.nestedElement(makeEncoder: false)
+        let nested = builder.nestedElement()
         nested.beginArray()
         return UnkeyedContainer(builder: nested)
     }
 
     mutating func superEncoder() -> any Encoder {
-        builder.nestedElement(makeEncoder: true) as! ValueEncoder
+        builder.nestedElementEncoder()
     }
 }
