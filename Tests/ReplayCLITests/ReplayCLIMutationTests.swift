@@ -10,9 +10,10 @@ import Testing
 /// server (arithmetic, printing, status codes) meets them, not only the library's readers.
 ///
 /// Each mutant is read by every command: none may crash (a signal), hang (60 s) or fail without
-/// naming a file it was given (`log --follow`, which runs until stopped, is given half a second); the viewer's routes answer JSON naming the file, and the server goes
-/// on answering. The default run makes 40 mutants from a fixed seed (about 500 runs of the binary, 17 s);
-/// for a longer one, set the count and, to explore, the first seed:
+/// naming a file it was given (`log --follow`, which runs until stopped, is given half a second);
+/// the viewer's routes answer JSON naming the file, and the server goes on answering. The default
+/// run makes 40 mutants from a fixed seed (about 500 runs of the binary, 20 s); for a longer one,
+/// set the count and, to explore, the first seed:
 ///
 ///     ACTIONLOG_CLI_MUTATION_ITERATIONS=500 swift test --filter ProductMutationTests
 ///     ACTIONLOG_CLI_MUTATION_SEED=7 ACTIONLOG_CLI_MUTATION_ITERATIONS=1 swift test --filter ProductMutationTests
