@@ -189,10 +189,8 @@ struct ReplayResult {
     var replay: Double?
     var replayMatched: Bool?
     /// The start, which any reading of the session from entry 0 pays once whatever its length: entry
-    /// 0's keyframe parsed from its text in memory, then freed. Seconds, CPU seconds, instructions.
+    /// 0's keyframe parsed from its text in memory, then freed, in seconds.
     var start: Double
-    var startCPU: Double
-    var startInstructions: Double?
 
     /// Reconstruction speed as a fraction of decode-only speed.
     var reconstructShare: Double { decodeOnly / reconstruct }
@@ -277,5 +275,5 @@ func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: Str
     return ReplayResult(
         entries: texts.count, decodeOnly: decodeOnly.wall, reconstruct: reconstruct.wall, decodeOnlyCPU: decodeOnly.cpu,
         reconstructCPU: reconstruct.cpu, decodeOnlyInstructions: decodeOnly.instructions, reconstructInstructions: reconstruct.instructions,
-        replay: replay, replayMatched: matched, start: start.wall, startCPU: start.cpu, startInstructions: start.instructions)
+        replay: replay, replayMatched: matched, start: start.wall)
 }
