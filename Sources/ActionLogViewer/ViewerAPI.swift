@@ -123,10 +123,7 @@ struct ViewerAPI: Sendable {
                 rows.append(ViewerJSON.row(entry, startedAt: session.startedAt))
             }
             // The entry after the last one read (none after Int.max).
-            let following = lastSeq.flatMap { seq in
-                let (after, overflow) = seq.addingReportingOverflow(1)
-                return overflow ? nil : after
-            }
+            let following = lastSeq.flatMap(\.successor)
             // More may follow when the window filled, or when the filter read as far as it may.
             let next = rows.count == limit || read == Self.filterScanLimit ? following : nil
             // Where reading stopped: a filtered window that found nothing new goes on from there.

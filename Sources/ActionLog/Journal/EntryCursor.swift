@@ -75,8 +75,7 @@ public struct EntryCursor: Sendable {
                     """)
             } else {
                 // Keyed by sequence number: a row at Int64.max ends the session.
-                let (following, overflow) = Int(last.seq).addingReportingOverflow(1)
-                nextSeq = overflow ? nil : following
+                nextSeq = Int(last.seq).successor
             }
         }
         defer { index += 1 }

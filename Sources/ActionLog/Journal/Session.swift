@@ -87,3 +87,12 @@ public struct Session: Sendable, Hashable, Identifiable {
         (endedAt ?? lastEntryAt).map { $0.timeIntervalSince(startedAt) }
     }
 }
+
+extension Int {
+    /// The sequence number after this one, or `nil` after the largest there is: a damaged file may
+    /// hold an entry at `Int64.max`, and a walk must end there rather than overflow.
+    package var successor: Int? {
+        let (following, overflow) = addingReportingOverflow(1)
+        return overflow ? nil : following
+    }
+}

@@ -255,10 +255,7 @@ public struct SessionStates: Sendable {
 
     /// The rules of sequence numbers; updates ``nextSeq``.
     private mutating func checkOrder(_ seq: Int) -> JournalError? {
-        defer {
-            let (following, overflow) = seq.addingReportingOverflow(1)
-            nextSeq = overflow ? nil : max(following, nextSeq ?? following)
-        }
+        defer { nextSeq = seq.successor.map { max($0, nextSeq ?? $0) } }
         guard let expected = nextSeq else {
             return error(seq, "out of order: it follows the largest sequence number there is")
         }

@@ -112,24 +112,20 @@ struct Log: ParsableCommand {
     private func follow(
         journal: Journal, session: Session.ID, from seq: Int, pattern: LabelPattern?, printer: inout Printer, stop: StopSignal
     ) throws {
-        var next = seq
-        while !stop.wait(Self.pollInterval) {
+        // `nil` after an entry at the largest sequence number there is: nothing can follow it, and
+        // the follow ends once that entry is printed.
+        var next: Int? = seq
+        while let from = next, !stop.wait(Self.pollInterval) {
             // The status is read before the entries: once it says the recording ended, every entry
             // of the session is committed, and the read below sees them all.
             let status = try reportingErrors { () throws(JournalError) in try journal.session(session).status }
-            var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session, from: next) }
+            var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session, from: from) }
             var fresh: [Entry] = []
-            while let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() }) {
+            while let current = next, let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() }) {
                 // Printed already: only a damaged index answers an entry before the one asked for.
-                guard entry.seq >= next else { continue }
+                guard entry.seq >= current else { continue }
                 fresh.append(entry)
-                guard let following = Self.following(entry.seq, after: next) else {
-                    // The largest sequence number there is: nothing can follow it.
-                    try print(fresh, journal: journal, session: session, pattern: pattern, printer: &printer)
-                    try printer.flush()
-                    return
-                }
-                next = following
+                next = Self.following(entry.seq, after: current)
                 // A page at a time, so a recorder far ahead costs bounded memory.
                 if fresh.count >= EntryPageSize.rows {
                     try print(fresh, journal: journal, session: session, pattern: pattern, printer: &printer)
@@ -157,8 +153,7 @@ struct Log: ParsableCommand {
     /// answer an entry already read), and `nil` after the largest sequence number there is.
     static func following(_ seq: Int, after next: Int?) -> Int? {
         guard let next else { return nil }
-        let (following, overflow) = seq.addingReportingOverflow(1)
-        return overflow ? nil : max(next, following)
+        return seq.successor.map { max(next, $0) }
     }
 
     /// How long `--follow` waits between two looks at the journal.
