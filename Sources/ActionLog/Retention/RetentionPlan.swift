@@ -79,7 +79,7 @@ struct RetentionPlan {
         let hasCalls = try connection.hasTable("calls")
         if let limit = policy.maximumBytes.map({ max(0, $0) }), try Self.pagesInUse(connection) > limit {
             sizes = try Self.sizes(connection, hasCalls: hasCalls)
-            var total = remaining.reduce(0) { $0.addingSaturating(sizes[$1.id]?.bytes ?? 0) }
+            var total = remaining.reduce(0) { $0.addingClamped(sizes[$1.id]?.bytes ?? 0) }
             remove(where: { candidate in
                 guard total > limit, !candidate.isLive else { return false }
                 total -= sizes[candidate.id]?.bytes ?? 0
@@ -95,7 +95,7 @@ struct RetentionPlan {
             let measured = try sizes[candidate.id] ?? size.firstRow([.integer(candidate.id)]) { (Int(clamping: $0.int(0)), Int(clamping: $0.int(1))) }
                 .map { measured in
                     let calls = try callSize?.firstRow([.integer(candidate.id)]) { Int(clamping: $0.int(0)) } ?? 0
-                    return (measured.0, measured.1.addingSaturating(calls))
+                    return (measured.0, measured.1.addingClamped(calls))
                 }
             let (entries, bytes) = measured ?? (0, 0)
             removed.append(PruneReport.Removal(
@@ -130,7 +130,7 @@ struct RetentionPlan {
             }
             for (id, bytes) in calls {
                 let size = sizes[id] ?? (0, 0)
-                sizes[id] = (size.entries, size.bytes.addingSaturating(bytes))
+                sizes[id] = (size.entries, size.bytes.addingClamped(bytes))
             }
         }
         return sizes
@@ -143,13 +143,5 @@ struct RetentionPlan {
         let size = try connection.scalarInt("PRAGMA page_size") ?? 0
         let (bytes, overflow) = max(0, pages - free).multipliedReportingOverflow(by: max(0, size))
         return overflow ? .max : Int(clamping: bytes)
-    }
-}
-
-extension Int {
-    /// `self + other`, or `Int.max` when that overflows.
-    fileprivate func addingSaturating(_ other: Int) -> Int {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? .max : sum
     }
 }
