@@ -247,9 +247,8 @@ struct RawEntry: Sendable {
     /// entry holds a placeholder (`null`) in its place. See ``SessionStates/advance(past:keyframeText:)``.
     func parsedDeferringKeyframe(file: String) throws(JournalError) -> (entry: Entry, keyframeText: [UInt8]?) {
         guard kind == Entry.Kind.keyframe.rawValue, let text = state else { return (try parsed(file: file), nil) }
-        var placeholder = self
-        placeholder.state = Array("null".utf8)
-        return (try placeholder.parsed(file: file), text)
+        // Read as a timeline reads it, which leaves a keyframe's state out: the placeholder.
+        return (try parsed(file: file, readingStates: false), text)
     }
 
     /// Parses the row; the error names the file, session, entry and column.

@@ -17,8 +17,9 @@ public struct EntryCursor: Sendable {
     private let journal: Journal
     private let session: Session.ID
     private var nextSeq: Int?
+    /// The rows of the page not handed out yet, the next one last: each leaves by `popLast()`, moved
+    /// out rather than copied, so that its columns are not retained and released once more.
     private var page: [RawEntry] = []
-    private var index = 0
     private var exhausted = false
     /// Whether entries carry their states; see ``Journal/timelineCursor(in:from:)``.
     private let readingStates: Bool
@@ -52,12 +53,11 @@ public struct EntryCursor: Sendable {
 
     /// The next row as stored, not parsed: for readers that must go on past a damaged row.
     mutating func nextRaw() throws(JournalError) -> RawEntry? {
-        if index == page.count {
+        if page.isEmpty {
             guard !exhausted, let from = nextSeq, remaining != 0 else { return nil }
             // A caller that wants a few rows (one entry) reads only those, not a whole page.
             let size = min(Self.pageSize, remaining ?? Self.pageSize)
             page = try journal.rawPage(session: session, from: from, limit: size, readingStates: readingStates)
-            index = 0
             exhausted = page.count < size
             remaining = remaining.map { $0 - page.count }
             guard let last = page.last else { return nil }
@@ -77,8 +77,8 @@ public struct EntryCursor: Sendable {
                 // Keyed by sequence number: a row at Int64.max ends the session.
                 nextSeq = Int(last.seq).successor
             }
+            page.reverse()
         }
-        defer { index += 1 }
-        return page[index]
+        return page.popLast()
     }
 }

@@ -330,7 +330,7 @@ public final class Journal: Sendable {
     func rawPage(session: Session.ID, from seq: Int, limit: Int, readingStates: Bool = true) throws(JournalError) -> [RawEntry] {
         try read(session: session, entry: seq) { connection in
             try connection.cachedStatement(readingStates ? Self.rawEntriesQuery : Self.timelineQuery)
-                .rows([.integer(session), .integer(Int64(seq)), .integer(Int64(limit))]) { RawEntry(row: $0) }
+                .rows([.integer(session), .integer(Int64(seq)), .integer(Int64(limit))], expected: limit) { RawEntry(row: $0) }
         }
     }
 }

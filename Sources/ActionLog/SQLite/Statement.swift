@@ -135,11 +135,13 @@ final class Statement {
         try run()
     }
 
-    /// Binds `values` and returns every row, decoded by `row`.
-    func rows<T>(_ values: [SQLiteValue] = [], _ row: (Row) throws -> T) throws -> [T] {
+    /// Binds `values` and returns every row, decoded by `row`; `expected` rows are made room for
+    /// at once (a page's limit), so that the list does not grow step by step.
+    func rows<T>(_ values: [SQLiteValue] = [], expected: Int = 0, _ row: (Row) throws -> T) throws -> [T] {
         try bind(values)
         defer { reset() }
         var result: [T] = []
+        result.reserveCapacity(expected)
         while try step() {
             result.append(try row(Row(statement: self)))
         }
