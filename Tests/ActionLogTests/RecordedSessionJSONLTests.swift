@@ -150,6 +150,48 @@ struct RecordedSessionJSONLTests {
         #expect(try RecordedSession(contentsOfJSONL: url).entries == entries)
     }
 
+    @Test("an export that reaches a damaged entry has written the header and every line before it, across chunks")
+    func exportStopsAfterTheLinesBeforeADamagedEntry() throws {
+        var entries = [Entry(session: 0, seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
+                             content: .keyframe(["log": []]), effect: nil)]
+        for seq in 1...3_000 {
+            let text = String(repeating: "x", count: 40 + seq % 60)
+            entries.append(Entry(
+                session: 0, seq: seq, time: Date(timeIntervalSince1970: 1_763_700_000 + Double(seq)), label: "add",
+                action: ["add": ["text": .string(text)]],
+                content: .delta(JSONPatch(operations: [.add(path: JSONPointer(tokens: ["log", "-"]), value: .string(text))])),
+                effect: nil))
+        }
+        let session = Session(
+            id: 0, name: "damaged", startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: Date(timeIntervalSince1970: 1_763_703_000),
+            status: .closed, libraryVersion: "0.1.0", appVersion: nil, stateType: "T", actionType: "A", effectType: nil,
+            metadata: [:], entryCount: entries.count, droppedCount: 0, lastEntryAt: nil)
+        let text = RecordedSession(session: session, entries: entries, file: "damaged.jsonl").jsonl()
+        let source = directory.url.appendingPathComponent("damaged.jsonl")
+        try Data(text.utf8).write(to: source)
+        let journalPath = directory.path("damaged.actionlog")
+        let id = try Journal.importJSONL(at: source, into: journalPath)
+        let connection = try Connection(path: journalPath, mode: .readWrite)
+        try connection.execute("UPDATE entries SET action = '{bad' WHERE seq = 2000")
+        connection.close()
+
+        let exported = directory.url.appendingPathComponent("exported.jsonl")
+        #expect(FileManager.default.createFile(atPath: exported.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: exported)
+        #expect {
+            try Journal(path: journalPath).exportJSONL(id, to: handle)
+        } throws: { error in
+            (error as? JournalError)?.description
+                == "damaged.actionlog, session 1, entry 2000: the action is not valid JSON: invalid JSON at byte 1: unexpected character \"b\""
+        }
+        try handle.close()
+        // The header and entries 0 to 1,999: more than 64 KiB, so several chunks were written before the last.
+        let written = try String(contentsOf: exported, encoding: .utf8)
+        let expected = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(2_001).joined(separator: "\n") + "\n"
+        #expect(written.utf8.count > 1 << 16)
+        #expect(written == expected)
+    }
+
     @Test("awkward times round-trip exactly, through the text and through a journal, again and again")
     func awkwardTimes() throws {
         var times: [Date] = [

@@ -58,16 +58,31 @@ struct VerifyCommandTests {
         }
     }
 
-    @Test("reading a damaged entry fails with exit 1 and names the entry")
+    @Test("a damaged entry is named and passed over: log prints the entries around it and exits 1, export writes the lines before it")
     func readingDamagedEntry() throws {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
             try runSQLite("UPDATE entries SET action = '{bad' WHERE session_id = 2 AND seq = 2;", on: "demo.actionlog", in: directory)
+            let message = "error: demo.actionlog, session 2, entry 2: the action is not valid JSON: invalid JSON at byte 1: unexpected character \"b\"\n"
 
-            let log = try runCLI(["log", "demo.actionlog", "--session", "2"], in: directory)
-            #expect(log.status == 1)
-            #expect(log.stdout == "")
-            #expect(log.stderr == "error: demo.actionlog, session 2, entry 2: the action is not valid JSON: invalid JSON at byte 1: unexpected character \"b\"\n")
+            for json in [false, true] {
+                let log = try runCLI(["log", "demo.actionlog", "--session", "2"] + (json ? ["--json"] : []), in: directory)
+                #expect(log.status == 1)
+                #expect(log.stderr == message)
+                // Every entry but entry 2, under the table's header line.
+                let rows = lines(log.stdout).dropFirst(json ? 0 : 1)
+                let seqs = rows.compactMap { row in
+                    json ? row.firstMatch(of: /"seq":(\d+)/).map { Int($0.1) } : row.split(separator: " ").first.flatMap { Int($0) }
+                }
+                #expect(seqs == Array(0..<DemoJournal.checkoutEntries).filter { $0 != 2 }, "\(log.stdout)")
+            }
+
+            // The export stops at the damaged entry, after writing the header and the lines before it.
+            let export = try runCLI(["export", "demo.actionlog", "--session", "2"], in: directory)
+            #expect(export.status == 1)
+            #expect(export.stderr == message)
+            #expect(lines(export.stdout).count == 3)
+            #expect(lines(export.stdout).last?.contains(#""seq":1,"#) == true, "\(export.stdout)")
 
             // Another session is intact and still readable.
             let other = try runCLI(["log", "demo.actionlog", "--session", "1"], in: directory)

@@ -36,6 +36,10 @@ public struct EntryCursor: Sendable {
 
     /// The next entry, parsed, or `nil` after the last one.
     ///
+    /// A row that does not parse is passed over once reported: the call after the error reads the
+    /// row after it. An error reading the rows themselves (a damaged index, a page SQLite cannot
+    /// read) ends the cursor.
+    ///
     /// - Throws: ``JournalError`` naming the entry when its row cannot be read.
     public mutating func next() throws(JournalError) -> Entry? {
         guard let raw = try nextRaw() else { return nil }
@@ -57,7 +61,14 @@ public struct EntryCursor: Sendable {
             guard !exhausted, let from = nextSeq, remaining != 0 else { return nil }
             // A caller that wants a few rows (one entry) reads only those, not a whole page.
             let size = min(Self.pageSize, remaining ?? Self.pageSize)
-            page = try journal.rawPage(session: session, from: from, limit: size, readingStates: readingStates)
+            do {
+                page = try journal.rawPage(session: session, from: from, limit: size, readingStates: readingStates)
+            } catch {
+                // Rows that cannot be read end the cursor: reading them again would fail again, so a
+                // reader that goes on past errors stops here instead of asking for ever.
+                exhausted = true
+                throw error
+            }
             exhausted = page.count < size
             remaining = remaining.map { $0 - page.count }
             guard let last = page.last else { return nil }

@@ -176,10 +176,18 @@ extension RecordedSession {
             try write(writer.buffer)
             writer.buffer.removeAll(keepingCapacity: true)
         }
-        while let entry = try next() {
-            try states.checkAction(of: entry)
-            try states.advance(past: entry)
-            writer.entry(entry, handler: try handler(entry.seq))
+        while true {
+            do {
+                guard let entry = try next() else { break }
+                try states.checkAction(of: entry)
+                try states.advance(past: entry)
+                writer.entry(entry, handler: try handler(entry.seq))
+            } catch {
+                // The lines before the damaged entry are written, then its error: the error is what
+                // the caller reports, so a failure to write those lines too is not told over it.
+                try? drain(force: true)
+                throw error
+            }
             try drain(force: false)
         }
         try drain(force: true)

@@ -89,10 +89,24 @@ struct Log: ParsableCommand {
         var printed = 0
         var next: Int? = from
         var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
+        var damaged = false
         // With --follow, a signal during this first walk (a long session) ends it as it ends the follow.
-        while filtering ? printed < (limit ?? .max) : true, stop?.isRequested != true,
-            let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() })
-        {
+        while filtering ? printed < (limit ?? .max) : true, stop?.isRequested != true {
+            let entry: Entry
+            do {
+                guard let read = try cursor.next() else { break }
+                entry = read
+            } catch where error.code == .corrupt {
+                // A damaged entry: the lines before it are printed, then its error, and the timeline
+                // goes on with the entry after it (the cursor has passed it, or has ended).
+                try printer.flush()
+                Terminal.printError(error.description)
+                damaged = true
+                continue
+            } catch {
+                try printer.flush()
+                return try reportingErrors { () throws(JournalError) in throw error }
+            }
             next = Self.following(entry.seq, after: next)
             let handler = try reportingErrors { () throws(JournalError) in try handlers.record(at: entry.seq) }
             guard keeps(entry, pattern: pattern) else { continue }
@@ -100,6 +114,7 @@ struct Log: ParsableCommand {
             try printer.print(entry, handler: handler)
         }
         try printer.flush()
+        if damaged { throw ExitCode.failure }
         // After an entry at the largest sequence number there is, no entry can follow.
         guard let stop, !stop.isRequested, session.status == .recording, let next else { return }
         try follow(journal: journal, session: session.id, from: next, pattern: pattern, printer: &printer, stop: stop)
