@@ -41,6 +41,19 @@ struct HandlerRecordPagingTests {
         #expect(String(decoding: exported, as: UTF8.self) == expected)
     }
 
+    @Test("verify reports the handler record of a missing entry, and not the records of the entries after it")
+    func verifyWithAMissingEntry() async throws {
+        let path = try await record(10, name: "hole")
+        let connection = try Connection(path: path, mode: .readWrite)
+        try connection.execute("DELETE FROM entries WHERE session_id = 1 AND seq = 5")
+        connection.close()
+        let findings = try Journal(path: path).verify().findings.map(\.description)
+        #expect(findings == [
+            "session 1, entry 5: missing: the entry is not in the file",
+            "session 1, entry 5: a handler record for an entry the session does not have",
+        ])
+    }
+
     @Test("verify reports a handler record past the session's last entry, in a later window")
     func verifyFindsOrphanInLaterWindow() async throws {
         let path = try await record(10, name: "orphan")

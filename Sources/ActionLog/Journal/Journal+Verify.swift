@@ -114,7 +114,12 @@ extension Journal {
                 while let from = next {
                     let (end, overflow) = from.addingReportingOverflow(HandlerRecordPager.windowSize * 8)
                     do {
-                        for handler in try handlerRecords(in: session.id, seqs: from...(overflow ? Int.max : end - 1)) where handler.seq >= count {
+                        let records = try handlerRecords(in: session.id, seqs: from...(overflow ? Int.max : end - 1))
+                        // The entries there are, over the records' span (at most a window): an entry
+                        // missing before the last is no reason to doubt a record under a later one.
+                        let present = try records.isEmpty ? [] : entrySeqs(
+                            in: session.id, from: records.map(\.seq).min() ?? from, through: records.map(\.seq).max() ?? from)
+                        for handler in records where !present.contains(handler.seq) {
                             findings.append(JournalFinding(session: session.id, entry: handler.seq, problem: "a handler record for an entry the session does not have", code: .handlerRecord))
                         }
                     } catch {
@@ -129,6 +134,17 @@ extension Journal {
             }
         }
         return JournalVerification(sessions: sessions.count, entries: entryCount, findings: findings)
+    }
+
+    /// The sequence numbers of the session's entries from `first` through `last` (stored as
+    /// integers), by the primary key.
+    private func entrySeqs(in session: Session.ID, from first: Int, through last: Int) throws(JournalError) -> Set<Int> {
+        let seqs = try read(session: session) { connection in
+            try connection.cachedStatement(
+                "SELECT seq FROM entries WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 AND typeof(seq) = 'integer'"
+            ).rows([.integer(session), .integer(Int64(first)), .integer(Int64(last))]) { Int($0.int(0)) }
+        }
+        return Set(seqs)
     }
 
     private func check(
