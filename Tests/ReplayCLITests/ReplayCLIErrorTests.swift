@@ -73,13 +73,18 @@ struct ErrorTests {
         }
     }
 
-    @Test("an empty file is an empty SQLite database, not a journal")
-    func emptyFile() throws {
+    @Test("an empty file is an empty SQLite database, not a journal, for the commands that write too, which leave it empty",
+          arguments: [["sessions"], ["prune", "--keep", "1"], ["vacuum"]])
+    func emptyFile(command: [String]) throws {
         try withTemporaryDirectory { directory in
-            #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("zero.actionlog").path, contents: Data()))
-            let result = try runCLI(["sessions", "zero.actionlog"], in: directory)
+            let path = directory.appendingPathComponent("zero.actionlog").path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+            let result = try runCLI([command[0], "zero.actionlog"] + command.dropFirst(), in: directory)
             #expect(result.status == usageError)
+            #expect(result.stdout == "")
             #expect(result.stderr == "error: zero.actionlog: an empty SQLite database, not an ActionLog journal\n")
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["zero.actionlog"])
         }
     }
 

@@ -2,13 +2,13 @@ import ActionLog
 import Foundation
 
 extension JournalOptions {
-    /// Opens the journal for writing. A missing file is an error, as for every other command, not a
-    /// new journal.
+    /// Opens the journal for writing. A missing file, an empty one or a file that is not a journal is
+    /// an error, as for every other command, not a new journal.
     func openForWriting() throws -> Journal {
         try reportingErrors { () throws(JournalError) in
-            if !FileManager.default.fileExists(atPath: file) {
-                _ = try Journal(path: file)  // Throws the usual "no such file".
-            }
+            // Read-only first, which changes nothing: a missing file, an empty one or another
+            // database gets the usual error, where opening to write would make a journal of it.
+            _ = try Journal(path: file)
             return try Journal(path: file, mode: .readWrite)
         }
     }
