@@ -165,6 +165,33 @@ struct FileCommandTests {
         }
     }
 
+    @Test("export, report and copy refuse to write a journal's -wal, -shm or -journal file, also before it exists, and the journal still reads",
+          arguments: ["demo.actionlog-journal", "./demo.actionlog-wal", "../work/demo.actionlog-shm"])
+    func companionNames(target: String) throws {
+        try withTemporaryDirectory { root in
+            let directory = root.appendingPathComponent("work")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try runDemo(in: directory)
+            let role = target.hasSuffix("-wal") ? "the write-ahead log of the journal being read"
+                : target.hasSuffix("-shm") ? "the shared memory file of the journal being read" : "the rollback journal of the journal being read"
+            let runs: [([String], String)] = [
+                (["export", "demo.actionlog", "--session", "2", "--output", target, "--force"],
+                 "error: --output \(target) is \(role); export never writes over its input, even with --force\n"),
+                (["report", "demo.actionlog", "--session", "2", "--output", target],
+                 "error: \(target): the journal being read, or a file of it; --output needs another file\n"),
+                (["copy", "demo.actionlog", target, "--force"],
+                 "error: demo.actionlog: cannot copy to \(target): it is the journal being copied, or a file of it\n"),
+            ]
+            for (arguments, message) in runs {
+                let result = try runCLI(arguments, in: directory)
+                #expect(result.status == 64, "\(arguments)")
+                #expect(result.stderr == message)
+                #expect(fileNames(in: directory) == ["demo.actionlog"], "\(arguments)")
+            }
+            #expect(try runCLI(["verify", "demo.actionlog"], in: directory).stdout == "demo.actionlog: 4 sessions, 50 entries: OK\n")
+        }
+    }
+
     @Test("export --output writes a private file under umask 022")
     func privateExport() throws {
         try withTemporaryDirectory { directory in

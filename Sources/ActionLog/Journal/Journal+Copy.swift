@@ -93,11 +93,12 @@ extension Journal {
     ///   - replacing: whether an existing file may be replaced.
     ///   - hint: what the message tells to do about an existing file (the CLI says `pass --force ...`).
     package func copyRefusal(to destination: String, replacing: Bool, hint: String = replacingHint) -> JournalError? {
+        // By name too: a companion file that does not exist yet is one SQLite would take for the
+        // journal's own the next time it opens it.
+        if JournalFile.names(destination, fileOf: path) || FileIdentity.isFile(destination, ofJournal: path) {
+            return copyError(to: destination, "it is the journal being copied, or a file of it")
+        }
         if let found = FileIdentity(path: destination) {
-            let own = ["", "-wal", "-shm", "-journal"].compactMap { FileIdentity(path: path + $0) }
-            if own.contains(found) {
-                return copyError(to: destination, "it is the journal being copied, or a file of it")
-            }
             if found.isDirectory {
                 return copyError(to: destination, "it is a directory")
             }
@@ -129,10 +130,17 @@ extension Journal {
 }
 
 /// A file's device and inode: the same file whatever the path, link or symbolic link to it.
-struct FileIdentity: Equatable {
+package struct FileIdentity: Equatable {
     let device: UInt64
     let inode: UInt64
     let isDirectory: Bool
+
+    /// Whether the file at `path` exists and is the journal at `journal` or one of its companion
+    /// files that exist, by device and inode (another path, a link or a symbolic link to it).
+    package static func isFile(_ path: String, ofJournal journal: String) -> Bool {
+        guard let found = FileIdentity(path: path) else { return false }
+        return ([""] + JournalFile.companionSuffixes).contains { FileIdentity(path: journal + $0) == found }
+    }
 
     /// The identity of the file at `path` (following symbolic links), or `nil` when there is none.
     init?(path: String) {
@@ -143,7 +151,7 @@ struct FileIdentity: Equatable {
         isDirectory = (status.st_mode & S_IFMT) == S_IFDIR
     }
 
-    static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.device == rhs.device && lhs.inode == rhs.inode
     }
 }

@@ -2,10 +2,39 @@ import CSQLite
 import Foundation
 
 /// Opens journal files: tells a journal from other files, refuses newer schemas, creates and migrates.
-enum JournalFile {
+package enum JournalFile {
     /// The name used in error messages: the file's last path component.
-    static func displayName(_ path: String) -> String {
+    package static func displayName(_ path: String) -> String {
         URL(fileURLWithPath: path).lastPathComponent
+    }
+
+    /// The suffixes of the files SQLite keeps beside a journal: its write-ahead log, its shared
+    /// memory index, and a rollback journal.
+    package static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// Whether `candidate` names the journal at `journal` or one of its companion files, whether
+    /// or not that file exists: compared by name, each path's directory resolved (symbolic links,
+    /// `.` and `..`), and also against the journal's own resolved path. A file that exists is
+    /// better compared by device and inode as well (``FileIdentity``), which also catches a hard link.
+    package static func names(_ candidate: String, fileOf journal: String) -> Bool {
+        let target = resolvedName(candidate)
+        let bases = [resolvedName(journal), resolvedPath(journal)].compactMap { $0 }
+        return bases.contains { base in ([""] + companionSuffixes).contains { target == base + $0 } }
+    }
+
+    /// `path` with its directory resolved by `realpath(3)` and its last component kept: a file
+    /// that need not exist yet, in a directory that does. `nil` when the directory does not resolve.
+    private static func resolvedName(_ path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        guard let directory = resolvedPath(url.deletingLastPathComponent().path) else { return nil }
+        return directory == "/" ? "/" + url.lastPathComponent : directory + "/" + url.lastPathComponent
+    }
+
+    /// `path` resolved by `realpath(3)`; `nil` when it does not exist.
+    private static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Opens `path` as a journal.

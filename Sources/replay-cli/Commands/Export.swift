@@ -50,6 +50,7 @@ struct Export: ParsableCommand {
             return
         }
         let shown = output.displayEscaped
+        try refuseInputByName(output)
         var existing = stat()
         let exists = stat(output, &existing) == 0
         if exists {
@@ -84,6 +85,16 @@ struct Export: ParsableCommand {
             )
             throw ExitCode(64)
         }
+    }
+
+    /// Refuses an `--output` that names a journal's companion file that does not exist yet
+    /// (`-wal`, `-shm`, `-journal`): SQLite would take what export writes there for the journal's own.
+    private func refuseInputByName(_ output: String) throws {
+        guard !source.isTextForm, JournalFile.names(output, fileOf: source.file) else { return }
+        let suffix = JournalFile.companionSuffixes.first { output.hasSuffix($0) } ?? ""
+        let role = source.filesRead.first { $0.path == source.file + suffix }?.role ?? "a file of the journal being read"
+        Terminal.printError("--output \(output.displayEscaped) is \(role); export never writes over its input, even with --force")
+        throw ExitCode(64)
     }
 
     /// Writes to a device or a pipe as it is: there is no file to replace.

@@ -44,10 +44,8 @@ struct Report: ParsableCommand {
         let opened = try journal.open()
         let session = try session.resolve(in: opened)
         try requireEntries(session, in: opened)
-        var input = stat()
-        var existing = stat()
-        if stat(journal.file, &input) == 0, stat(output, &existing) == 0, input.st_dev == existing.st_dev, input.st_ino == existing.st_ino {
-            Terminal.printError("\(output.displayEscaped): the journal being read; --output needs another file")
+        if JournalFile.names(output, fileOf: journal.file) || FileIdentity.isFile(output, ofJournal: journal.file) {
+            Terminal.printError("\(output.displayEscaped): the journal being read, or a file of it; --output needs another file")
             throw ExitCode(64)
         }
         let progress = ProgressLine("report", total: session.entryCount, unit: "entries")
