@@ -163,9 +163,10 @@ struct ReportBuilder {
         data += members
         let page = ViewerPage.bytes(embedding: ViewerPage.escapedForScript(data), title: title)
         do {
-            try Data(page).write(to: URL(fileURLWithPath: path), options: .atomic)
+            // Readable by its owner alone, as every file holding recorded data (see PrivateFile).
+            try PrivateFile.write(page, replacing: path)
         } catch {
-            throw JournalError(.fileSystem, file: file, session: session, reason: "cannot write the report to \(path): \(error.localizedDescription)")
+            throw JournalError(.fileSystem, file: file, session: session, reason: "cannot write the report to \(path): \(error.reason)")
         }
     }
 }

@@ -192,7 +192,7 @@ struct FileCommandTests {
         }
     }
 
-    @Test("export --output writes a private file under umask 022")
+    @Test("export --output and report write a private file under umask 022; report replaces one that was shared, leaving no other file")
     func privateExport() throws {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
@@ -202,6 +202,16 @@ struct FileCommandTests {
             #expect(export.status == 0, "\(export.stderr)")
             #expect(permissions("city.jsonl", in: directory) == 0o600)
             #expect(permissions("demo.actionlog", in: directory) == 0o600)
+
+            #expect(FileManager.default.createFile(
+                atPath: directory.appendingPathComponent("city.html").path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
+            let report = try withUmask(0o022) {
+                try runCLI(["report", "demo.actionlog", "--session", "1", "--output", "city.html"], in: directory)
+            }
+            #expect(report.status == 0, "\(report.stderr)")
+            #expect(permissions("city.html", in: directory) == 0o600)
+            #expect(try String(contentsOf: directory.appendingPathComponent("city.html"), encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+            #expect(fileNames(in: directory) == ["city.html", "city.jsonl", "demo.actionlog"])
         }
     }
 }
