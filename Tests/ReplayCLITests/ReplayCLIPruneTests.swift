@@ -134,6 +134,28 @@ struct PruneCommandTests {
         }
     }
 
+    @Test("prune and vacuum by a user who may only read the journal say so, and change nothing")
+    func readOnlyForThisUser() throws {
+        guard let reason = otherUsersUnavailable() else {
+            try withTemporaryDirectory { directory in
+                #expect(chmod(directory.path, 0o755) == 0)
+                try runDemo(in: directory)
+                #expect(chmod(directory.appendingPathComponent("demo.actionlog").path, 0o644) == 0)
+                let before = try Data(contentsOf: directory.appendingPathComponent("demo.actionlog"))
+                for command in [["prune", "demo.actionlog", "--keep", "1"], ["vacuum", "demo.actionlog"]] {
+                    let result = try runCLI(command, in: directory, asUser: 65534)
+                    #expect(result.status == 1, "\(command)")
+                    #expect(result.stdout == "")
+                    #expect(result.stderr == "error: demo.actionlog: cannot write demo.actionlog: this user may only read it (permission denied)\n")
+                }
+                #expect(try Data(contentsOf: directory.appendingPathComponent("demo.actionlog")) == before)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["demo.actionlog"])
+            }
+            return
+        }
+        print("Skipped: cannot run a child as another user here: \(reason)")
+    }
+
     @Test("prune without a limit, or with a size or age it cannot read, is a usage error")
     func usageErrors() throws {
         try withTemporaryDirectory { directory in

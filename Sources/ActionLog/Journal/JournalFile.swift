@@ -69,6 +69,11 @@ package enum JournalFile {
         } catch {
             throw JournalError(.sqlite, file: file, reason: "cannot open \(path): \(error)", sqlite: error)
         }
+        if mode == .readWrite, connection.isReadOnly {
+            // Said now, in words, rather than as SQLite's "attempt to write a readonly database" at
+            // the first statement that writes.
+            throw JournalError(.fileSystem, file: file, reason: "cannot write \(path): this user may only read it (permission denied)")
+        }
         do {
             let isNew = try check(connection, file: file)
             if mode == .readWrite {
