@@ -1,7 +1,7 @@
 import ActionLog
 import Foundation
 
-/// What ``migrate(golden:session:upcasters:as:filePath:)`` rewrote.
+/// What ``migrate(golden:sessionName:upcasters:as:filePath:)`` rewrote.
 public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     /// The golden as it was named.
     public let golden: String
@@ -31,7 +31,7 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
 /// ```
 ///
 /// - Parameters:
-///   - golden: the golden file, found as ``verifyReplay(golden:session:options:record:ifMissing:environment:filePath:reducer:)`` finds it.
+///   - golden: the golden file, found as ``verifyReplay(golden:sessionName:options:record:ifMissing:environment:filePath:reducer:)`` finds it.
 ///   - sessionName: for a journal golden holding several sessions, the one to migrate.
 ///   - upcasters: the rewrites, applied in order.
 ///   - actionType: today's action type; every rewritten action must decode as it.

@@ -8,7 +8,8 @@ struct Prune: ParsableCommand {
         abstract: "Remove the oldest sessions of a journal beyond a count, a size or an age; never a live one.",
         discussion: """
             Sessions go oldest first (by start time); a session being recorded is never removed. Sizes count \
-            the bytes of the entries' texts (actions, states, effects). The file keeps its size until \
+            the bytes of the entries' texts (states, actions, effects, labels, gap notes, and service calls \
+            and output events), as the total of `replay-cli stats`. The file keeps its size until \
             `replay-cli vacuum`; new entries reuse the space meanwhile. On a terminal, a long prune shows \
             how many sessions it has removed on standard error.
 
