@@ -172,11 +172,12 @@ struct FileCommandTests {
             let directory = root.appendingPathComponent("work")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try runDemo(in: directory)
-            let role = target.hasSuffix("-wal") ? "the write-ahead log of the journal being read"
-                : target.hasSuffix("-shm") ? "the shared memory file of the journal being read" : "the rollback journal of the journal being read"
+            let suffix = String(target.suffix(from: target.lastIndex(of: "-") ?? target.endIndex))
+            let role = suffix == "-wal" ? "the write-ahead log of the journal being read"
+                : suffix == "-shm" ? "the shared memory file of the journal being read" : "the rollback journal of the journal being read"
             let runs: [([String], String)] = [
                 (["export", "demo.actionlog", "--session", "2", "--output", target, "--force"],
-                 "error: --output \(target) is \(role); export never writes over its input, even with --force\n"),
+                 "error: --output \(target) is demo.actionlog\(suffix), \(role); export never writes over its input, even with --force\n"),
                 (["report", "demo.actionlog", "--session", "2", "--output", target],
                  "error: \(target): the journal being read, or a file of it; --output needs another file\n"),
                 (["copy", "demo.actionlog", target, "--force"],

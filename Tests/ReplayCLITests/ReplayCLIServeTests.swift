@@ -68,6 +68,18 @@ struct ServeCommandTests {
         }
     }
 
+    @Test("serve --host with a name or a malformed address is a usage error, before anything listens",
+          arguments: ["localhost", "127.0.0", "::1", "300.1.1.1"])
+    func serveOnABadHost(host: String) throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLI(["serve", "demo.actionlog", "--host", host], in: directory)
+            #expect(result.status == 64)
+            #expect(result.stdout == "")
+            #expect(result.stderr.hasPrefix("Error: --host must be an IPv4 address such as 127.0.0.1, not \(host)\n"), "\(result.stderr)")
+        }
+    }
+
     @Test("serve --host warns that anyone who can reach the address can read the journal")
     func serveOnAnotherAddress() throws {
         try withTemporaryDirectory { directory in

@@ -92,8 +92,8 @@ struct Export: ParsableCommand {
     private func refuseInputByName(_ output: String) throws {
         guard !source.isTextForm, JournalFile.names(output, fileOf: source.file) else { return }
         let suffix = JournalFile.companionSuffixes.first { output.hasSuffix($0) } ?? ""
-        let role = source.filesRead.first { $0.path == source.file + suffix }?.role ?? "a file of the journal being read"
-        Terminal.printError("--output \(output.displayEscaped) is \(role); export never writes over its input, even with --force")
+        let (path, role) = source.filesRead.first { $0.path == source.file + suffix } ?? source.filesRead[0]
+        Terminal.printError("--output \(output.displayEscaped) is \(path.displayEscaped), \(role); export never writes over its input, even with --force")
         throw ExitCode(64)
     }
 

@@ -40,6 +40,11 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
+        // A usage error, as a bad --port is, rather than a failure to listen.
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else {
+            throw ValidationError("--host must be an IPv4 address such as 127.0.0.1, not \(host.displayEscaped)")
+        }
     }
 
     func run() async throws {
