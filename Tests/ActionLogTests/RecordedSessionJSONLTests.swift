@@ -320,6 +320,14 @@ struct RecordedSessionJSONLTests {
         #expect(error?.session == nil, "a text file has no session id")
     }
 
+    @Test("a journal given where its text form is expected is named as such, notAJournal")
+    func journalInsteadOfText() throws {
+        let text = "SQLite format 3\u{0}\u{40}\u{0}\u{2}\u{2}\n{}"
+        let error = #expect(throws: JournalError.self) { try RecordedSession(jsonl: text, file: "app.jsonl") }
+        #expect(error?.description == "app.jsonl: an SQLite database (a journal?), not an ActionLog session in text form")
+        #expect(error?.code == .notAJournal)
+    }
+
     @Test("a file from a newer ActionLog is refused as newerSchema, saying so")
     func newerFormat() throws {
         let text = tinyText(replacingLine: 1, with: #"{"actionlog":"session","format":2,"whatever":"changed"}"#)

@@ -208,6 +208,10 @@ struct JSONLReader {
 
     /// Reads line 1: a header of a format this ActionLog reads. The entry count is filled in later.
     private static func readHeader(_ line: ArraySlice<UInt8>, file: String) throws(JournalError) -> Session {
+        // A journal given where its text form is expected: said so, rather than as bad JSON at byte 0.
+        if line.starts(with: Array("SQLite format 3".utf8) + [0]) {
+            throw JournalError(.notAJournal, file: file, reason: "an SQLite database (a journal?), not an ActionLog session in text form")
+        }
         let value: JSONValue
         do {
             value = try JSONValue(parsing: Array(line), maximumDepth: Self.lineDepth)
