@@ -136,4 +136,20 @@ struct JournalTests {
             "session 1: the session counts 3 dropped actions, but its gaps add up to 0",
         ])
     }
+
+    @Test("a message lists the sessions' distinct names in order, the first few and how many more")
+    func quotedNames() {
+        func sessions(_ names: [String]) -> [Session] {
+            names.enumerated().map { index, name in
+                Session(
+                    id: Session.ID(index + 1), name: name, startedAt: Date(timeIntervalSince1970: 0), endedAt: nil, status: .closed,
+                    libraryVersion: "0.1.0", appVersion: nil, stateType: "S", actionType: "A", effectType: nil, metadata: [:],
+                    entryCount: 1, droppedCount: 0, lastEntryAt: nil)
+            }
+        }
+        #expect(sessions([]).quotedNames() == "none")
+        #expect(sessions(["checkout", "sign in", "checkout"]).quotedNames() == #""checkout", "sign in""#)
+        #expect(sessions(["a", "b", "c", "d", "b"]).quotedNames(limit: 2) == #""a", "b" and 2 more"#)
+        #expect(sessions(["a", "b"]).quotedNames(limit: 2) == #""a", "b""#)
+    }
 }

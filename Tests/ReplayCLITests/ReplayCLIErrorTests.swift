@@ -106,7 +106,7 @@ struct ErrorTests {
             let result = try runCLI([command, "demo.actionlog", "--session", "Checkout"], in: directory)
             #expect(result.status == usageError)
             #expect(result.stdout == "")
-            #expect(result.stderr == "error: demo.actionlog: no session named \"Checkout\"\n")
+            #expect(result.stderr == "error: demo.actionlog: no session named \"Checkout\" (the journal holds \"city search\", \"checkout\", \"product card\", \"sign in\")\n")
         }
     }
 

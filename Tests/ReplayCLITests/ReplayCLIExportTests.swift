@@ -159,7 +159,7 @@ struct ExportImportDiffTests {
 
     @Test("a missing session, entry or file is a usage error", arguments: [
         (["export", "checkout.actionlog", "--session", "7"], "error: checkout.actionlog, session 7: no such session"),
-        (["export", "checkout.actionlog", "--session", "Checkout"], "error: checkout.actionlog: no session named \"Checkout\""),
+        (["export", "checkout.actionlog", "--session", "Checkout"], "error: checkout.actionlog: no session named \"Checkout\" (the journal holds \"checkout\")"),
         (["diff", "checkout.actionlog", "--session", "7", "0", "1"], "error: checkout.actionlog, session 7: no such session"),
         (["diff", "checkout.actionlog", "0", "15"], "error: checkout.actionlog, session 1, entry 15: no such entry"),
         (["export", "nope.actionlog", "--session", "1"], "error: nope.actionlog: no such file (looked for nope.actionlog)"),

@@ -209,7 +209,7 @@ struct StatsCommandTests {
             let byName = try runCLI(["stats", "demo.actionlog", "-s", "nope", "--json"], in: directory)
             #expect(byName.status == 64)
             #expect(byName.stdout == "")
-            #expect(byName.stderr == "error: demo.actionlog: no session named \"nope\"\n")
+            #expect(byName.stderr == "error: demo.actionlog: no session named \"nope\" (the journal holds \"city search\", \"checkout\", \"product card\", \"sign in\")\n")
         }
     }
 

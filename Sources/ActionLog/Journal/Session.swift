@@ -96,3 +96,18 @@ extension Int {
         return overflow ? nil : following
     }
 }
+
+extension [Session] {
+    /// The sessions' distinct names, quoted, in the order they first appear, for a message that
+    /// says which names there are: `"checkout", "sign in"`, the first `limit` and then how many more
+    /// (`"a", "b" and 3 more`); `none` when there are no sessions.
+    ///
+    /// - Parameter limit: the most names listed.
+    package func quotedNames(limit: Int = 8) -> String {
+        var seen = Set<String>()
+        let names = map(\.name).filter { seen.insert($0).inserted }
+        guard !names.isEmpty else { return "none" }
+        let listed = names.prefix(Swift.max(1, limit)).map { "\"\($0)\"" }.joined(separator: ", ")
+        return names.count > limit ? "\(listed) and \(names.count - limit) more" : listed
+    }
+}

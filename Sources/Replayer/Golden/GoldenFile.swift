@@ -52,8 +52,7 @@ struct GoldenFile {
         if let name {
             chosen = sessions.last { $0.name == name }
             guard let chosen else {
-                let names = sessions.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                throw GoldenError(.sessionNotFound, file: displayPath, "\(displayPath) holds no session named \"\(name)\" (it holds \(names.isEmpty ? "none" : names))")
+                throw GoldenError(.sessionNotFound, file: displayPath, "\(displayPath) holds no session named \"\(name)\" (it holds \(sessions.quotedNames()))")
             }
             return try journal.recordedSession(chosen.id)
         }

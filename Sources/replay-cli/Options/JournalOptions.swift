@@ -20,8 +20,10 @@ struct SessionOptions: ParsableArguments {
     func resolve(in journal: Journal) throws -> Session {
         try reportingErrors { () throws(JournalError) in
             if let id = Session.ID(session) { return try journal.session(id) }
-            guard let match = try journal.sessions().last(where: { $0.name == session }) else {
-                throw JournalError(.sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\"")
+            let sessions = try journal.sessions()
+            guard let match = sessions.last(where: { $0.name == session }) else {
+                throw JournalError(
+                    .sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\" (the journal holds \(sessions.quotedNames()))")
             }
             return match
         }
