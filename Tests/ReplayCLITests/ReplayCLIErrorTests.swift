@@ -131,17 +131,14 @@ struct ErrorTests {
     func stateNegative() throws {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
-            // `-1` reads as an option, so the parser sees `--at` without a value.
-            let separate = try runCLI(["state", "demo.actionlog", "--session", "2", "--at", "-1"], in: directory)
-            #expect(separate.status == usageError)
-            #expect(separate.stdout == "")
-            #expect(lines(separate.stderr).first == "Error: Missing value for '--at <seq>'")
-
-            let joined = try runCLI(["state", "demo.actionlog", "--session", "2", "--at=-1"], in: directory)
-            #expect(joined.status == usageError)
-            #expect(joined.stdout == "")
-            #expect(lines(joined.stderr).first == "Error: --at must be 0 or more (got -1).")
-            #expect(joined.stderr.contains("Usage: replay-cli state <file> --session <id> [--at <seq>] [--json]"))
+            // `-1` after `--at` is its value, not an option, written apart or joined.
+            for arguments in [["--at", "-1"], ["--at=-1"]] {
+                let result = try runCLI(["state", "demo.actionlog", "--session", "2"] + arguments, in: directory)
+                #expect(result.status == usageError)
+                #expect(result.stdout == "")
+                #expect(lines(result.stderr).first == "Error: --at must be 0 or more, not -1")
+                #expect(result.stderr.contains("Usage: replay-cli state <file> --session <id> [--at <seq>] [--json]"))
+            }
 
             let notANumber = try runCLI(["state", "demo.actionlog", "--session", "2", "--at", "two"], in: directory)
             #expect(notANumber.status == usageError)

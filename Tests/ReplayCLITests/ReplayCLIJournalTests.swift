@@ -145,9 +145,11 @@ struct VerifyCommandTests {
             #expect(json.status == 0)
             #expect(try jsonLines(json.stdout).map { int($0["seq"]) } == [13, 14])
 
-            let bad = try runCLI(["log", "demo.actionlog", "--session", "2", "--from=-1"], in: directory)
-            #expect(bad.status == 64)
-            #expect(bad.stderr.contains("--from must be 0 or more, not -1"))
+            for arguments in [["--from=-1"], ["--from", "-1"], ["--limit", "-2"]] {
+                let bad = try runCLI(["log", "demo.actionlog", "--session", "2"] + arguments, in: directory)
+                #expect(bad.status == 64)
+                #expect(lines(bad.stderr).first == (arguments == ["--limit", "-2"] ? "Error: --limit must be 0 or more, not -2" : "Error: --from must be 0 or more, not -1"))
+            }
         }
     }
 }

@@ -31,10 +31,11 @@ struct Log: ParsableCommand {
     @OptionGroup var journal: JournalOptions
     @OptionGroup var session: SessionOptions
 
-    @Option(help: ArgumentHelp("The first entry to print.", valueName: "seq"))
+    // Unconditional, so that a negative value reaches validate() rather than reading as an unknown option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("The first entry to print.", valueName: "seq"))
     var from = 0
 
-    @Option(help: ArgumentHelp("The most entries to print.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most entries to print.", valueName: "n"))
     var limit: Int?
 
     @Option(help: ArgumentHelp(

@@ -20,14 +20,15 @@ struct StateCommand: ParsableCommand {
     @OptionGroup var journal: JournalOptions
     @OptionGroup var session: SessionOptions
 
-    @Option(help: ArgumentHelp("The entry (sequence number); 0 is the initial state. Default: the last entry.", valueName: "seq"))
+    // Unconditional, so that `--at -1` reaches validate() rather than reading as an unknown option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("The entry (sequence number); 0 is the initial state. Default: the last entry.", valueName: "seq"))
     var at: Int?
 
     @Flag(help: "Print JSON for scripts: the session, the entry and the state in one object.")
     var json = false
 
     func validate() throws {
-        if let at, at < 0 { throw ValidationError("--at must be 0 or more (got \(at)).") }
+        if let at, at < 0 { throw ValidationError("--at must be 0 or more, not \(at)") }
     }
 
     func run() throws {
