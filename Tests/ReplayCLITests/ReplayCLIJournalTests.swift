@@ -77,6 +77,19 @@ struct VerifyCommandTests {
                 #expect(seqs == Array(0..<DemoJournal.checkoutEntries).filter { $0 != 2 }, "\(log.stdout)")
             }
 
+            // A filter that leaves the damaged entry out does not read its action: nothing fails.
+            for filter in [["--label", "pay*"], ["--kind", "delta"]] {
+                let filtered = try runCLI(["log", "demo.actionlog", "--session", "2", "--json"] + filter, in: directory)
+                #expect(filtered.status == 0, "\(filter)")
+                #expect(filtered.stderr == "")
+                #expect(!lines(filtered.stdout).isEmpty)
+            }
+            let including = try runCLI(["log", "demo.actionlog", "--session", "2", "--label", "add*"], in: directory)
+            #expect(including.status == 1)
+            #expect(including.stderr == message)
+            let includedSeqs = lines(including.stdout).dropFirst().compactMap { $0.split(separator: " ").first.flatMap { Int($0) } }
+            #expect(includedSeqs.first == 1 && !includedSeqs.contains(2), "\(including.stdout)")
+
             // The export stops at the damaged entry, after writing the header and the lines before it.
             let export = try runCLI(["export", "demo.actionlog", "--session", "2"], in: directory)
             #expect(export.status == 1)

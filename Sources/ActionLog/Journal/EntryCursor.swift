@@ -46,6 +46,25 @@ public struct EntryCursor: Sendable {
         return try raw.parsed(file: journal.fileName, readingStates: readingStates)
     }
 
+    /// What ``next(keeping:)`` read: an entry the filter kept, parsed, or the sequence number of one
+    /// it passed over without parsing it.
+    package enum Filtered {
+        case kept(Entry)
+        case passed(seq: Int)
+    }
+
+    /// The next entry, parsed only when `keeps` keeps it, given the row's stored kind and label: a
+    /// filtered timeline parses none of the actions it leaves out, so a damaged one fails nothing.
+    /// A row whose sequence number is not stored as an integer is always parsed, to be named.
+    ///
+    /// - Parameter keeps: whether an entry of that kind and label is wanted.
+    /// - Throws: ``JournalError`` naming the entry when a kept row cannot be read.
+    package mutating func next(keeping keeps: (_ kind: String, _ label: String?) -> Bool) throws(JournalError) -> Filtered? {
+        guard let raw = try nextRaw() else { return nil }
+        if raw.misstored == nil, raw.seq >= 0, !keeps(raw.kind, raw.label) { return .passed(seq: Int(raw.seq)) }
+        return .kept(try raw.parsed(file: journal.fileName, readingStates: readingStates))
+    }
+
     /// The next entry, parsed except a keyframe's state, whose stored text comes beside it: for a
     /// walk that parses keyframes only when it needs them (``SessionStates/advance(past:keyframeText:)``).
     ///

@@ -65,8 +65,13 @@ struct Log: ParsableCommand {
 
     /// Whether `entry` is one the filters keep.
     private func keeps(_ entry: Entry, pattern: LabelPattern?) -> Bool {
-        if let kind, entry.kind.rawValue != kind { return false }
-        if let pattern { return entry.label.map(pattern.matches) ?? false }
+        keeps(kind: entry.kind.rawValue, label: entry.label, pattern: pattern)
+    }
+
+    /// Whether an entry of that kind and label is one the filters keep.
+    private func keeps(kind: String, label: String?, pattern: LabelPattern?) -> Bool {
+        if let wanted = self.kind, kind != wanted { return false }
+        if let pattern { return label.map(pattern.matches) ?? false }
         return true
     }
 
@@ -93,10 +98,11 @@ struct Log: ParsableCommand {
         var damaged = false
         // With --follow, a signal during this first walk (a long session) ends it as it ends the follow.
         while filtering ? printed < (limit ?? .max) : true, stop?.isRequested != true {
-            let entry: Entry
+            let read: EntryCursor.Filtered
             do {
-                guard let read = try cursor.next() else { break }
-                entry = read
+                // An entry the filters leave out is not parsed: a damaged action there fails nothing.
+                guard let found = try cursor.next(keeping: { keeps(kind: $0, label: $1, pattern: pattern) }) else { break }
+                read = found
             } catch where error.code == .corrupt {
                 // A damaged entry: the lines before it are printed, then its error, and the timeline
                 // goes on with the entry after it (the cursor has passed it, or has ended).
@@ -107,6 +113,15 @@ struct Log: ParsableCommand {
             } catch {
                 try printer.flush()
                 return try reportingErrors { () throws(JournalError) in throw error }
+            }
+            let entry: Entry
+            switch read {
+            case .kept(let kept):
+                entry = kept
+            case .passed(let seq):
+                next = Self.following(seq, after: next)
+                _ = try reportingErrors { () throws(JournalError) in try handlers.record(at: seq) }
+                continue
             }
             next = Self.following(entry.seq, after: next)
             let handler = try reportingErrors { () throws(JournalError) in try handlers.record(at: entry.seq) }
