@@ -41,13 +41,18 @@ struct HandlerRecordPagingTests {
         #expect(String(decoding: exported, as: UTF8.self) == expected)
     }
 
+    /// What verify finds in a 10-action session of its own after `statement` changed the file.
+    private func findings(after statement: String, name: String) async throws -> [String] {
+        let path = try await record(10, name: name)
+        let connection = try Connection(path: path, mode: .readWrite)
+        try connection.execute(statement)
+        connection.close()
+        return try Journal(path: path).verify().findings.map(\.description)
+    }
+
     @Test("verify reports the handler record of a missing entry, and not the records of the entries after it")
     func verifyWithAMissingEntry() async throws {
-        let path = try await record(10, name: "hole")
-        let connection = try Connection(path: path, mode: .readWrite)
-        try connection.execute("DELETE FROM entries WHERE session_id = 1 AND seq = 5")
-        connection.close()
-        let findings = try Journal(path: path).verify().findings.map(\.description)
+        let findings = try await findings(after: "DELETE FROM entries WHERE session_id = 1 AND seq = 5", name: "hole")
         #expect(findings == [
             "session 1, entry 5: missing: the entry is not in the file",
             "session 1, entry 5: a handler record for an entry the session does not have",
@@ -56,11 +61,7 @@ struct HandlerRecordPagingTests {
 
     @Test("verify reports a handler record past the session's last entry, in a later window")
     func verifyFindsOrphanInLaterWindow() async throws {
-        let path = try await record(10, name: "orphan")
-        let connection = try Connection(path: path, mode: .readWrite)
-        try connection.execute("INSERT INTO handlers (session_id, seq, started) VALUES (1, 9000, 0)")
-        connection.close()
-        let findings = try Journal(path: path).verify().findings.map(\.description)
+        let findings = try await findings(after: "INSERT INTO handlers (session_id, seq, started) VALUES (1, 9000, 0)", name: "orphan")
         #expect(findings == ["session 1, entry 9000: a handler record for an entry the session does not have"])
     }
 }

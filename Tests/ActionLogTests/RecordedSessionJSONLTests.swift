@@ -117,23 +117,29 @@ struct RecordedSessionJSONLTests {
         }
     }
 
-    @Test("a text file many read chunks long (lines across 64 KiB boundaries, \\r\\n endings) imports and exports byte for byte")
-    func longFileStreams() throws {
+    /// A closed session named `name` of 3,000 actions, each appending its text to a log: `text(seq)`.
+    private func longSession(_ name: String, text: (Int) -> String) -> (session: Session, entries: [Entry]) {
         var entries = [Entry(session: 0, seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
                              content: .keyframe(["log": []]), effect: nil)]
         for seq in 1...3_000 {
-            // Lines of varied length, so that line ends fall anywhere in a read chunk.
-            let note = String(repeating: "é", count: seq % 97)
+            let line = text(seq)
             entries.append(Entry(
                 session: 0, seq: seq, time: Date(timeIntervalSince1970: 1_763_700_000 + Double(seq)), label: "add",
-                action: ["add": ["text": .string(note)]],
-                content: .delta(JSONPatch(operations: [.add(path: JSONPointer(tokens: ["log", "-"]), value: .string(note))])),
+                action: ["add": ["text": .string(line)]],
+                content: .delta(JSONPatch(operations: [.add(path: JSONPointer(tokens: ["log", "-"]), value: .string(line))])),
                 effect: nil))
         }
         let session = Session(
-            id: 0, name: "long", startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: Date(timeIntervalSince1970: 1_763_703_000),
+            id: 0, name: name, startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: Date(timeIntervalSince1970: 1_763_703_000),
             status: .closed, libraryVersion: "0.1.0", appVersion: nil, stateType: "T", actionType: "A", effectType: nil,
             metadata: [:], entryCount: entries.count, droppedCount: 0, lastEntryAt: nil)
+        return (session, entries)
+    }
+
+    @Test("a text file many read chunks long (lines across 64 KiB boundaries, \\r\\n endings) imports and exports byte for byte")
+    func longFileStreams() throws {
+        // Lines of varied length, so that line ends fall anywhere in a read chunk.
+        let (session, entries) = longSession("long") { String(repeating: "é", count: $0 % 97) }
         let text = RecordedSession(session: session, entries: entries, file: "long.jsonl").jsonl()
         #expect(text.utf8.count > 4 << 16)
         let url = directory.url.appendingPathComponent("long.jsonl")
@@ -152,20 +158,7 @@ struct RecordedSessionJSONLTests {
 
     @Test("an export that reaches a damaged entry has written the header and every line before it, across chunks")
     func exportStopsAfterTheLinesBeforeADamagedEntry() throws {
-        var entries = [Entry(session: 0, seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
-                             content: .keyframe(["log": []]), effect: nil)]
-        for seq in 1...3_000 {
-            let text = String(repeating: "x", count: 40 + seq % 60)
-            entries.append(Entry(
-                session: 0, seq: seq, time: Date(timeIntervalSince1970: 1_763_700_000 + Double(seq)), label: "add",
-                action: ["add": ["text": .string(text)]],
-                content: .delta(JSONPatch(operations: [.add(path: JSONPointer(tokens: ["log", "-"]), value: .string(text))])),
-                effect: nil))
-        }
-        let session = Session(
-            id: 0, name: "damaged", startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: Date(timeIntervalSince1970: 1_763_703_000),
-            status: .closed, libraryVersion: "0.1.0", appVersion: nil, stateType: "T", actionType: "A", effectType: nil,
-            metadata: [:], entryCount: entries.count, droppedCount: 0, lastEntryAt: nil)
+        let (session, entries) = longSession("damaged") { String(repeating: "x", count: 40 + $0 % 60) }
         let text = RecordedSession(session: session, entries: entries, file: "damaged.jsonl").jsonl()
         let source = directory.url.appendingPathComponent("damaged.jsonl")
         try Data(text.utf8).write(to: source)
