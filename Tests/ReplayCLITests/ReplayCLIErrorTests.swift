@@ -99,6 +99,22 @@ struct ErrorTests {
         }
     }
 
+    @Test("a number names a session by id first, and by name when no session has that id")
+    func numericSessionName() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            try runSQLite("UPDATE sessions SET name = '2024' WHERE id = 3; UPDATE sessions SET name = '1' WHERE id = 4;", on: "demo.actionlog", in: directory)
+            let byName = try runCLI(["state", "demo.actionlog", "--session", "2024", "--json"], in: directory)
+            #expect(byName.status == 0, "\(byName.stderr)")
+            #expect(byName.stdout.contains(#""session": 3,"#), "\(byName.stdout)")
+            let byID = try runCLI(["state", "demo.actionlog", "--session", "1", "--json"], in: directory)
+            #expect(byID.stdout.contains(#""session": 1,"#), "the id wins: \(byID.stdout)")
+            let neither = try runCLI(["state", "demo.actionlog", "--session", "7"], in: directory)
+            #expect(neither.status == usageError)
+            #expect(neither.stderr == "error: demo.actionlog, session 7: no such session\n")
+        }
+    }
+
     @Test("an unknown session name is a usage error", arguments: ["log", "state"])
     func unknownSessionName(command: String) throws {
         try withTemporaryDirectory { directory in

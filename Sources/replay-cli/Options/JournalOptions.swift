@@ -12,14 +12,22 @@ struct JournalOptions: ParsableArguments {
     }
 }
 
-/// `--session`: a session id, or the name of a session (the newest with that name).
+/// `--session`: a session id, or the name of a session (the newest with that name). A number is an
+/// id first; when no session has that id, it is a name (a session named `2024`).
 struct SessionOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: ArgumentHelp("The session: its id, or its name (the newest session of that name).", valueName: "id"))
     var session: String
 
     func resolve(in journal: Journal) throws -> Session {
         try reportingErrors { () throws(JournalError) in
-            if let id = Session.ID(session) { return try journal.session(id) }
+            if let id = Session.ID(session) {
+                do throws(JournalError) {
+                    return try journal.session(id)
+                } catch where error.code == .sessionNotFound {
+                    guard let named = try journal.sessions().last(where: { $0.name == session }) else { throw error }
+                    return named
+                }
+            }
             let sessions = try journal.sessions()
             guard let match = sessions.last(where: { $0.name == session }) else {
                 throw JournalError(
