@@ -97,10 +97,6 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
         }
     }
 
-    /// The recorded state after entry `seq`, decoded: time travel to any step.
-    ///
-    /// - Throws: ``JournalError`` when there is no state at `seq` (no such entry, or a gap), or
-    ///   ``ReplayFailure`` when the recorded state no longer decodes into `State`.
     /// Runs `makeRun(hintedThrough)` until it reports: a run that found a divergence after steps
     /// that took array elements as unchanged runs again, comparing everything after the last entry
     /// it checked in full, so that the report names the entry where the divergence began.
@@ -122,6 +118,20 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
         }
     }
 
+    /// The state the session recorded after entry `seq`, decoded into `State`: time travel to any
+    /// step of the recording. It is read from the journal (a keyframe and the deltas after it), not
+    /// computed: the reducer does not run, so after a change of behaviour it still answers what the
+    /// app did then. ``run()`` says where today's reducer differs.
+    ///
+    /// ```swift
+    /// let replay = Replay(journal: journal, session: id, reducer: Cart.reduce)
+    /// let cartAtStep5 = try replay.state(at: 5)
+    /// ```
+    ///
+    /// - Parameter seq: the entry; 0 is the initial state.
+    /// - Returns: the recorded state after that entry.
+    /// - Throws: ``JournalError`` when there is no state at `seq` (no such entry, or a gap), or
+    ///   ``ReplayFailure`` when the recorded state no longer decodes into `State`.
     public func state(at seq: Int) throws -> State {
         let json: JSONValue
         let failure: (String) -> ReplayFailure
