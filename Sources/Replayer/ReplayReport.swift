@@ -48,7 +48,7 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
         let subject = "\(sessionName) of \(file)".displayEscaped
         switch divergences.count {
         case 0 where failure == nil:
-            blocks.append("Replayed \(entriesReplayed) of \(entriesWithActions) entries of \(subject): no divergence.")
+            blocks.append("Replayed \(entriesReplayed) of \(entriesWithActions) actions of \(subject): no divergence.")
         case 0:
             break
         case 1:

@@ -147,7 +147,7 @@ struct StoreTests {
         #expect(first.map(\.action) == again.map(\.action))
         #expect(first.map(\.effect) == again.map(\.effect))
         let report = try Replay(journal: journal, session: recorder.sessionID, reducer: Counter.reduce).run()
-        #expect(report.description == #"Replayed 5 of 5 entries of session 1 "middleware" of counter.actionlog: no divergence."#)
+        #expect(report.description == #"Replayed 5 of 5 actions of session 1 "middleware" of counter.actionlog: no divergence."#)
     }
 
     @Test("startRecording starts the session at the store's current state, and a store that cannot record is unchanged")

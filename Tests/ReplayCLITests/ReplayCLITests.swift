@@ -43,10 +43,10 @@ enum DemoJournal {
         Recorded session \(first + 1) "checkout": 15 entries, closed
         Recorded session \(first + 2) "product card": 9 entries, closed
         Recorded session \(first + 3) "sign in": 9 entries, closed
-        Replayed 16 of 16 entries of session \(first) "city search" of \(file): no divergence.
-        Replayed 14 of 14 entries of session \(first + 1) "checkout" of \(file): no divergence.
-        Replayed 8 of 8 entries of session \(first + 2) "product card" of \(file): no divergence.
-        Replayed 8 of 8 entries of session \(first + 3) "sign in" of \(file): no divergence.
+        Replayed 16 of 16 actions of session \(first) "city search" of \(file): no divergence.
+        Replayed 14 of 14 actions of session \(first + 1) "checkout" of \(file): no divergence.
+        Replayed 8 of 8 actions of session \(first + 2) "product card" of \(file): no divergence.
+        Replayed 8 of 8 actions of session \(first + 3) "sign in" of \(file): no divergence.
 
         Journal: \(file)
         Next:
@@ -69,10 +69,10 @@ struct DemoCommandTests {
             #expect(result.status == 0)
             #expect(result.stderr == "")
             #expect(result.stdout == DemoJournal.demoOutput(file: "demo.actionlog", first: 1))
-            #expect(lines(result.stdout).contains("Replayed 16 of 16 entries of session 1 \"city search\" of demo.actionlog: no divergence."))
-            #expect(lines(result.stdout).contains("Replayed 14 of 14 entries of session 2 \"checkout\" of demo.actionlog: no divergence."))
-            #expect(lines(result.stdout).contains("Replayed 8 of 8 entries of session 3 \"product card\" of demo.actionlog: no divergence."))
-            #expect(lines(result.stdout).contains("Replayed 8 of 8 entries of session 4 \"sign in\" of demo.actionlog: no divergence."))
+            #expect(lines(result.stdout).contains("Replayed 16 of 16 actions of session 1 \"city search\" of demo.actionlog: no divergence."))
+            #expect(lines(result.stdout).contains("Replayed 14 of 14 actions of session 2 \"checkout\" of demo.actionlog: no divergence."))
+            #expect(lines(result.stdout).contains("Replayed 8 of 8 actions of session 3 \"product card\" of demo.actionlog: no divergence."))
+            #expect(lines(result.stdout).contains("Replayed 8 of 8 actions of session 4 \"sign in\" of demo.actionlog: no divergence."))
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("demo.actionlog").path))
         }
     }

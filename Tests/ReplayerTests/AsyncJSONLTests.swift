@@ -24,7 +24,7 @@ struct AsyncJSONLTests {
         #expect(read.handlers == recorded.handlers)
         #expect(read.jsonl() == text)
         let report = await productReplay(read).run()
-        #expect(report.description == #"Replayed 3 of 3 entries of session "product card" of product.jsonl: no divergence."#)
+        #expect(report.description == #"Replayed 3 of 3 actions of session "product card" of product.jsonl: no divergence."#)
 
         let file = directory.url.appendingPathComponent("product.jsonl")
         try text.write(to: file, atomically: true, encoding: .utf8)

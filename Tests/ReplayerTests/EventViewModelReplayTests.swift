@@ -33,7 +33,7 @@ struct EventViewModelReplayTests {
         for _ in 0..<100 {
             reports.insert(await signInReplay(recorded).run().description)
         }
-        #expect(reports == [#"Replayed 2 of 2 entries of session 1 "sign in" of sign-in.actionlog: no divergence."#])
+        #expect(reports == [#"Replayed 2 of 2 actions of session 1 "sign in" of sign-in.actionlog: no divergence."#])
     }
 
     @Test("a changed output event names the ViewEvent's entry, the event's index and its differing fields")

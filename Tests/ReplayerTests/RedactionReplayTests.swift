@@ -66,7 +66,7 @@ struct RedactionReplayTests {
         #expect(kinds.dropFirst().allSatisfy { $0 == .delta }, "compared through the patches")
         #expect(try journal.state(at: 7, in: id).decode(Vault.self).token == "<redacted>")
         let report = try Replay(journal: journal, session: id, reducer: reduceVault).run()
-        #expect(report.description == #"Replayed 7 of 7 entries of session 1 "vault" of vault.actionlog: no divergence."#)
+        #expect(report.description == #"Replayed 7 of 7 actions of session 1 "vault" of vault.actionlog: no divergence."#)
     }
 
     @Test("a change only in a redacted field is not a divergence")

@@ -18,7 +18,7 @@ struct ReplayTests {
         #expect(report.isMatch)
         #expect(report.entriesReplayed == 16)
         #expect(report.entriesWithActions == 16)
-        #expect(report.description == #"Replayed 16 of 16 entries of session 1 "city search" of city.actionlog: no divergence."#)
+        #expect(report.description == #"Replayed 16 of 16 actions of session 1 "city search" of city.actionlog: no divergence."#)
     }
 
     @Test("the same reducer replays the checkout state machine with no divergence")
@@ -135,7 +135,7 @@ struct ReplayTests {
         #expect(report.skipped == [2, 3])
         #expect(report.entriesReplayed == 4)
         #expect(report.description == """
-            Replayed 4 of 5 entries of session 1 "cart" of gap.actionlog: no divergence.
+            Replayed 4 of 5 actions of session 1 "cart" of gap.actionlog: no divergence.
 
             Skipped entries 2, 3: actions were lost there (gaps).
             """)

@@ -54,7 +54,7 @@ struct ViewModelReplayTests {
             #expect(report.isMatch)
             reports.insert(report.description)
         }
-        #expect(reports == [#"Replayed 3 of 3 entries of session 1 "product card" of product.actionlog: no divergence."#])
+        #expect(reports == [#"Replayed 3 of 3 actions of session 1 "product card" of product.actionlog: no divergence."#])
     }
 
     @Test("a recorded error is thrown again as its own type on replay")
