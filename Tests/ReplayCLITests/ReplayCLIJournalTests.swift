@@ -40,6 +40,29 @@ struct VerifyCommandTests {
         }
     }
 
+    @Test("verify checks a text form (a golden) as import reads it: OK, or its first problem with exit 1")
+    func verifyTextForm() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let export = try runCLI(["export", "demo.actionlog", "--session", "2", "--output", "checkout.jsonl"], in: directory)
+            try #require(export.status == 0, "\(export.stderr)")
+            let intact = try runCLI(["verify", "checkout.jsonl"], in: directory)
+            #expect(intact.status == 0)
+            #expect(intact.stdout == "checkout.jsonl: 1 session, 15 entries: OK\n")
+
+            let url = directory.appendingPathComponent("checkout.jsonl")
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try Data(text.replacingOccurrences(of: #"{"seq":4,"#, with: #"{"seq":40,"#).utf8).write(to: url)
+            let damaged = try runCLI(["verify", "checkout.jsonl"], in: directory)
+            #expect(damaged.status == 1)
+            #expect(damaged.stderr == "")
+            #expect(lines(damaged.stdout) == [
+                "checkout.jsonl: 1 session, 4 entries: 1 problem",
+                "  entry 40: line 6: entry 40 where entry 4 was expected: entries run 0, 1, 2, … without holes",
+            ])
+        }
+    }
+
     @Test("verify reports a gap in the sequence numbers of several entries, and a bad state")
     func verifyMoreDamage() throws {
         try withTemporaryDirectory { directory in

@@ -1,3 +1,4 @@
+import Foundation
 /// One problem `verify` found in a journal, named by session and entry.
 public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
     /// What part of the journal a finding is about: a value a script can `switch` on, and what
@@ -205,5 +206,32 @@ extension Journal {
             }
         }
         return (count, findings)
+    }
+}
+
+extension RecordedSession {
+    /// Checks a session's text form (`.jsonl`, a golden) by the rules ``Journal/verify(progress:)``
+    /// applies to a journal's sessions, reading it a line at a time. A text form is read as import
+    /// reads it, so the check stops at the first problem, which it reports as the one finding.
+    ///
+    /// ```swift
+    /// let result = try RecordedSession.verifyJSONL(at: URL(fileURLWithPath: "fixtures/checkout.jsonl"))
+    /// print(result.isValid ? "OK" : result.findings.map(\.description).joined(separator: "\n"))
+    /// ```
+    ///
+    /// - Parameter url: the text file.
+    /// - Returns: one session, the entries read before any problem, and the problem as a finding.
+    /// - Throws: ``JournalError`` when the file cannot be read at all (missing, a directory, a journal
+    ///   rather than a text form).
+    package static func verifyJSONL(at url: URL) throws(JournalError) -> JournalVerification {
+        var reader = try jsonlReader(at: url)
+        var entries = 0
+        do throws(JournalError) {
+            while try reader.next() != nil { entries += 1 }
+        } catch where error.code == .corrupt {
+            let finding = JournalFinding(session: nil, entry: error.entry, problem: error.reason, code: error.entry == nil ? .session : .entry)
+            return JournalVerification(sessions: 1, entries: entries, findings: [finding])
+        }
+        return JournalVerification(sessions: 1, entries: entries, findings: [])
     }
 }

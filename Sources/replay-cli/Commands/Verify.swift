@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import Foundation
 
 /// `replay-cli verify FILE [--json]`: the journal's integrity.
 struct Verify: ParsableCommand {
@@ -7,7 +8,8 @@ struct Verify: ParsableCommand {
         abstract: "Check a journal's integrity; exit 1 with the findings when it is damaged.",
         discussion: """
             Checks gapless sequence numbers, that every action, state and effect parses, and that session \
-            statuses are sane. It reports every problem it finds, not only the first. On a terminal, a \
+            statuses are sane. It reports every problem it finds, not only the first. FILE may be a .jsonl \
+            text form (a golden) too, checked as import reads it: up to its first problem. On a terminal, a \
             check that runs longer than a second shows how many entries it has checked on standard error.
 
             With --json it prints one object: file, sessions, entries, valid, and findings, each with \
@@ -27,6 +29,12 @@ struct Verify: ParsableCommand {
     var json = false
 
     func run() throws {
+        let url = URL(fileURLWithPath: self.journal.file)
+        if url.pathExtension.lowercased() == "jsonl" {
+            // A golden's text form, checked as import reads it: up to its first problem.
+            let result = try reportingErrors { () throws(JournalError) in try RecordedSession.verifyJSONL(at: url) }
+            return try print(result, fileName: url.lastPathComponent)
+        }
         let journal = try journal.open()
         let total = try reportingErrors { () throws(JournalError) in
             try journal.sessions().reduce(0) { total, session in
@@ -37,12 +45,17 @@ struct Verify: ParsableCommand {
         let progress = ProgressLine("verify", total: total, unit: "entries")
         let result = try reportingErrors { () throws(JournalError) in try journal.verify(progress: progress.update) }
         progress.finish()
+        try print(result, fileName: journal.fileName)
+    }
+
+    /// Prints `result` as text or JSON; throws exit status 1 when it has findings.
+    private func print(_ result: JournalVerification, fileName: String) throws {
         if json {
             try JSONOutput.print(Self.json(result, file: self.journal.file))
             if !result.isValid { throw ExitCode.failure }
             return
         }
-        let summary = "\(journal.fileName.displayEscaped): \(counted(result.sessions, "session")), \(counted(result.entries, "entry", "entries"))"
+        let summary = "\(fileName.displayEscaped): \(counted(result.sessions, "session")), \(counted(result.entries, "entry", "entries"))"
         var output = BufferedOutput()
         guard result.isValid else {
             try output.write("\(summary): \(Style.apply(.red, counted(result.findings.count, "problem")))")
