@@ -1,5 +1,6 @@
 // `actionlog-crash-child JOURNAL SEED`: records into JOURNAL until it is killed. Test support for
-// `CrashDurabilityTests`, which SIGKILLs it at random moments and checks what it left.
+// `CrashDurabilityTests`, which SIGKILLs it at random moments and checks what it left (and, with
+// `--exit-without-close N`, what a process that ends without closing its recorder leaves).
 //
 // It prints, unbuffered, `session ID` once the session has started (entry 0 is committed), then
 // `flushed SEQ` each time a `flush()` returned: entries 0...SEQ are committed. Entry SEQ's state is
@@ -54,8 +55,28 @@ func say(_ line: String) {
 }
 
 let arguments = CommandLine.arguments
+
+// `actionlog-crash-child JOURNAL --exit-without-close N`: records N actions, with a batch interval
+// of a minute so that none is committed by then, and returns from `main` without `flush()` or
+// `close()`: what the process's end does with a recorder left open.
+if arguments.count == 4, arguments[2] == "--exit-without-close", let count = Int(arguments[3]), count >= 0 {
+    var configuration = RecorderConfiguration()
+    configuration.batchInterval = .seconds(60)
+    configuration.batchSize = 1_000_000
+    do {
+        let recorder = try Recorder<CrashState, CrashAction, Never>(
+            path: arguments[1], sessionName: "left open", initialState: CrashState(seq: 0), configuration: configuration)
+        for seq in stride(from: 1, through: count, by: 1) { recorder.record(action: .step, state: CrashState(seq: seq)) }
+        say("recorded \(count)")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("actionlog-crash-child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: actionlog-crash-child JOURNAL SEED\n".utf8))
+    FileHandle.standardError.write(Data("usage: actionlog-crash-child JOURNAL SEED | JOURNAL --exit-without-close N\n".utf8))
     exit(64)
 }
 var random = Generator(state: seed)

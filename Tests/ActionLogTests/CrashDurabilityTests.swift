@@ -50,6 +50,30 @@ struct CrashDurabilityTests {
         print("CrashDurabilityTests: \(iterations) kills; \(flushedTotal) entries were flushed before them, \(foundTotal) found intact")
     }
 
+    @Test("a process that ends without closing its recorder still commits what it handed over, and closes the session")
+    func exitWithoutClose() throws {
+        let path = directory.path("left-open.actionlog")
+        let process = Process()
+        process.executableURL = try crashChildBinary()
+        // A batch interval of a minute: nothing is committed before the process's end.
+        process.arguments = [path, "--exit-without-close", "500"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(printed == "recorded 500\n")
+        let journal = try Journal(path: path)
+        let session = try journal.session(1)
+        #expect(session.status == .closed)
+        #expect(session.entryCount == 501)
+        #expect(try journal.verify().findings.map(\.description) == [])
+        #expect(try journal.state(at: 500, in: 1)["count"] == .number("500"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "closed as close() closes: one file")
+    }
+
     /// A child killed before it said its session started: the journal, if there is one yet, is intact,
     /// and holds no session the child could have half made (the session and its entry 0 commit together).
     private func checkStart(path: String, _ context: String) throws {

@@ -181,6 +181,20 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         while wait, !finished { condition.wait() }
     }
 
+    /// Asks the writer to finish once the queue is empty, and waits for it at most `limit`.
+    /// Returns whether it finished.
+    func close(waitingAtMost limit: Duration) -> Bool {
+        let deadline = Date().addingTimeInterval(limit.timeInterval)
+        condition.lock()
+        defer { condition.unlock() }
+        closing = true
+        condition.broadcast()
+        while !finished {
+            guard condition.wait(until: deadline) else { return finished }
+        }
+        return true
+    }
+
     /// See ``encodedCount``.
     @exclusivity(unchecked) private var encoded = 0
 

@@ -89,7 +89,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         let commitBytes = configuration.queueByteCapacity
         let initial = InitialState(initialState)
         let file = JournalFile.displayName(path)
+        let handOffID = ObjectIdentifier(handOff)
         let thread = Thread {
+            defer { OpenRecorders.remove(handOffID) }
             lowerCurrentThreadPriority()
             // In a closure of its own, so that the writer thread keeps no reference to the initial
             // state once it is written: one kept would share the app's buffers, and the app's next
@@ -122,11 +124,18 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         }
         thread.name = "ActionLog writer"
         thread.qualityOfService = .utility
+        // Closed at the process's end unless the writer has finished before (see OpenRecorders),
+        // whether `close()` was called or the recorder went away with its writer still writing.
+        // Weakly: the registry keeps no hand-off alive; the writer thread forgets it as it ends.
+        OpenRecorders.add(handOffID) { [weak handOff] in
+            _ = handOff?.close(waitingAtMost: OpenRecorders.exitWait)
+        }
         thread.start()
         sessionID = try started.wait().get()
     }
 
-    /// Closes the session if ``close()`` was not called. Does not wait for the writer.
+    /// Closes the session if ``close()`` was not called. Does not wait for the writer; the process's
+    /// normal end does, at most 2 seconds (a recorder left open is closed then too).
     deinit {
         handOff.close(wait: false)
     }
@@ -177,6 +186,10 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     /// and the `.actionlog` file alone holds every session, ready to copy or attach. With another
     /// recorder or reader still open, the files stay (everything committed is in the file or the log)
     /// and the last writer to close does the same.
+    ///
+    /// A recorder still open when the process ends normally (`exit`, the end of `main`) is closed
+    /// then, waiting at most 2 seconds for its writer. A process killed, or an app the system
+    /// terminates, runs no such handler: close the recorder where the app ends.
     ///
     /// ```swift
     /// recorder.close()
