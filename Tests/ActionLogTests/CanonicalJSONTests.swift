@@ -75,12 +75,19 @@ struct CanonicalJSONTests {
     func differences() throws {
         let recorded: JSONValue = ["cart": ["items": [["quantity": 2], ["quantity": 1]]], "name": "a", "gone": true]
         let replayed: JSONValue = ["cart": ["items": [["quantity": 2], ["quantity": 3], ["quantity": 1]]], "name": "a", "my key": 1]
+        // An element inserted in the middle is one difference, at its index in the replayed array.
         #expect(recorded.differences(to: replayed).map(\.description) == [
-            "cart.items[1].quantity: 1 → 3",
-            "cart.items[2]: (absent) → {\"quantity\":1}",
+            "cart.items[1]: (absent) → {\"quantity\":3}",
             "gone: true → (absent)",
             "[\"my key\"]: (absent) → 1",
         ])
+        // Elements removed from the middle, at their indexes in the recorded array; a change between
+        // the ends shared, element by element; an element appended.
+        let items: JSONValue = ["items": [1, 2, 3, 4, 5, 6]]
+        #expect(items.differences(to: ["items": [1, 4, 5, 6]]).map(\.description) == ["items[1]: 2 → (absent)", "items[2]: 3 → (absent)"])
+        #expect(items.differences(to: ["items": [1, 2, 30, 40, 5, 6]]).map(\.description) == ["items[2]: 3 → 30", "items[3]: 4 → 40"])
+        #expect(items.differences(to: ["items": [1, 2, 3, 4, 5, 6, 7]]).map(\.description) == ["items[6]: (absent) → 7"])
+        #expect(items.differences(to: ["items": []]).count == 6)
         #expect(recorded.differences(to: recorded).isEmpty)
         #expect(FieldPath([.key("a/b"), .key("c~d"), .index(0)]).jsonPointer == "/a~1b/c~0d/0")
     }

@@ -21,8 +21,10 @@ public struct FieldDifference: Hashable, Sendable, CustomStringConvertible {
 extension JSONValue {
     /// The leaf fields that differ between `self` (recorded) and `other` (replayed), in path order.
     ///
-    /// Objects are compared member by member and arrays element by element; a value whose JSON
-    /// type changed is one difference at its own path.
+    /// Objects are compared member by member and arrays element by element, after the elements
+    /// both arrays start and end with, so that an element inserted or removed in the middle is one
+    /// difference (at its index in the array that has it), not a change of every element after it;
+    /// a value whose JSON type changed is one difference at its own path.
     ///
     /// ```swift
     /// let old: JSONValue = ["count": 1, "name": "a"]
@@ -42,9 +44,19 @@ extension JSONValue {
                 collectDifferences(left[key], right[key], at: path.appending(.key(key)), into: &result)
             }
         case (.array(let left)?, .array(let right)?):
-            for index in 0..<max(left.count, right.count) {
-                let l: JSONValue? = index < left.count ? left[index] : nil
-                let r: JSONValue? = index < right.count ? right[index] : nil
+            // The elements both ends share are left out first, so that elements inserted or removed
+            // in the middle read as such (`items[1]: {…} → (absent)`), not as every element after
+            // them changed. What is left is compared element by element, the longer side's extra
+            // elements present on one side only.
+            var prefix = 0
+            while prefix < min(left.count, right.count), left[prefix] == right[prefix] { prefix += 1 }
+            var suffix = 0
+            while suffix < min(left.count, right.count) - prefix, left[left.count - 1 - suffix] == right[right.count - 1 - suffix] {
+                suffix += 1
+            }
+            for index in prefix..<max(left.count, right.count) - suffix {
+                let l: JSONValue? = index < left.count - suffix ? left[index] : nil
+                let r: JSONValue? = index < right.count - suffix ? right[index] : nil
                 if l != r { collectDifferences(l, r, at: path.appending(.index(index)), into: &result) }
             }
         default:
