@@ -125,14 +125,19 @@ func runCLI(_ arguments: [String], in directory: URL, standardOutputTo path: Str
 
 /// Runs SQL on a database with the `sqlite3` command-line tool (which knows WAL journals).
 func runSQLite(_ sql: String, on file: String, in directory: URL) throws {
+    let result = try runProcess(try sqlite3Tool(), [file, sql], in: directory)
+    guard result.status == 0 else {
+        throw CLITestError(description: "sqlite3 \(file) \"\(sql)\" failed with status \(result.status): \(result.stderr)")
+    }
+}
+
+/// The sqlite3 command-line tool, which the tests use to damage journals.
+func sqlite3Tool() throws -> URL {
     let candidates = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"]
     guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
         throw CLITestError(description: "the sqlite3 command-line tool is needed to damage journals; looked in \(candidates)")
     }
-    let result = try runProcess(URL(fileURLWithPath: tool), [file, sql], in: directory)
-    guard result.status == 0 else {
-        throw CLITestError(description: "sqlite3 \(file) \"\(sql)\" failed with status \(result.status): \(result.stderr)")
-    }
+    return URL(fileURLWithPath: tool)
 }
 
 // MARK: - Temporary directories

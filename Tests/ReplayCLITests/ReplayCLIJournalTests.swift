@@ -314,3 +314,38 @@ struct LiveSessionTests {
         }
     }
 }
+
+@Suite("replay-cli on a journal whose writer stopped in the middle of a change")
+struct HotJournalTests {
+    @Test("readers name the unfinished change in the rollback journal, and vacuum rolls it back")
+    func hotRollbackJournal() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            // A change in progress, its pages spilled into the file, copied with its rollback
+            // journal while the transaction is open: what a writer killed at that moment leaves.
+            let result = try runProcess(try sqlite3Tool(), [
+                "demo.actionlog", "PRAGMA cache_size = 1", "BEGIN", "DELETE FROM entries", "CREATE TABLE junk (y)",
+                "INSERT INTO junk VALUES (zeroblob(300000))",
+                ".shell cp demo.actionlog hot.actionlog && cp demo.actionlog-journal hot.actionlog-journal", "ROLLBACK",
+            ], in: directory)
+            try #require(result.status == 0, "\(result.stderr)")
+            try #require(FileManager.default.fileExists(atPath: directory.appendingPathComponent("hot.actionlog-journal").path))
+
+            let message = """
+                error: hot.actionlog: hot.actionlog-journal holds a change its writer did not finish (it stopped while writing), \
+                which a reader cannot roll back; opening the journal to write does: `replay-cli vacuum hot.actionlog`, or the next recorder
+
+                """
+            for command in [["verify", "hot.actionlog"], ["sessions", "hot.actionlog"], ["log", "hot.actionlog", "--session", "1"]] {
+                let read = try runCLI(command, in: directory)
+                #expect(read.status == 1, "\(command)")
+                #expect(read.stdout == "")
+                #expect(read.stderr == message, "\(command)")
+            }
+            let vacuum = try runCLI(["vacuum", "hot.actionlog"], in: directory)
+            #expect(vacuum.status == 0, "\(vacuum.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("hot.actionlog-journal").path))
+            #expect(try runCLI(["verify", "hot.actionlog"], in: directory).stdout == "hot.actionlog: 4 sessions, 50 entries: OK\n")
+        }
+    }
+}

@@ -150,6 +150,8 @@ package enum JournalFile {
     /// Turns an SQLite error into a journal error that names the file.
     static func wrap(_ error: SQLiteError, file: String, session: Int64? = nil, entry: Int? = nil) -> JournalError {
         switch error.code {
+        case SQLITE_READONLY where error.extendedCode == hotJournalCode:
+            JournalError(.fileSystem, file: file, session: session, entry: entry, reason: hotJournalReason(file), sqlite: error)
         case SQLITE_NOTADB:
             JournalError(.notADatabase, file: file, session: session, entry: entry, reason: "not an SQLite database, so not an ActionLog journal", sqlite: error)
         case SQLITE_CORRUPT:
@@ -157,6 +159,16 @@ package enum JournalFile {
         default:
             JournalError(.sqlite, file: file, session: session, entry: entry, reason: error.description, sqlite: error)
         }
+    }
+
+    /// `SQLITE_READONLY_ROLLBACK`: a read-only connection met a hot rollback journal, the change a
+    /// writer made and did not finish, which only a connection that may write can roll back.
+    package static let hotJournalCode = SQLITE_READONLY | (3 << 8)
+
+    /// What a reader says of a journal with a hot rollback journal beside it (a recorder or a
+    /// command killed while it created the journal, switched it to or from WAL, pruned or vacuumed it).
+    static func hotJournalReason(_ file: String) -> String {
+        "\(file)-journal holds a change its writer did not finish (it stopped while writing), which a reader cannot roll back; opening the journal to write does: `replay-cli vacuum \(file)`, or the next recorder"
     }
 
     // MARK: - Checks
