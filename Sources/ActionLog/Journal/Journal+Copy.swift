@@ -95,7 +95,7 @@ extension Journal {
     package func copyRefusal(to destination: String, replacing: Bool, hint: String = replacingHint) -> JournalError? {
         // By name too: a companion file that does not exist yet is one SQLite would take for the
         // journal's own the next time it opens it.
-        if JournalFile.names(destination, fileOf: path) || FileIdentity.isFile(destination, ofJournal: path) {
+        if JournalFile.isFile(destination, ofJournal: path) {
             return copyError(to: destination, "it is the journal being copied, or a file of it")
         }
         if let found = FileIdentity(path: destination) {

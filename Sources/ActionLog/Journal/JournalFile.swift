@@ -22,6 +22,13 @@ package enum JournalFile {
         return bases.contains { base in ([""] + companionSuffixes).contains { target == base + $0 } }
     }
 
+    /// Whether `candidate` is the journal at `journal` or one of its companion files: by name
+    /// (``names(_:fileOf:)``, a file that need not exist yet) or by device and inode (another
+    /// path, a link or a symbolic link to one that exists). What a command that writes refuses.
+    package static func isFile(_ candidate: String, ofJournal journal: String) -> Bool {
+        names(candidate, fileOf: journal) || FileIdentity.isFile(candidate, ofJournal: journal)
+    }
+
     /// `path` with its directory resolved by `realpath(3)` and its last component kept: a file
     /// that need not exist yet, in a directory that does. `nil` when the directory does not resolve.
     private static func resolvedName(_ path: String) -> String? {

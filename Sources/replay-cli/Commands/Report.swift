@@ -44,7 +44,7 @@ struct Report: ParsableCommand {
         let opened = try journal.open()
         let session = try session.resolve(in: opened)
         try requireEntries(session, in: opened)
-        if JournalFile.names(output, fileOf: journal.file) || FileIdentity.isFile(output, ofJournal: journal.file) {
+        if JournalFile.isFile(output, ofJournal: journal.file) {
             Terminal.printError("\(output.displayEscaped): the journal being read, or a file of it; --output needs another file")
             throw ExitCode(64)
         }
