@@ -123,9 +123,9 @@ struct Log: ParsableCommand {
                 _ = try reportingErrors { () throws(JournalError) in try handlers.record(at: seq) }
                 continue
             }
+            // A kept entry is one the filters keep: the cursor asked them of its stored kind and label.
             next = Self.following(entry.seq, after: next)
             let handler = try reportingErrors { () throws(JournalError) in try handlers.record(at: entry.seq) }
-            guard keeps(entry, pattern: pattern) else { continue }
             printed += 1
             try printer.print(entry, handler: handler)
         }
