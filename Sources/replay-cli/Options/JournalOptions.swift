@@ -20,17 +20,18 @@ struct SessionOptions: ParsableArguments {
 
     func resolve(in journal: Journal) throws -> Session {
         try reportingErrors { () throws(JournalError) in
+            // A number that is no session's id: its error stands unless a session has it as its name.
+            var noSuchID: JournalError?
             if let id = Session.ID(session) {
                 do throws(JournalError) {
                     return try journal.session(id)
                 } catch where error.code == .sessionNotFound {
-                    guard let named = try journal.sessions().last(where: { $0.name == session }) else { throw error }
-                    return named
+                    noSuchID = error
                 }
             }
             let sessions = try journal.sessions()
             guard let match = sessions.last(where: { $0.name == session }) else {
-                throw JournalError(
+                throw noSuchID ?? JournalError(
                     .sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\" (the journal holds \(sessions.quotedNames()))")
             }
             return match
