@@ -29,9 +29,9 @@ struct Verify: ParsableCommand {
     var json = false
 
     func run() throws {
-        let url = URL(fileURLWithPath: self.journal.file)
-        if url.pathExtension.lowercased() == "jsonl" {
+        if isTextFormPath(self.journal.file) {
             // A golden's text form, checked as import reads it: up to its first problem.
+            let url = URL(fileURLWithPath: self.journal.file)
             let result = try reportingErrors { () throws(JournalError) in try RecordedSession.verifyJSONL(at: url) }
             return try print(result, fileName: url.lastPathComponent)
         }

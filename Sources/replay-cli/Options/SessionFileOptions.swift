@@ -19,7 +19,7 @@ struct SessionFileOptions: ParsableArguments {
     var session: String?
 
     /// Whether `file` is a session's text form, by its extension.
-    var isTextForm: Bool { URL(fileURLWithPath: file).pathExtension.lowercased() == "jsonl" }
+    var isTextForm: Bool { isTextFormPath(file) }
 
     /// Reads the whole session.
     func recordedSession() throws -> RecordedSession {
@@ -150,4 +150,10 @@ struct SessionFileOptions: ParsableArguments {
         try requireEntries(only, in: journal)
         return (journal, only)
     }
+}
+
+/// Whether `path` names a session's text form, by its extension (`.jsonl`, in any case): how every
+/// command that reads a journal or a text form tells them apart.
+func isTextFormPath(_ path: String) -> Bool {
+    URL(fileURLWithPath: path).pathExtension.lowercased() == "jsonl"
 }
