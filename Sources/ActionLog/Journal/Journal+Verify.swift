@@ -1,4 +1,5 @@
 import Foundation
+
 /// One problem `verify` found in a journal, named by session and entry.
 public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
     /// What part of the journal a finding is about: a value a script can `switch` on, and what
@@ -118,8 +119,11 @@ extension Journal {
                         let records = try handlerRecords(in: session.id, seqs: from...(overflow ? Int.max : end - 1))
                         // The entries there are, over the records' span (at most a window): an entry
                         // missing before the last is no reason to doubt a record under a later one.
-                        let present = try records.isEmpty ? [] : entrySeqs(
-                            in: session.id, from: records.map(\.seq).min() ?? from, through: records.map(\.seq).max() ?? from)
+                        let seqs = records.map(\.seq)
+                        var present: Set<Int> = []
+                        if let first = seqs.min(), let last = seqs.max() {
+                            present = try entrySeqs(in: session.id, from: first, through: last)
+                        }
                         for handler in records where !present.contains(handler.seq) {
                             findings.append(JournalFinding(session: session.id, entry: handler.seq, problem: "a handler record for an entry the session does not have", code: .handlerRecord))
                         }
