@@ -209,7 +209,11 @@ struct ReplayResult {
 
 /// The action texts of a session, read with a plain `SELECT`: what the decode-only loop decodes.
 func actionTexts(path: String, session: Session.ID) throws -> [String] {
-    let database = try Database(path: path, readOnly: true)
+    try actionTexts(in: Database(path: path, readOnly: true), session: session)
+}
+
+/// ``actionTexts(path:session:)`` on a connection already open.
+func actionTexts(in database: Database, session: Session.ID) throws -> [String] {
     let texts = try database.prepare("SELECT action FROM entries WHERE session_id = ?1 AND action IS NOT NULL ORDER BY seq")
     texts.bind(1, Int(session))
     var actionTexts: [String] = []
@@ -218,8 +222,7 @@ func actionTexts(path: String, session: Session.ID) throws -> [String] {
 }
 
 /// Entry 0's stored state, the keyframe every reading of the session from its start parses.
-func startKeyframeText(path: String, session: Session.ID) throws -> [UInt8] {
-    let database = try Database(path: path, readOnly: true)
+func startKeyframeText(in database: Database, path: String, session: Session.ID) throws -> [UInt8] {
     let row = try database.prepare("SELECT state FROM entries WHERE session_id = ?1 AND seq = 0")
     row.bind(1, Int(session))
     guard try row.step(), let text = row.text(0) else { throw BenchError("session \(session) of \(path) has no entry 0") }
@@ -255,8 +258,9 @@ func rebuild<Action: Decodable>(_ journal: Journal, session: Session.ID, decodin
 func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: String, session: Session.ID, repeats: Int, runReplay: Bool) throws -> ReplayResult {
     let journal = try Journal(path: path)
     let decoder = JSONDecoder()
-    let texts = try actionTexts(path: path, session: session)
-    let startText = try startKeyframeText(path: path, session: session)
+    let database = try Database(path: path, readOnly: true)
+    let texts = try actionTexts(in: database, session: session)
+    let startText = try startKeyframeText(in: database, path: path, session: session)
 
     let times = try interleavedMedians(repeats: repeats, [
         { try decodeActions(texts, decoding: Action.self, decoder: decoder) },
