@@ -87,6 +87,18 @@ struct GoldenTests {
             """)
     }
 
+    @Test("a golden named .JSONL is read as the text form, as replay-cli reads it")
+    func upperCaseExtensionIsText() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("golden-case-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let golden = directory.appendingPathComponent("checkout.JSONL")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("checkout.jsonl"), to: golden)
+        let result = verifyReplay(golden: golden.path, record: .never, reducer: Checkout.reduce)
+        #expect(result.message == nil)
+        #expect(result.replay?.entriesReplayed == 14)
+    }
+
     @Test("the checkout golden journals each side effect as the entry's effect")
     func checkoutGoldenHoldsSideEffects() throws {
         let recording = try RecordedSession(contentsOfJSONL: Self.fixtures.appendingPathComponent("checkout.jsonl"))

@@ -7,6 +7,12 @@ import Foundation
 /// (actions, states, patches, effects, metadata) are canonical JSON. One entry per line, so that
 /// `git diff` of a golden file shows one changed line per entry whose behaviour changed.
 extension RecordedSession {
+    /// Whether `path` names a session's text form, by its extension (`.jsonl`, in any case): how the
+    /// golden code and every command that reads a journal or a text form tell them apart.
+    package static func isTextFormPath(_ path: String) -> Bool {
+        URL(fileURLWithPath: path).pathExtension.lowercased() == "jsonl"
+    }
+
     /// The version of the text form this ActionLog writes, and the newest it reads (`"format"` in the header).
     public static let jsonlFormatVersion = 1
 

@@ -1,15 +1,15 @@
 import ActionLog
 import Foundation
 
-/// A golden on disk: a JSONL text file (`.jsonl`, the form to review in `git diff`) or a journal
-/// (`.actionlog`, any other extension).
+/// A golden on disk: a JSONL text file (`.jsonl` in any case, the form to review in `git diff`) or a
+/// journal (`.actionlog`, any other extension).
 struct GoldenFile {
     /// The file.
     let url: URL
     /// How messages name it: the path as the test wrote it.
     let displayPath: String
 
-    var isText: Bool { url.pathExtension == "jsonl" }
+    var isText: Bool { RecordedSession.isTextFormPath(url.path) }
     var exists: Bool { FileManager.default.fileExists(atPath: url.path) }
 
     /// Resolves `path` for a test in `testFile`: an absolute path is used as is. A relative path is

@@ -152,8 +152,7 @@ struct SessionFileOptions: ParsableArguments {
     }
 }
 
-/// Whether `path` names a session's text form, by its extension (`.jsonl`, in any case): how every
-/// command that reads a journal or a text form tells them apart.
+/// Whether `path` names a session's text form (``RecordedSession/isTextFormPath(_:)``).
 func isTextFormPath(_ path: String) -> Bool {
-    URL(fileURLWithPath: path).pathExtension.lowercased() == "jsonl"
+    RecordedSession.isTextFormPath(path)
 }
