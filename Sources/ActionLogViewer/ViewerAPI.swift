@@ -198,17 +198,24 @@ struct ViewerAPI: Sendable {
     }
 
     /// Runs a route; a journal error becomes a JSON error with the status that fits it.
+    ///
+    /// A journal another connection holds locked past the reader's wait (`SQLITE_BUSY`,
+    /// `SQLITE_LOCKED`: a `vacuum`, a tool with an exclusive lock) is 503 with `Retry-After: 1`, a
+    /// state that passes, rather than 500, a fault of the viewer.
     private func answer(_ body: () throws(JournalError) -> JSONValue) -> HTTPResponse {
         do {
             return .json(200, try body().canonicalBytes)
         } catch {
+            let locked = error.code == .busy || error.sqlite?.isLockConflict == true
             let status =
                 switch error.code {
                 case .sessionNotFound, .entryNotFound: 404
                 case .corrupt, .invalidArgument: 422
-                default: 500
+                default: locked ? 503 : 500
                 }
-            return .json(status, ViewerJSON.error(error).canonicalBytes)
+            var response = HTTPResponse.json(status, ViewerJSON.error(error).canonicalBytes)
+            if status == 503 { response.headers = [("Retry-After", "1")] }
+            return response
         }
     }
 

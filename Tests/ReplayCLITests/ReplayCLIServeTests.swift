@@ -68,6 +68,46 @@ struct ServeCommandTests {
         }
     }
 
+    @Test("a journal another connection holds locked answers 503 with Retry-After, and 200 once the lock is gone")
+    func serveALockedJournal() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let (process, url, _) = try startServe(["serve", "demo.actionlog", "--port", "0"], in: directory)
+            defer { if process.isRunning { process.terminate() } }
+            let port = try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()))
+            #expect(try LoopbackClient.get(port: port, "/api/sessions").status == 200)
+
+            // A sqlite3 session takes and keeps an exclusive lock: readers wait 5 s, then fail.
+            let locker = Process()
+            locker.executableURL = try sqlite3Tool()
+            locker.arguments = ["demo.actionlog"]
+            locker.currentDirectoryURL = directory
+            let (input, output) = (Pipe(), Pipe())
+            locker.standardInput = input
+            locker.standardOutput = output
+            try locker.run()
+            defer { if locker.isRunning { locker.terminate() } }
+            try input.fileHandleForWriting.write(contentsOf: Data("PRAGMA locking_mode=EXCLUSIVE;\nBEGIN EXCLUSIVE;\nSELECT 'locked';\n".utf8))
+            var printed: [UInt8] = []
+            while !String(decoding: printed, as: UTF8.self).hasSuffix("locked\n"),
+                let byte = try output.fileHandleForReading.read(upToCount: 1)?.first {
+                printed.append(byte)
+            }
+
+            let locked = try LoopbackClient.get(port: port, "/api/sessions")
+            #expect(locked.status == 503)
+            #expect(locked.headers["retry-after"] == "1")
+            #expect(locked.body == """
+                {"entry":null,"error":"demo.actionlog: another connection holds the journal locked, longer than this one waits for it \
+                (SQLite error 5: database is locked); try again once it lets go","file":"demo.actionlog","session":null}
+                """)
+
+            try input.fileHandleForWriting.close()
+            locker.waitUntilExit()
+            #expect(try LoopbackClient.get(port: port, "/api/sessions").status == 200)
+        }
+    }
+
     @Test("serve --host with a name or a malformed address is a usage error, before anything listens",
           arguments: ["localhost", "127.0.0", "::1", "300.1.1.1"])
     func serveOnABadHost(host: String) throws {

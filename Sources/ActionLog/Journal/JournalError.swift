@@ -32,7 +32,9 @@ public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible 
         case fileSystem
         /// A value given by the caller cannot be used (for example a redacted path that is not a JSON Pointer).
         case invalidArgument
-        /// A live recorder writes to the journal, and the operation would block it (a vacuum).
+        /// A live recorder writes to the journal, and the operation would block it (a vacuum); or
+        /// another connection held the journal locked for longer than this one waits (`SQLITE_BUSY`,
+        /// `SQLITE_LOCKED`). Both pass: the operation may be tried again.
         case busy
         /// A value to record did not encode: a recorder's initial state.
         case encodingFailed

@@ -161,6 +161,11 @@ package enum JournalFile {
             JournalError(.fileSystem, file: file, session: session, entry: entry, reason: hotJournalReason(file), sqlite: error)
         case SQLITE_NOTADB:
             JournalError(.notADatabase, file: file, session: session, entry: entry, reason: "not an SQLite database, so not an ActionLog journal", sqlite: error)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            JournalError(.busy, file: file, session: session, entry: entry, reason: """
+                another connection holds the journal locked, longer than this one waits for it \
+                (SQLite error \(error.code): \(error.message)); try again once it lets go
+                """, sqlite: error)
         case SQLITE_CORRUPT:
             JournalError(.corrupt, file: file, session: session, entry: entry, reason: "the database file is damaged: \(error)", sqlite: error)
         default:
