@@ -17,7 +17,8 @@ struct ReplayCLI: AsyncParsableCommand {
         discussion: """
             Exit status: 0 on success, 1 for findings and data errors (a failed verify, a divergence, a \
             damaged entry, a session without entries, output that cannot be written), 64 for usage \
-            errors (bad arguments, a file that is not a journal, an unknown session or entry).
+            errors (bad arguments, a file that is not a journal or not a text form, an unknown session or \
+            entry).
             """,
         version: "0.1.0",
         subcommands: [Demo.self, Sessions.self, Log.self, StateCommand.self, Stats.self, Verify.self, Export.self, Import.self, Diff.self, Copy.self, Prune.self, Vacuum.self, Serve.self, Report.self]

@@ -269,10 +269,8 @@ struct RecordedSessionJSONLTests {
     // MARK: - Refusals
 
     @Test("damaged text is refused with the file, the entry and the line (line 0: the whole text)", arguments: [
-        (0, "", "tiny.jsonl: line 1: the file is empty, so not an ActionLog session"),
-        (0, "\n\n", "tiny.jsonl: line 1: the file is empty, so not an ActionLog session"),
-        (0, "hello\n", #"tiny.jsonl: line 1: not an ActionLog session header: invalid JSON at byte 0: unexpected character "h""#),
-        (1, #"{"seq":0,"kind":"keyframe"}"#, #"tiny.jsonl: line 1: not an ActionLog session header (it has no "actionlog":"session")"#),
+        (1, #"{"actionlog":"session","format":1,"#,
+         #"tiny.jsonl: line 1: not an ActionLog session header: invalid JSON at byte 34: unexpected end of text"#),
         (1, #"{"actionlog":"session","name":"x"}"#, #"tiny.jsonl: line 1: the header has no "format""#),
         (1, #"{"actionlog":"session","format":1,"status":"closed"}"#, #"tiny.jsonl: line 1: the header has no "name""#),
         (1, #"{"actionlog":"session","format":1,"name":"x","startedAt":0,"status":"paused"}"#,
@@ -311,6 +309,20 @@ struct RecordedSessionJSONLTests {
         #expect(error?.code == .corrupt)
         #expect(error?.file == "tiny.jsonl")
         #expect(error?.session == nil, "a text file has no session id")
+    }
+
+    @Test("a file of another kind (empty, not JSON from its first byte, JSON without the header's mark) is notAJournal", arguments: [
+        (0, "", "tiny.jsonl: line 1: the file is empty, so not an ActionLog session"),
+        (0, "\n\n", "tiny.jsonl: line 1: the file is empty, so not an ActionLog session"),
+        (0, "root:x:0:0:root:/root:/bin/bash\n", #"tiny.jsonl: line 1: not an ActionLog session header: invalid JSON at byte 0: unexpected character "r""#),
+        (1, #"{"seq":0,"kind":"keyframe"}"#, #"tiny.jsonl: line 1: not an ActionLog session header (it has no "actionlog":"session")"#),
+        (1, "[1, 2]", #"tiny.jsonl: line 1: not an ActionLog session header (it has no "actionlog":"session")"#),
+    ])
+    func anotherKindOfFile(line: Int, replacement: String, message: String) throws {
+        let text = line == 0 ? replacement : tinyText(replacingLine: line, with: replacement)
+        let error = #expect(throws: JournalError.self) { try RecordedSession(jsonl: text, file: "tiny.jsonl") }
+        #expect(error?.description == message)
+        #expect(error?.code == .notAJournal)
     }
 
     @Test("a journal given where its text form is expected is named as such, notAJournal")

@@ -228,6 +228,25 @@ struct ExportImportDiffTests {
     }
 }
 
+@Suite("replay-cli import: a file of another kind")
+struct ImportAnotherKindTests {
+    @Test("importing a file that is not a text form at all is a usage error (64), as a non-journal is for the readers")
+    func notATextForm() throws {
+        try withTemporaryDirectory { directory in
+            try Data("root:x:0:0:root:/root:/bin/bash\n".utf8).write(to: directory.appendingPathComponent("passwd"))
+            let result = try runCLI(["import", "passwd", "--into", "new.actionlog"], in: directory)
+            #expect(result.status == 64)
+            #expect(result.stderr == #"error: passwd: line 1: not an ActionLog session header: invalid JSON at byte 0: unexpected character "r""# + "\n")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.actionlog").path))
+            // verify reads a .jsonl as a text form: the same refusal, not a finding of a damaged one.
+            try FileManager.default.copyItem(at: directory.appendingPathComponent("passwd"), to: directory.appendingPathComponent("passwd.jsonl"))
+            let verify = try runCLI(["verify", "passwd.jsonl"], in: directory)
+            #expect(verify.status == 64)
+            #expect(verify.stderr == #"error: passwd.jsonl: line 1: not an ActionLog session header: invalid JSON at byte 0: unexpected character "r""# + "\n")
+        }
+    }
+}
+
 @Suite("replay-cli export, import and diff: help")
 struct ExportImportDiffHelpTests {
     @Test("each command shows its usage, and the root help lists it", arguments: [

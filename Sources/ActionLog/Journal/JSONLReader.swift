@@ -119,7 +119,7 @@ struct JSONLReader {
         self.file = file
         self.source = source
         states = SessionStates(file: file, session: nil)
-        let empty = Self.fail(file, line: 1, entry: nil, "the file is empty, so not an ActionLog session")
+        let empty = Self.fail(file, .notAJournal, line: 1, entry: nil, "the file is empty, so not an ActionLog session")
         guard let first = try self.source.next() else { throw empty }
         if ByteLines.isBlank(first), try Self.onlyBlanksFollow(&self.source) { throw empty }
         header = try Self.readHeader(first, file: file)
@@ -216,10 +216,13 @@ struct JSONLReader {
         do {
             value = try JSONValue(parsing: Array(line), maximumDepth: Self.lineDepth)
         } catch {
-            throw fail(file, line: 1, entry: nil, "not an ActionLog session header: \(error)")
+            // Not JSON from its first byte on: another kind of file (a usage error, as a file that is
+            // not a journal is for the readers of journals). A header cut short is a damaged text form.
+            let code: JournalError.Code = error.offset == 0 ? .notAJournal : .corrupt
+            throw fail(file, code, line: 1, entry: nil, "not an ActionLog session header: \(error)")
         }
         guard case .object(let members) = value, members["actionlog"] == .string("session") else {
-            throw fail(file, line: 1, entry: nil, #"not an ActionLog session header (it has no "actionlog":"session")"#)
+            throw fail(file, .notAJournal, line: 1, entry: nil, #"not an ActionLog session header (it has no "actionlog":"session")"#)
         }
         let fields = Fields(file: file, members: members, line: 1, entry: nil, subject: "the header")
         let format = try fields.require(fields.int("format"), "format")
