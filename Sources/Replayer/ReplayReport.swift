@@ -235,8 +235,12 @@ public struct ServiceCallDifference: Sendable, Equatable {
     /// The recorded call, e.g. `ProductService.fetchProduct("p-7")`; `nil` when the recording has no
     /// call there.
     public let recorded: String?
-    /// The call made; `nil` when the handler returned without making it.
+    /// The call made; `nil` when the handler returned without making it, or did not make it by the
+    /// turn of its answer while it waited for its other calls (``stillWaiting``).
     public let made: String?
+    /// Whether the handler had not returned: it waited for the answers of its other calls, without
+    /// making this one, when its answer's turn came.
+    public var stillWaiting = false
 
     /// The report's section:
     ///
@@ -247,7 +251,7 @@ public struct ServiceCallDifference: Sendable, Equatable {
         [
             "  Service call \(index):",
             "    − \(recorded ?? "(no call: the recording's handler returned)")".displayEscaped,
-            "    + \(made ?? "(no call: the handler returned)")".displayEscaped,
+            "    + \(made ?? (stillWaiting ? "(no call: the handler waits for its other calls)" : "(no call: the handler returned)"))".displayEscaped,
         ].joined(separator: "\n")
     }
 }

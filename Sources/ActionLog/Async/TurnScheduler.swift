@@ -58,10 +58,19 @@ package final class TurnScheduler: Sendable {
 
     /// Asks for a turn for handler `token`, behind every turn asked before. `starts`: the turn
     /// starts a handler (counted until it ``finished(_:)``).
+    ///
+    /// A handler whose turn it is gets the turn at once, with the next place in the run order: a
+    /// handler with calls in flight side by side (`async let`, a task group, a `Task` beside its own
+    /// call) holds the turn from its first answer, and an answer of another of its calls must not
+    /// wait behind that turn, which only the handler's own next call or return would give back.
     package func ask(for token: Int, starts: Bool = false) -> Ticket {
         let ticket = Ticket(token: token)
         let granted: (Ticket, Int)? = state.withLock { state in
             if starts { state.inFlight += 1 }
+            if !starts, state.active == token {
+                defer { state.nextPosition += 1 }
+                return (ticket, state.nextPosition)
+            }
             state.queue.append(ticket)
             return Self.grantNext(&state)
         }

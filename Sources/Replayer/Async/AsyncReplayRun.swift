@@ -31,10 +31,38 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         var handler: HandlerRecord
         var state: JSONValue
         var calls: [ServiceCall]
-        /// Calls the replayed handler made so far; their answers wait in ``pending``.
-        var callsMade = 0
+        /// The recorded calls the replayed handler has made, by index; their answers wait in
+        /// ``pending`` until their turns.
+        var made: Set<Int> = []
         var pending: [Int: PendingCall] = [:]
+
+        /// The recorded call a call made now stands for: the first one not made yet with the same
+        /// service, method and arguments. Calls made one after the other match in order; calls in
+        /// flight side by side (`async let`, a task group) match whatever order their tasks made
+        /// them in, which Swift does not fix.
+        func match(_ made: String) -> Int? {
+            calls.indices.first { !self.made.contains($0) && calls[$0].description == made }
+        }
+
+        /// The first recorded call not made yet: what a divergence shows as expected.
+        var firstNotMade: Int? {
+            calls.indices.first { !made.contains($0) }
+        }
     }
+
+    /// What the driver did with a handler's event.
+    private enum Taken {
+        case call
+        case returned
+        case stop(ReplayReport)
+        /// No event came in time.
+        case none
+    }
+
+    /// How long the driver waits for a handler to make a call whose answer's turn has come, while
+    /// the handler has other calls in flight: such a call comes from a task beside the handler's
+    /// (`async let`), at once; a handler that waits for its other calls instead never makes it.
+    static var callWait: Duration { .seconds(5) }
 
     func run(make: @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>) async -> ReplayReport {
         var builder = ReportBuilder(recording: recording)
@@ -116,6 +144,62 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             host.stop()
             for step in steps.values { for call in step.pending.values { call.fail(ReplayStopped()) } }
         }
+        /// Takes the next event of handler `seq`: checks a call against the recording and keeps it
+        /// for its answer's turn, or checks the state once the handler returned.
+        func take(_ seq: Int, timeout: Duration? = nil) async -> Taken {
+            guard var step = steps[seq] else { return .returned }
+            guard let event = await host.mailbox(for: seq).next(timeout: timeout) else { return .none }
+            if let divergence = outputs?.divergence(), let step = steps[divergence.seq] {
+                builder.divergences.append(self.divergence(step, output: divergence.difference))
+                return .stop(builder.report(failure: nil))
+            }
+            switch event {
+            case .called(let pending):
+                let made = pending.request.description
+                guard let index = step.match(made) else {
+                    let expected = step.firstNotMade
+                    let recorded = expected.map { step.calls[$0].description }
+                    pending.fail(ServiceCallDivergence(seq: seq, recorded: recorded, made: made))
+                    let difference = ServiceCallDifference(index: expected ?? step.calls.count, recorded: recorded, made: made)
+                    builder.divergences.append(divergence(step, call: difference))
+                    return .stop(builder.report(failure: nil))
+                }
+                step.made.insert(index)
+                step.pending[index] = pending
+                steps[seq] = step
+                return .call
+            case .finished:
+                outputs?.finish(seq)
+                if let missing = step.firstNotMade {
+                    let difference = ServiceCallDifference(index: missing, recorded: step.calls[missing].description, made: nil)
+                    builder.divergences.append(divergence(step, call: difference))
+                    return .stop(builder.report(failure: nil))
+                }
+                if let missing = outputs?.missing(seq) {
+                    builder.divergences.append(divergence(step, output: missing))
+                    return .stop(builder.report(failure: nil))
+                }
+                let snapshot = await viewModel.snapshot()
+                let replayed: JSONValue
+                do {
+                    replayed = try JSONValueEncoder().encode(snapshot)
+                } catch {
+                    return .stop(builder.report(failure: failure(.encodingFailed, seq, step.label, "the replayed state does not encode: \(error)")))
+                }
+                let ignored = IgnoredFields(patterns: options.ignoring, redactor: redactor)
+                let differences = step.state.differences(to: redactor.keyframe(replayed)).filter { !ignored.matches($0.path) }
+                finished.insert(seq)
+                if differences.isEmpty {
+                    builder.matched += 1
+                } else {
+                    let dump = DumpDiff.diff(recorded: step.state, replayed: snapshot, ignored: ignored, replayedJSON: replayed)
+                    builder.divergences.append(divergence(step, state: differences, dump: dump))
+                    if options.stopAtFirstDivergence { return .stop(builder.report(failure: nil)) }
+                }
+                return .returned
+            }
+        }
+
         for (_, turn) in turns {
             let seq: Int
             switch turn {
@@ -138,64 +222,33 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 }
             case .answer(let answered, let index):
                 seq = answered
-                guard let call = steps[seq]?.pending.removeValue(forKey: index), let recorded = steps[seq]?.calls[index] else {
-                    // The handler never made the call: reported when it returned.
-                    continue
+                guard !finished.contains(seq), let recorded = steps[seq]?.calls[index] else { continue }
+                // A call in flight beside another may not be made yet when its answer's turn comes:
+                // the handler's events are taken until it is (or until the handler returns without it).
+                while let step = steps[seq], step.pending[index] == nil {
+                    switch await take(seq, timeout: Self.callWait) {
+                    case .call, .returned: break
+                    case .stop(let report): return report
+                    case .none:
+                        var difference = ServiceCallDifference(index: index, recorded: recorded.description, made: nil)
+                        difference.stillWaiting = true
+                        builder.divergences.append(divergence(step, call: difference))
+                        return builder.report(failure: nil)
+                    }
+                    if finished.contains(seq) { break }
                 }
+                guard let call = steps[seq]?.pending.removeValue(forKey: index) else { continue }
                 outputs?.activate(seq)
                 if let reason = call.deliver(recorded.outcome) {
                     return builder.report(failure: failure(.serviceResultDoesNotDecode, seq, "\(recorded.service).\(recorded.method)", reason))
                 }
+                // With another call still unanswered, the handler may be waiting for it alone: its
+                // next event comes after that answer's turn, and waiting for it here would never end.
+                if steps[seq]?.pending.isEmpty == false { continue }
             }
             outputs?.activate(seq)
             // Wait until the handler whose turn it is awaits its next call or returns.
-            guard var step = steps[seq] else { continue }
-            let event = await host.mailbox(for: seq).next()
-            if let divergence = outputs?.divergence(), let step = steps[divergence.seq] {
-                builder.divergences.append(self.divergence(step, output: divergence.difference))
-                return builder.report(failure: nil)
-            }
-            let index = step.callsMade
-            let expected = index < step.calls.count ? step.calls[index] : nil
-            switch event {
-            case .called(let pending):
-                let made = pending.request.description
-                guard let expected, expected.description == made else {
-                    pending.fail(ServiceCallDivergence(seq: seq, recorded: expected?.description, made: made))
-                    builder.divergences.append(divergence(step, call: ServiceCallDifference(index: index, recorded: expected?.description, made: made)))
-                    return builder.report(failure: nil)
-                }
-                step.callsMade += 1
-                step.pending[index] = pending
-                steps[seq] = step
-            case .finished:
-                outputs?.finish(seq)
-                if let expected {
-                    builder.divergences.append(divergence(step, call: ServiceCallDifference(index: index, recorded: expected.description, made: nil)))
-                    return builder.report(failure: nil)
-                }
-                if let missing = outputs?.missing(seq) {
-                    builder.divergences.append(divergence(step, output: missing))
-                    return builder.report(failure: nil)
-                }
-                let snapshot = await viewModel.snapshot()
-                let replayed: JSONValue
-                do {
-                    replayed = try JSONValueEncoder().encode(snapshot)
-                } catch {
-                    return builder.report(failure: failure(.encodingFailed, seq, step.label, "the replayed state does not encode: \(error)"))
-                }
-                let ignored = IgnoredFields(patterns: options.ignoring, redactor: redactor)
-                let differences = step.state.differences(to: redactor.keyframe(replayed)).filter { !ignored.matches($0.path) }
-                finished.insert(seq)
-                if differences.isEmpty {
-                    builder.matched += 1
-                } else {
-                    let dump = DumpDiff.diff(recorded: step.state, replayed: snapshot, ignored: ignored, replayedJSON: replayed)
-                    builder.divergences.append(divergence(step, state: differences, dump: dump))
-                    if options.stopAtFirstDivergence { return builder.report(failure: nil) }
-                }
-            }
+            if case .stop(let report) = await take(seq) { return report }
         }
         if let unfinished = order.first(where: { !finished.contains($0) }) {
             return builder.report(failure: failure(.damagedHandlerRecords, unfinished, steps[unfinished]?.label, """

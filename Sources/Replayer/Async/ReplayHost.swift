@@ -29,15 +29,17 @@ final class PendingCall: Sendable {
 final class HandlerMailbox: Sendable {
     private struct State {
         var events: [HandlerEvent] = []
-        var waiter: CheckedContinuation<HandlerEvent, Never>?
+        /// The driver waiting for the next event, and which of its waits this is.
+        var waiter: (id: Int, continuation: CheckedContinuation<HandlerEvent?, Never>)?
+        var waits = 0
     }
     private let state = Mutex(State())
 
     func post(_ event: HandlerEvent) {
-        let waiter: CheckedContinuation<HandlerEvent, Never>? = state.withLock { state in
+        let waiter: CheckedContinuation<HandlerEvent?, Never>? = state.withLock { state in
             if let waiter = state.waiter {
                 state.waiter = nil
-                return waiter
+                return waiter.continuation
             }
             state.events.append(event)
             return nil
@@ -53,15 +55,28 @@ final class HandlerMailbox: Sendable {
         }
     }
 
-    /// The handler's next event, once it comes.
-    func next() async -> HandlerEvent {
-        await withCheckedContinuation { (continuation: CheckedContinuation<HandlerEvent, Never>) in
-            let ready: HandlerEvent? = state.withLock { state in
-                if !state.events.isEmpty { return state.events.removeFirst() }
-                state.waiter = continuation
-                return nil
+    /// The handler's next event, once it comes; `nil` when `timeout` passes first.
+    func next(timeout: Duration? = nil) async -> HandlerEvent? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<HandlerEvent?, Never>) in
+            let (ready, wait): (HandlerEvent?, Int) = state.withLock { state in
+                if !state.events.isEmpty { return (state.events.removeFirst(), 0) }
+                state.waits += 1
+                state.waiter = (state.waits, continuation)
+                return (nil, state.waits)
             }
-            if let ready { continuation.resume(returning: ready) }
+            if let ready {
+                continuation.resume(returning: ready)
+            } else if let timeout {
+                Task {
+                    try? await Task.sleep(for: timeout)
+                    let expired: CheckedContinuation<HandlerEvent?, Never>? = self.state.withLock { state in
+                        guard let waiter = state.waiter, waiter.id == wait else { return nil }
+                        state.waiter = nil
+                        return waiter.continuation
+                    }
+                    expired?.resume(returning: nil)
+                }
+            }
         }
     }
 }

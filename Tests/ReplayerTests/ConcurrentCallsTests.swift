@@ -1,0 +1,159 @@
+import ActionLog
+import Foundation
+import Replayer
+import Synchronization
+import Testing
+
+/// A product service whose `fetchProduct("p-1")` answers only once `gate` is open: the tests open
+/// it after another call has been answered, so that the answers come in the order they choose.
+private struct GatedProductService: ProductService {
+    let gate: Gate
+
+    func fetchProduct(id: String) async throws -> Product {
+        if id == "p-1" { await gate.wait() }
+        return try await FakeProductService().fetchProduct(id: id)
+    }
+
+    func addToBasket(id: String, quantity: Int) async throws -> Int { quantity }
+}
+
+/// Handlers that have two recorded calls in flight at once: `async let`, and a `Task` started beside
+/// the handler's own call. In both, the call made second is answered first.
+private func concurrentHandler(service: any ProductService, gate: Gate, state: ProductState) -> @Sendable (ProductAction) async -> Void {
+    { action in
+        switch action {
+        case .viewDidLoad:
+            async let first = service.fetchProduct(id: "p-1")
+            async let second: Product = {
+                let product = try await service.fetchProduct(id: "p-2")
+                gate.open()
+                return product
+            }()
+            let products = try? await [first, second]
+            await state.update {
+                $0.product = products?.first
+                $0.loading = "loaded \(products?.count ?? 0)"
+            }
+        case .addToBasket:
+            // Fire and forget: what the task does after its answer is not ordered against the
+            // handler on replay, so it only opens the gate.
+            Task {
+                _ = try? await service.addToBasket(id: "side", quantity: 2)
+                gate.open()
+            }
+            let product = try? await service.fetchProduct(id: "p-1")
+            await state.update { $0.error = product == nil ? "no product" : nil }
+        case .onImageSliderAction(.onTapSlider(let position)):
+            await state.update { $0.sliderPosition = position }
+        }
+    }
+}
+
+@Suite("Async ViewModels: recorded calls in flight side by side in one handler")
+struct ConcurrentCallsTests {
+    let directory = TemporaryDirectory()
+
+    /// Records `actions`, each once the one before has settled, with a fresh gate per action.
+    private func record(_ actions: [ProductAction], name: String) async throws -> RecordedSession {
+        let path = directory.path("\(name).actionlog")
+        let state = await ProductState()
+        let gates = Mutex<Gate>(Gate())
+        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: path, sessionName: name, services: ["ProductService"],
+            handle: { action in
+                let gate = gates.withLock { $0 }
+                let service = RecordedProductService(live: GatedProductService(gate: gate))
+                await concurrentHandler(service: service, gate: gate, state: state)(action)
+            },
+            snapshot: { state.snapshot })
+        for action in actions {
+            gates.withLock { $0 = Gate() }
+            reducer(action)
+            // A slider tap sent while the handler waits: another handler's turns between its answers.
+            reducer(.onImageSliderAction(.onTapSlider(actions.count)))
+            await reducer.settle()
+        }
+        reducer.close()
+        return try Journal(path: path).recordedSession(reducer.recorder.sessionID)
+    }
+
+    private func replay(_ recording: RecordedSession) async -> ReplayReport {
+        await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
+            let state = ProductState(initial)
+            let handle = concurrentHandler(
+                service: RecordedProductService(live: OfflineProductService()), gate: Gate(), state: state)
+            return ReplayedViewModel(handle: handle, snapshot: { state.snapshot })
+        }.run()
+    }
+
+    @Test("two async let calls, the second answered first: recorded without hanging, in the order answered, and replayed as a match",
+          .timeLimit(.minutes(1)))
+    func asyncLet() async throws {
+        let recording = try await record([.viewDidLoad(id: "p-1")], name: "async let")
+        let load = try #require(recording.handlers.first { $0.calls.count == 2 })
+        #expect(load.calls.map(\.description) == [#"ProductService.fetchProduct("p-2")"#, #"ProductService.fetchProduct("p-1")"#])
+        let state = try #require(recording.entries.last { $0.label == "viewDidLoad" })
+        #expect(try recording.state(at: state.seq).decode(ProductSnapshot.self).loading == "loaded 2")
+        let report = await replay(recording)
+        #expect(report.isMatch, "\(report)")
+        #expect(report.entriesReplayed == 2)
+    }
+
+    @Test("a Task's call answered before the handler's own: recorded without hanging, both with the entry, and replayed as a match",
+          .timeLimit(.minutes(1)))
+    func sideTask() async throws {
+        let recording = try await record([.addToBasket], name: "side task")
+        let add = try #require(recording.handlers.first { $0.calls.count == 2 })
+        #expect(add.calls.map(\.description) == [#"ProductService.addToBasket("side", 2)"#, #"ProductService.fetchProduct("p-1")"#])
+        let report = await replay(recording)
+        #expect(report.isMatch, "\(report)")
+    }
+
+    @Test("a replayed handler that leaves out one of its side-by-side calls diverges naming the missing call", .timeLimit(.minutes(1)))
+    func missingConcurrentCall() async throws {
+        let recording = try await record([.viewDidLoad(id: "p-1")], name: "missing")
+        let report = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
+            let state = ProductState(initial)
+            let service = RecordedProductService(live: OfflineProductService())
+            return ReplayedViewModel(handle: { action in
+                guard case .viewDidLoad = action else {
+                    if case .onImageSliderAction(.onTapSlider(let position)) = action { await state.update { $0.sliderPosition = position } }
+                    return
+                }
+                let product = try? await service.fetchProduct(id: "p-2")
+                await state.update { $0.product = product }
+            }, snapshot: { state.snapshot })
+        }.run()
+        let divergence = try #require(report.divergences.first)
+        #expect(divergence.serviceCall?.index == 1)
+        #expect(divergence.serviceCall?.recorded == #"ProductService.fetchProduct("p-1")"#)
+        #expect(divergence.serviceCall?.made == nil)
+    }
+
+    @Test("a replayed handler that waits for one side-by-side call without making the other diverges, after the wait, naming the call not made",
+          .timeLimit(.minutes(1)))
+    func callNeverMade() async throws {
+        let recording = try await record([.viewDidLoad(id: "p-1")], name: "waiting")
+        let report = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
+            let state = ProductState(initial)
+            let service = RecordedProductService(live: OfflineProductService())
+            return ReplayedViewModel(handle: { action in
+                guard case .viewDidLoad = action else {
+                    if case .onImageSliderAction(.onTapSlider(let position)) = action { await state.update { $0.sliderPosition = position } }
+                    return
+                }
+                let product = try? await service.fetchProduct(id: "p-1")
+                await state.update { $0.product = product }
+            }, snapshot: { state.snapshot })
+        }.run()
+        #expect(report.description == """
+            Replay diverged at entry 2 of session 1 "waiting" of waiting.actionlog (viewDidLoad(id: "p-1")).
+
+              Service call 0:
+                − ProductService.fetchProduct("p-2")
+                + (no call: the handler waits for its other calls)
+
+            (Recorded: −, Replayed: +)
+            """)
+    }
+}
