@@ -32,7 +32,7 @@ struct ReplayCLIAsyncTests {
             #"1 +T lookUp {"lookUp":{"_0":"ada"}}"#,
             #"call Directory.find("ada") → "Ada Lovelace""#,
             #"2 +T lookUp {"lookUp":{"_0":""}}"#,
-            #"call Directory.find("") threw {"description":"empty name","type":"ReplayCLITests.EmptyName"}"#,
+            #"call Directory.find("") threw {"description":"empty name","localizedDescription":"The operation could not be completed. (ReplayCLITests.EmptyName error 1.)","type":"ReplayCLITests.EmptyName"}"#,
         ])
         let json = try runCLI(["log", "lookup.actionlog", "--session", "1", "--json"], in: directory)
         let objects = try jsonLines(json.stdout)
@@ -48,7 +48,7 @@ struct ReplayCLIAsyncTests {
             "No difference.",
             "Service calls and output events of entries 1...2:",
             #"  entry 1 call Directory.find("ada") → "Ada Lovelace""#,
-            #"  entry 2 call Directory.find("") threw {"description":"empty name","type":"ReplayCLITests.EmptyName"}"#,
+            #"  entry 2 call Directory.find("") threw {"description":"empty name","localizedDescription":"The operation could not be completed. (ReplayCLITests.EmptyName error 1.)","type":"ReplayCLITests.EmptyName"}"#,
         ])
 
         let diffJSON = try runCLI(["diff", "lookup.actionlog", "--session", "1", "0", "2", "--json"], in: directory)

@@ -103,7 +103,10 @@ struct EventViewModelReplayTests {
     @Test("a recorded service error replays as the failure event")
     func errorPath() async throws {
         let recorded = try await record([.signInTapped(email: "nobody")])
-        #expect(recorded.handlers[0].calls.map(\.outcome) == [.threw(["type": "ReplayerTests.FakeAuthService.Refused", "description": "refused"])])
+        #expect(recorded.handlers[0].calls.map(\.outcome) == [.threw([
+            "type": "ReplayerTests.FakeAuthService.Refused", "description": "refused",
+            "localizedDescription": "The operation could not be completed. (ReplayerTests.FakeAuthService.Refused error 1.)",
+        ])])
         #expect(recorded.handlers[0].outputs.last?.event == ["failed": ["message": "refused"]])
         let report = await signInReplay(recorded).run()
         #expect(report.isMatch, "\(report)")

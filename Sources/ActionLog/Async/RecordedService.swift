@@ -35,10 +35,16 @@ import Foundation
 ///   the recorded answer is returned, or the recorded error thrown;
 /// - anywhere else, the live service is called and nothing is journaled.
 ///
-/// A thrown error is journaled as `{"type": "…", "value": …}` when its type is `Codable`, and as
-/// `{"type": "…", "description": "…"}` otherwise. On replay, an error of a type given in `errors` is
-/// decoded and thrown as that type, so `catch ProductError.notFound` behaves as it did; any other is
-/// thrown as a ``RecordedServiceError``.
+/// A thrown error is journaled as `{"type": "…", "value": …}` when its type is `Codable` (its
+/// value only, so that redacted fields stay redacted), and as `{"type": "…", "description": "…"}`
+/// otherwise, with `"localizedDescription"` when that reads differently (a `LocalizedError`, a
+/// Foundation error). On replay:
+/// - an error of a type given in `errors` is decoded and thrown as that type, so
+///   `catch ProductError.notFound` behaves as it did;
+/// - a `CancellationError` (a call cancelled with its task) is thrown as a `CancellationError`, so
+///   `catch is CancellationError` behaves as it did;
+/// - any other is thrown as a ``RecordedServiceError``, whose `description` and
+///   `localizedDescription` read as the recorded error's did.
 public struct RecordedService: Sendable {
     /// The service's name in the journal: `ProductService`.
     public let name: String
@@ -108,13 +114,18 @@ public struct RecordedService: Sendable {
         }
     }
 
-    /// How a thrown error is journaled: its type, and its value when it is `Codable`.
+    /// How a thrown error is journaled: its type, and its value when it is `Codable`; else its
+    /// description, and its localized description when that differs.
     package static func encode(error: any Error) -> JSONValue {
         let type = String(reflecting: Swift.type(of: error))
         if let codable = error as? any Encodable, let value = try? JSONValueEncoder().encode(codable) {
             return .object(["type": .string(type), "value": value])
         }
-        return .object(["type": .string(type), "description": .string(String(describing: error))])
+        let description = String(describing: error)
+        var members: [String: JSONValue] = ["type": .string(type), "description": .string(description)]
+        let localized = error.localizedDescription
+        if localized != description { members["localizedDescription"] = .string(localized) }
+        return .object(members)
     }
 }
 
@@ -139,25 +150,40 @@ struct NoResult: Codable, Sendable {
 /// ```swift
 /// catch let error as RecordedServiceError { print(error.type, error.message) }
 /// ```
-public struct RecordedServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct RecordedServiceError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// `String(reflecting:)` of the recorded error's type.
     public let type: String
-    /// The recorded error: its description, or its JSON for a `Codable` error of a type not declared.
+    /// The recorded error: its description, or its JSON for a `Codable` error of a type not declared
+    /// in `errors:` (a `Codable` error is journaled as its value only; declare its type to get it
+    /// back as itself).
     public let message: String
+    /// The recorded error's `localizedDescription`, when it read differently from its description;
+    /// `nil` when it did not, or the journal predates it.
+    public let recordedLocalizedDescription: String?
 
     /// Makes the error of a recorded call.
+    ///
+    /// ```swift
+    /// let error = RecordedServiceError(type: "MyApp.OfflineError", message: "OfflineError()", localizedDescription: "You are offline.")
+    /// ```
     ///
     /// - Parameters:
     ///   - type: the recorded error's type name.
     ///   - message: what it said.
-    public init(type: String, message: String) {
+    ///   - localizedDescription: its localized description, when that differed from `message`.
+    public init(type: String, message: String, localizedDescription: String? = nil) {
         self.type = type
         self.message = message
+        self.recordedLocalizedDescription = localizedDescription
     }
 
-    /// The recorded error's own description, so that a message built from the error reads as it
-    /// did when recorded.
+    /// ``message``: the recorded error's own description, so that a message built from the error
+    /// (`"\(error)"`) reads as it did when recorded.
     public var description: String { message }
+
+    /// What `localizedDescription` returns: the recorded one, or ``message`` when the recorded error's
+    /// localized description was its description.
+    public var errorDescription: String? { recordedLocalizedDescription ?? message }
 }
 
 /// Thrown into a replayed handler by a service call that is not the recorded one: replay stops and

@@ -154,18 +154,21 @@ final class ReplayHost: HandlerHost {
         }
     }
 
-    /// The error a recorded call threw: of its own type when the wrapper declared it, else a
-    /// ``RecordedServiceError``.
+    /// The error a recorded call threw: of its own type when the wrapper declared it, a
+    /// `CancellationError` for a cancelled call, else a ``RecordedServiceError``.
     static func error(from json: JSONValue, types: [ErrorTypeBox]) -> any Error {
         guard case .object(let members) = json, case .string(let type)? = members["type"] else {
             return RecordedServiceError(type: "?", message: json.canonicalText)
         }
+        if type == String(reflecting: CancellationError.self) { return CancellationError() }
         if let value = members["value"], let box = types.first(where: { $0.name == type }) {
             func decode<E: Error & Codable>(_ errorType: E.Type) -> (any Error)? { try? value.decode(errorType) }
             if let error = decode(box.type) { return error }
         }
         if case .string(let description)? = members["description"] {
-            return RecordedServiceError(type: type, message: description)
+            var localized: String?
+            if case .string(let text)? = members["localizedDescription"] { localized = text }
+            return RecordedServiceError(type: type, message: description, localizedDescription: localized)
         }
         return RecordedServiceError(type: type, message: members["value"]?.canonicalText ?? json.canonicalText)
     }
