@@ -52,6 +52,18 @@ struct AsyncGoldenTests {
         ])
     }
 
+    @Test("a golden replayed with the wrong services is refused with a fix that asks for the right replay, not a new recording of a changed behaviour")
+    func wrongServices() async throws {
+        let path = try await golden()
+        let result = await verifyReplay(golden: path, services: ["BasketService"], record: .never, viewModel: Self.viewModel(.none))
+        #expect(result.message == """
+            Replay of session 1 "product card" of product.actionlog stopped after 0 matching entries: product.actionlog, session 1 "product card": \
+            the session holds an actor ViewModel with services ProductService, but the replay asked for an actor ViewModel with services BasketService
+
+            Replay the golden with the kind of replay and the services it was recorded with, or record it again.
+            """)
+    }
+
     @Test("an event ViewModel's golden passes, and a changed output event fails it")
     func eventGolden() async throws {
         let path = directory.path("sign-in.actionlog")

@@ -246,9 +246,9 @@ private func asyncGoldenCheck(
     let result = await replay(recorded)
     if result.isMatch { return report(result, nil) }
     if mode == .failed, let written = await write(result, "Re-recorded") { return written }
-    let fix = liveSession == nil
+    let fix = goldenFix(for: result, ifIntended: liveSession == nil
         ? "If the new behaviour is intended, record the session again and replace the golden."
-        : "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed."
+        : "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.")
     var message = "\(result)\n\n\(fix)"
     if let line = FailureReport.write(recorded: recorded, replayed: nil, replay: result, golden: file, environment: environment) {
         message += "\n\(line)"

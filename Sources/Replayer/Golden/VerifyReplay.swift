@@ -180,28 +180,34 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
 
     /// The line that says how to fix what the replay found.
     private func fix(for replay: ReplayReport) -> String {
-        switch replay.failure?.code {
-        case nil, .encodingFailed?:
-            return "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed."
-        case .actionDoesNotDecode?, .upcastFailed?:
-            let label = (replay.failure?.label ?? "?").displayEscaped
-            return """
-                If the action type changed on purpose, add an upcaster for "\(label)" to ReplayOptions.upcasters, \
-                then move the golden forward once with migrate(golden:upcasters:as:).
-                """
-        case .stateDoesNotDecode?:
-            return "If the state type changed on purpose, record the golden again from a new session."
-        case .noInitialState?, .newerSession?, .damagedHandlerRecords?:
-            return "Replace the golden with a session this version of ActionLog can replay."
-        case .wrongArchitecture?:
-            return "Replay the golden with the kind of replay and the services it was recorded with, or record it again."
-        case .serviceResultDoesNotDecode?:
-            return "If the service's result type changed on purpose, record the golden again from a new session."
-        }
+        goldenFix(for: replay, ifIntended: "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.")
     }
 
     private func report(_ mode: RecordMode, replay: ReplayReport? = nil, wrote: Bool = false, message: String? = nil) -> GoldenReport {
         GoldenReport(golden: file.displayPath, url: file.url, mode: mode, replay: replay, wroteGolden: wrote, message: message)
+    }
+}
+
+/// The line of a golden's failure that says how to fix what the replay found: `ifIntended` for a
+/// changed behaviour (a divergence), else what the kind of failure asks for.
+func goldenFix(for replay: ReplayReport, ifIntended: String) -> String {
+    switch replay.failure?.code {
+    case nil, .encodingFailed?:
+        return ifIntended
+    case .actionDoesNotDecode?, .upcastFailed?:
+        let label = (replay.failure?.label ?? "?").displayEscaped
+        return """
+            If the action type changed on purpose, add an upcaster for "\(label)" to ReplayOptions.upcasters, \
+            then move the golden forward once with migrate(golden:upcasters:as:).
+            """
+    case .stateDoesNotDecode?:
+        return "If the state type changed on purpose, record the golden again from a new session."
+    case .noInitialState?, .newerSession?, .damagedHandlerRecords?:
+        return "Replace the golden with a session this version of ActionLog can replay."
+    case .wrongArchitecture?:
+        return "Replay the golden with the kind of replay and the services it was recorded with, or record it again."
+    case .serviceResultDoesNotDecode?:
+        return "If the service's result type changed on purpose, record the golden again from a new session."
     }
 }
 
