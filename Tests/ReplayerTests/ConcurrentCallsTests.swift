@@ -86,6 +86,25 @@ struct ConcurrentCallsTests {
         }.run()
     }
 
+    /// A replay whose handler loads by fetching `id` alone, one of the two products recorded.
+    private func replayFetchingOnly(_ id: String, _ recording: RecordedSession) async -> ReplayReport {
+        await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
+            let state = ProductState(initial)
+            let service = RecordedProductService(live: OfflineProductService())
+            return ReplayedViewModel(handle: { action in
+                switch action {
+                case .viewDidLoad:
+                    let product = try? await service.fetchProduct(id: id)
+                    await state.update { $0.product = product }
+                case .onImageSliderAction(.onTapSlider(let position)):
+                    await state.update { $0.sliderPosition = position }
+                case .addToBasket:
+                    break
+                }
+            }, snapshot: { state.snapshot })
+        }.run()
+    }
+
     @Test("two async let calls, the second answered first: recorded without hanging, in the order answered, and replayed as a match",
           .timeLimit(.minutes(1)))
     func asyncLet() async throws {
@@ -112,18 +131,7 @@ struct ConcurrentCallsTests {
     @Test("a replayed handler that leaves out one of its side-by-side calls diverges naming the missing call", .timeLimit(.minutes(1)))
     func missingConcurrentCall() async throws {
         let recording = try await record([.viewDidLoad(id: "p-1")], name: "missing")
-        let report = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
-            let state = ProductState(initial)
-            let service = RecordedProductService(live: OfflineProductService())
-            return ReplayedViewModel(handle: { action in
-                guard case .viewDidLoad = action else {
-                    if case .onImageSliderAction(.onTapSlider(let position)) = action { await state.update { $0.sliderPosition = position } }
-                    return
-                }
-                let product = try? await service.fetchProduct(id: "p-2")
-                await state.update { $0.product = product }
-            }, snapshot: { state.snapshot })
-        }.run()
+        let report = await replayFetchingOnly("p-2", recording)
         let divergence = try #require(report.divergences.first)
         #expect(divergence.serviceCall?.index == 1)
         #expect(divergence.serviceCall?.recorded == #"ProductService.fetchProduct("p-1")"#)
@@ -134,18 +142,7 @@ struct ConcurrentCallsTests {
           .timeLimit(.minutes(1)))
     func callNeverMade() async throws {
         let recording = try await record([.viewDidLoad(id: "p-1")], name: "waiting")
-        let report = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
-            let state = ProductState(initial)
-            let service = RecordedProductService(live: OfflineProductService())
-            return ReplayedViewModel(handle: { action in
-                guard case .viewDidLoad = action else {
-                    if case .onImageSliderAction(.onTapSlider(let position)) = action { await state.update { $0.sliderPosition = position } }
-                    return
-                }
-                let product = try? await service.fetchProduct(id: "p-1")
-                await state.update { $0.product = product }
-            }, snapshot: { state.snapshot })
-        }.run()
+        let report = await replayFetchingOnly("p-1", recording)
         #expect(report.description == """
             Replay diverged at entry 2 of session 1 "waiting" of waiting.actionlog (viewDidLoad(id: "p-1")).
 
