@@ -153,4 +153,49 @@ struct ConcurrentCallsTests {
             (Recorded: −, Replayed: +)
             """)
     }
+
+    @Test("a task group of eight calls per action, answered in a shuffled order, over twenty overlapping actions: recorded and replayed as a match",
+          .timeLimit(.minutes(1)))
+    func taskGroups() async throws {
+        /// Answers after a pause that differs per id and per round, so the answers come out of order.
+        struct JitteryService: ProductService {
+            func fetchProduct(id: String) async throws -> Product {
+                try await Task.sleep(for: .microseconds((id.hashValue & 0xFFF) % 3_000))
+                return try await FakeProductService().fetchProduct(id: id)
+            }
+            func addToBasket(id: String, quantity: Int) async throws -> Int { quantity }
+        }
+        func handler(_ service: any ProductService, _ state: ProductState) -> @Sendable (ProductAction) async -> Void {
+            { action in
+                guard case .viewDidLoad(let id) = action else { return }
+                let names = await withTaskGroup(of: String?.self) { group in
+                    for index in 0..<8 { group.addTask { try? await service.fetchProduct(id: "\(id)-\(index)").name } }
+                    var names: [String] = []
+                    for await name in group { names.append(name ?? "?") }
+                    return names.sorted()
+                }
+                await state.update { $0.error = names.joined(separator: ",") }
+            }
+        }
+        let path = directory.path("groups.actionlog")
+        let state = await ProductState()
+        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: path, sessionName: "groups", services: ["ProductService"],
+            handle: handler(RecordedProductService(live: JitteryService()), state), snapshot: { state.snapshot })
+        for round in 0..<10 {
+            reducer(.viewDidLoad(id: "a\(round)"))
+            reducer(.viewDidLoad(id: "b\(round)"))
+            await reducer.settle()
+        }
+        reducer.close()
+        let recording = try Journal(path: path).recordedSession(reducer.recorder.sessionID)
+        #expect(recording.handlers.count == 20)
+        #expect(recording.handlers.allSatisfy { $0.calls.count == 8 })
+        let report = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
+            let state = ProductState(initial)
+            return ReplayedViewModel(handle: handler(RecordedProductService(live: OfflineProductService()), state), snapshot: { state.snapshot })
+        }.run()
+        #expect(report.isMatch, "\(report)")
+        #expect(report.entriesReplayed == 20)
+    }
 }

@@ -64,6 +64,19 @@ package final class HandlerRun: Sendable {
         recorded.withLock { $0.append(record) }
     }
 
+    /// Adds a call answered at its place in the run order: after the calls answered before it.
+    /// Calls in flight side by side are given their places together, and their tasks may get here
+    /// in another order; the journal keeps each entry's calls in the order of their answers.
+    package func append(answered call: ServiceCall) {
+        recorded.withLock { records in
+            var index = records.endIndex
+            while index > records.startIndex, case .call(let earlier) = records[index - 1], earlier.answered > call.answered {
+                index -= 1
+            }
+            records.insert(.call(call), at: index)
+        }
+    }
+
     /// Counts a task started for this handler's entry.
     package func taskStarted() {
         tasks.withLock { $0.running += 1 }

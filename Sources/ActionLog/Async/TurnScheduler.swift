@@ -47,6 +47,8 @@ package final class TurnScheduler: Sendable {
         var head = 0
         /// The next position in the run order.
         var nextPosition = 0
+        /// The tickets of each handler in ``queue``, for the handlers that have one.
+        var waiting: [Int: Int] = [:]
         /// Handlers started and not yet returned, and those waiting for none to be left.
         var inFlight = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -65,16 +67,17 @@ package final class TurnScheduler: Sendable {
     /// wait behind that turn, which only the handler's own next call or return would give back.
     package func ask(for token: Int, starts: Bool = false) -> Ticket {
         let ticket = Ticket(token: token)
-        let granted: (Ticket, Int)? = state.withLock { state in
+        let granted: [(Ticket, Int)] = state.withLock { state in
             if starts { state.inFlight += 1 }
             if !starts, state.active == token {
                 defer { state.nextPosition += 1 }
-                return (ticket, state.nextPosition)
+                return [(ticket, state.nextPosition)]
             }
             state.queue.append(ticket)
+            state.waiting[token, default: 0] += 1
             return Self.grantNext(&state)
         }
-        if let (ticket, position) = granted { ticket.grant(position) }
+        for (ticket, position) in granted { ticket.grant(position) }
         return ticket
     }
 
@@ -82,19 +85,19 @@ package final class TurnScheduler: Sendable {
     /// for is granted. Does nothing when it is not `token`'s turn (a call made by a task the handler
     /// started beside itself).
     package func yield(_ token: Int) {
-        let granted: (Ticket, Int)? = state.withLock { state in
-            guard state.active == token else { return nil }
+        let granted: [(Ticket, Int)] = state.withLock { state in
+            guard state.active == token else { return [] }
             state.active = nil
             return Self.grantNext(&state)
         }
-        if let (ticket, position) = granted { ticket.grant(position) }
+        for (ticket, position) in granted { ticket.grant(position) }
     }
 
     /// Handler `token` returned: gives its turn back and counts it done.
     package func finished(_ token: Int) {
-        let (granted, idle): ((Ticket, Int)?, [CheckedContinuation<Void, Never>]) = state.withLock { state in
+        let (granted, idle): ([(Ticket, Int)], [CheckedContinuation<Void, Never>]) = state.withLock { state in
             state.inFlight -= 1
-            var granted: (Ticket, Int)?
+            var granted: [(Ticket, Int)] = []
             if state.active == token {
                 state.active = nil
                 granted = Self.grantNext(&state)
@@ -103,7 +106,7 @@ package final class TurnScheduler: Sendable {
             if state.inFlight == 0 { swap(&idle, &state.idleWaiters) }
             return (granted, idle)
         }
-        if let (ticket, position) = granted { ticket.grant(position) }
+        for (ticket, position) in granted { ticket.grant(position) }
         for waiter in idle { waiter.resume() }
     }
 
@@ -122,17 +125,36 @@ package final class TurnScheduler: Sendable {
     /// The handler whose turn it is, if any.
     package var active: Int? { state.withLock { $0.active } }
 
-    private static func grantNext(_ state: inout State) -> (Ticket, Int)? {
-        guard state.active == nil, state.head < state.queue.count else { return nil }
-        let ticket = state.queue[state.head]
+    /// Grants the next turn asked for, when no handler has one; and with it the other turns its
+    /// handler has waiting (answers of its calls in flight side by side), as ``ask(for:starts:)``
+    /// would grant them if they were asked now: only the handler's own next call or return would
+    /// grant them otherwise, and it may be waiting for them.
+    private static func grantNext(_ state: inout State) -> [(Ticket, Int)] {
+        guard state.active == nil, state.head < state.queue.count else { return [] }
+        let first = state.queue[state.head]
         state.head += 1
+        state.active = first.token
+        var granted = [(first, state.nextPosition)]
+        state.nextPosition += 1
+        state.waiting[first.token, default: 1] -= 1
+        if let others = state.waiting.removeValue(forKey: first.token), others > 0 {
+            // Rare (a handler with calls side by side): one pass over the queue takes them out.
+            var rest: [Ticket] = []
+            for ticket in state.queue[state.head...] {
+                if ticket.token == first.token {
+                    granted.append((ticket, state.nextPosition))
+                    state.nextPosition += 1
+                } else {
+                    rest.append(ticket)
+                }
+            }
+            state.queue = rest
+            state.head = 0
+        }
         if state.head > 64, state.head * 2 > state.queue.count {
             state.queue.removeFirst(state.head)
             state.head = 0
         }
-        state.active = ticket.token
-        let position = state.nextPosition
-        state.nextPosition += 1
-        return (ticket, position)
+        return granted
     }
 }

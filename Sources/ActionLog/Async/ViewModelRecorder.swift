@@ -197,7 +197,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
         case .success(let value): recorded = .returned(RecordedService.encode(value))
         case .failure(let error): recorded = .threw(RecordedService.encode(error: error))
         }
-        run.append(.call(ServiceCall(service: request.service, method: request.method, arguments: request.arguments, outcome: recorded, answered: answered)))
+        run.append(answered: ServiceCall(service: request.service, method: request.method, arguments: request.arguments, outcome: recorded, answered: answered))
         return try outcome.get()
     }
 }
