@@ -65,3 +65,80 @@ struct DamageTests {
         }
     }
 }
+
+@Suite("replay-cli on a journal with a damaged session row")
+struct DamagedSessionRowTests {
+    /// The demo journal with session 3's start time stored as text (SQLite would read it as 1970)
+    /// and session 4's metadata not JSON.
+    private func damagedDemo(in directory: URL) throws {
+        try runDemo(in: directory)
+        try runSQLite("""
+            UPDATE sessions SET started_at = 'yesterday' WHERE id = 3;
+            UPDATE sessions SET metadata = 'not json' WHERE id = 4
+            """, on: "demo.actionlog", in: directory)
+    }
+
+    private let rowErrors = """
+        error: demo.actionlog, session 3: the session's start time is stored as text, not as a number of seconds
+        error: demo.actionlog, session 4: the session metadata is not valid JSON: invalid JSON at byte 1: unexpected character "o"
+
+        """
+
+    @Test("sessions lists the rows it can read, names each damaged one on standard error, and exits 1")
+    func sessionsGoesOn() throws {
+        try withTemporaryDirectory { directory in
+            try damagedDemo(in: directory)
+            let listed = try runCLI(["sessions", "demo.actionlog"], in: directory)
+            #expect(listed.status == 1)
+            #expect(lines(listed.stdout).map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["ID NAME", "1 city", "2 checkout"])
+            #expect(listed.stderr == rowErrors)
+            let json = try runCLI(["sessions", "demo.actionlog", "--json"], in: directory)
+            #expect(json.status == 1)
+            let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+            #expect(objects.map { int($0["session"]) } == [1, 2])
+        }
+    }
+
+    @Test("verify reports each damaged row as a finding of its session and checks the other sessions")
+    func verifyFindsRows() throws {
+        try withTemporaryDirectory { directory in
+            try damagedDemo(in: directory)
+            try runSQLite("UPDATE entries SET time = 'later' WHERE session_id = 1 AND seq = 2", on: "demo.actionlog", in: directory)
+            let result = try runCLI(["verify", "demo.actionlog"], in: directory)
+            #expect(result.status == 1)
+            #expect(result.stdout.hasPrefix("demo.actionlog: 4 sessions, "))
+            #expect(lines(result.stdout).dropFirst() == [
+                "  session 1, entry 2: the entry's time is stored as text, not as a number of seconds",
+                "  session 3: the session's start time is stored as text, not as a number of seconds",
+                #"  session 4: the session metadata is not valid JSON: invalid JSON at byte 1: unexpected character "o""#,
+            ])
+            let json = try runCLI(["verify", "demo.actionlog", "--json"], in: directory)
+            #expect(json.status == 1)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect((object["findings"] as? [[String: Any]])?.map { $0["code"] as? String } == ["entry", "session", "session"])
+        }
+    }
+
+    @Test("stats summarises the readable sessions and exits 1; copy copies the file as it is, warns, and exits 0")
+    func statsAndCopy() throws {
+        try withTemporaryDirectory { directory in
+            try damagedDemo(in: directory)
+            let stats = try runCLI(["stats", "demo.actionlog"], in: directory)
+            #expect(stats.status == 1)
+            #expect(lines(stats.stdout).filter { $0.hasPrefix("session ") }.count == 2)
+            #expect(stats.stderr == rowErrors)
+            let copied = try runCLI(["copy", "demo.actionlog", "copy.actionlog"], in: directory)
+            #expect(copied.status == 0)
+            #expect(copied.stdout.hasPrefix("Copied demo.actionlog to copy.actionlog (4 sessions, "))
+            #expect(copied.stderr == """
+                warning: copy.actionlog, session 3: the session's start time is stored as text, not as a number of seconds \
+                (copied as it is; `replay-cli verify` lists what is damaged)
+                warning: copy.actionlog, session 4: the session metadata is not valid JSON: invalid JSON at byte 1: unexpected \
+                character "o" (copied as it is; `replay-cli verify` lists what is damaged)
+
+                """)
+            // The sessions that can be read still read, by id and by name.
+            #expect(try runCLI(["log", "demo.actionlog", "--session", "checkout", "--limit", "1"], in: directory).status == 0)
+        }
+    }
+}

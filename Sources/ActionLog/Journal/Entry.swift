@@ -191,6 +191,8 @@ struct RawEntry: Sendable {
     /// An integer column (sequence number, duration, dropped count) that holds something else, and
     /// what: SQLite would read `1.5` as entry 1, so such a row is refused rather than rounded.
     let misstored: (column: String, type: String)?
+    /// Why the time column is not a time a journal holds (``StoredTime``), when it is not.
+    var timeProblem: String?
     /// Whether the sequence number is stored as a number (an integer, or a real number refused as
     /// ``misstored``): SQLite orders text and blobs after every number, so a cursor cannot go on
     /// from such a row by its value.
@@ -218,7 +220,11 @@ struct RawEntry: Sendable {
         session = row.int(0)
         seq = row.int(1)
         kind = row.text(2) ?? ""
-        time = row.double(3)
+        switch row.time(3, "the entry's time") {
+        case .success(let seconds): time = seconds
+        case .failure(let problem): time = 0; timeProblem = problem.reason
+        case nil: time = 0; timeProblem = "the entry has no time"
+        }
         label = row.text(4)
         action = row.bytes(5)
         state = row.bytes(6)
@@ -270,6 +276,7 @@ struct RawEntry: Sendable {
         guard let seq = Int(exactly: seq), seq >= 0 else {
             throw fail("the sequence number \(self.seq) is negative")
         }
+        if let timeProblem { throw fail(timeProblem) }
         func json(_ bytes: [UInt8]?, _ column: String) throws(JournalError) -> JSONValue? {
             guard let bytes else { return nil }
             do {

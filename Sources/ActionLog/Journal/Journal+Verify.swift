@@ -93,7 +93,7 @@ extension Journal {
     }
 
     private func verifySnapshot(progress: (Int) -> Void) throws(JournalError) -> JournalVerification {
-        let sessions = try self.sessions()
+        let rows = try sessionRows()
         var findings: [JournalFinding] = []
         var entryCount = 0
         let integrity = try read { connection in
@@ -102,7 +102,17 @@ extension Journal {
         if integrity != ["ok"] {
             findings += integrity.map { JournalFinding(session: nil, entry: nil, problem: "SQLite integrity check: \($0)", code: .integrity) }
         }
-        for session in sessions {
+        for row in rows {
+            let session: Session
+            switch row {
+            case .success(let read):
+                session = read
+            case .failure(let error):
+                // A session row that cannot be read (its status, times or metadata): a finding, and
+                // its entries, which need what the row says, are not checked.
+                findings.append(JournalFinding(session: error.session, entry: nil, problem: error.reason, code: .session))
+                continue
+            }
             var cursor = try entryCursor(in: session.id)
             let checkedBefore = entryCount
             let (count, sessionFindings) = try check(session: session, cursor: &cursor) { progress(checkedBefore + $0) }
@@ -138,7 +148,7 @@ extension Journal {
                 findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason, code: .handlerRecord))
             }
         }
-        return JournalVerification(sessions: sessions.count, entries: entryCount, findings: findings)
+        return JournalVerification(sessions: rows.count, entries: entryCount, findings: findings)
     }
 
     /// The sequence numbers of the session's entries from `first` through `last` (stored as

@@ -104,8 +104,24 @@ public final class Journal: Sendable {
     ///
     /// - Throws: ``JournalError`` when the file cannot be read or a session row is damaged.
     public func sessions() throws(JournalError) -> [Session] {
+        var sessions: [Session] = []
+        for row in try sessionRows() { sessions.append(try row.get()) }
+        return sessions
+    }
+
+    /// Every session row, oldest first, each read or the error that names it: for the readers that
+    /// go on past a damaged row (`verify`, the CLI's list), where ``sessions()`` stops at the first.
+    ///
+    /// - Throws: ``JournalError`` when the rows cannot be read at all.
+    package func sessionRows() throws(JournalError) -> [Result<Session, JournalError>] {
         try read { connection in
-            try connection.prepare(Self.sessionColumns + " ORDER BY s.id").rows { try self.session(from: $0) }
+            try connection.prepare(Self.sessionColumns + " ORDER BY s.id").rows { row in
+                do {
+                    return .success(try self.session(from: row))
+                } catch let error as JournalError {
+                    return .failure(error)
+                }
+            }
         }
     }
 
@@ -133,14 +149,25 @@ public final class Journal: Sendable {
         }
     }
 
-    private func session(from row: Row) throws -> Session {
+    private func session(from row: Row) throws(JournalError) -> Session {
         let id = row.int(0)
         let storedStatus = row.text(4) ?? ""
         guard var status = Session.Status(rawValue: storedStatus) else {
             throw JournalError(.corrupt, file: fileName, session: id, reason: "unknown session status \"\(storedStatus)\"")
         }
-        let lastEntryAt = row.optionalDouble(13).map(Date.init(timeIntervalSince1970:))
-        var endedAt = row.optionalDouble(3).map(Date.init(timeIntervalSince1970:))
+        func time(_ column: Int32, _ what: String) throws(JournalError) -> Date? {
+            switch row.time(column, what) {
+            case nil: return nil
+            case .success(let seconds): return Date(timeIntervalSince1970: seconds)
+            case .failure(let problem): throw JournalError(.corrupt, file: fileName, session: id, reason: problem.reason)
+            }
+        }
+        guard let startedAt = try time(2, "the session's start time") else {
+            throw JournalError(.corrupt, file: fileName, session: id, reason: "the session has no start time")
+        }
+        var endedAt = try time(3, "the session's end time")
+        // The last entry's time is checked where the entry is read; here it only ends the session.
+        let lastEntryAt = (try? time(13, "the last entry's time")).flatMap { $0 }
         if status == .recording, !SessionLock.isHeld(journal: path, session: id) {
             status = .interrupted
             endedAt = lastEntryAt
@@ -155,7 +182,7 @@ public final class Journal: Sendable {
         return Session(
             id: id,
             name: row.text(1) ?? "",
-            startedAt: Date(timeIntervalSince1970: row.double(2)),
+            startedAt: startedAt,
             endedAt: endedAt,
             status: status,
             libraryVersion: row.text(5) ?? "",

@@ -36,7 +36,12 @@ struct Copy: ParsableCommand {
             throw ExitCode(64)
         }
         try reportingErrors { () throws(JournalError) in try journal.copy(to: destination, replacing: force) }
-        let copy = try reportingErrors { () throws(JournalError) in try Journal(path: destination).sessions() }
+        let rows = try reportingErrors { () throws(JournalError) in try Journal(path: destination).sessionRows() }
+        // A damaged session row is copied as it is: the copy is what the journal held. Said, not failed.
+        for case .failure(let error) in rows {
+            Terminal.printWarning("\(error.description) (copied as it is; `replay-cli verify` lists what is damaged)")
+        }
+        let copy = rows.compactMap { try? $0.get() }
         let entries = copy.reduce(0) { total, session in
             let (sum, overflow) = total.addingReportingOverflow(session.entryCount)
             return overflow ? Int.max : sum
@@ -45,12 +50,12 @@ struct Copy: ParsableCommand {
             try JSONOutput.print(.object([
                 "file": .string(self.journal.file),
                 "destination": .string(destination),
-                "sessions": JSONOutput.number(copy.count),
+                "sessions": JSONOutput.number(rows.count),
                 "entries": JSONOutput.number(entries),
             ]))
             return
         }
         try BufferedOutput.print(
-            "Copied \(journal.fileName.displayEscaped) to \(destination.displayEscaped) (\(counted(copy.count, "session")), \(counted(entries, "entry", "entries"))).")
+            "Copied \(journal.fileName.displayEscaped) to \(destination.displayEscaped) (\(counted(rows.count, "session")), \(counted(entries, "entry", "entries"))).")
     }
 }

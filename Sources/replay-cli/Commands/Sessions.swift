@@ -46,7 +46,13 @@ struct Sessions: ParsableCommand {
 
     func run() throws {
         let journal = try journal.open()
-        let sessions = try reportingErrors { () throws(JournalError) in try journal.sessions() }
+        let (sessions, damaged) = try readableSessions(in: journal)
+        try list(sessions, of: journal)
+        if damaged { throw ExitCode.failure }
+    }
+
+    /// Prints the sessions read, as a table or as JSON.
+    private func list(_ sessions: [Session], of journal: Journal) throws {
         if json {
             let values = sessions.map(Self.json)
             try BufferedOutput.print(JSONValue.array(values).prettyText.jsonDisplayEscaped)

@@ -11,7 +11,8 @@ struct Stats: ParsableCommand {
             entries by kind (keyframes, deltas, gaps, and the actions the gaps lost); the bytes stored \
             (UTF-8 bytes of the states', actions' and effects' texts, and the rest: labels, gap notes, \
             service calls; the total is what `prune` counts) and the bytes per entry; the labels, most \
-            frequent first, ties by label (the first 20; --json lists them all); and the reducer \
+            frequent first, ties by label (the first 20; --json lists the first 1,000, with the count of \
+            distinct labels beside them); and the reducer \
             durations of the entries that recorded one: p50, p99 and max, nearest-rank percentiles \
             (always a recorded duration), with the 5 slowest entries, ties by entry.
 
@@ -43,18 +44,22 @@ struct Stats: ParsableCommand {
 
     /// How many labels the text lists before "… N more".
     static let labelsShown = 20
+    /// How many labels `--json` lists: enough for any action type, bounded for a session whose
+    /// labels are all different (a million of them would take hundreds of MB to list).
+    static let labelsInJSON = 1_000
     /// How many of the slowest entries are listed.
     static let slowestShown = 5
 
     func run() throws {
         let journal = try journal.open()
         let sessions: [Session]
+        var damaged = false
         if let session {
             var options = SessionOptions()
             options.session = session
             sessions = [try options.resolve(in: journal)]
         } else {
-            sessions = try reportingErrors { () throws(JournalError) in try journal.sessions() }
+            (sessions, damaged) = try readableSessions(in: journal)
         }
         var values: [JSONValue] = []
         var output = BufferedOutput()
@@ -63,7 +68,7 @@ struct Stats: ParsableCommand {
         }
         for (index, session) in sessions.enumerated() {
             let stats = try reportingErrors { () throws(JournalError) in
-                try journal.statistics(in: session.id, labels: json ? nil : Self.labelsShown, slowest: Self.slowestShown)
+                try journal.statistics(in: session.id, labels: json ? Self.labelsInJSON : Self.labelsShown, slowest: Self.slowestShown)
             }
             if json {
                 values.append(Self.json(stats, session: session))
@@ -74,6 +79,7 @@ struct Stats: ParsableCommand {
         }
         if json { try output.write(JSONValue.array(values).prettyText.jsonDisplayEscaped) }
         try output.flush()
+        if damaged { throw ExitCode.failure }
     }
 
     // MARK: - Text

@@ -37,8 +37,9 @@ struct Verify: ParsableCommand {
         }
         let journal = try journal.open()
         let total = try reportingErrors { () throws(JournalError) in
-            try journal.sessions().reduce(0) { total, session in
-                let (sum, overflow) = total.addingReportingOverflow(session.entryCount)
+            // A damaged session row is verify's finding, not a reason to stop before it.
+            try journal.sessionRows().reduce(0) { total, row in
+                let (sum, overflow) = total.addingReportingOverflow((try? row.get())?.entryCount ?? 0)
                 return overflow ? Int.max : sum
             }
         }

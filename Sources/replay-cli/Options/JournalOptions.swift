@@ -29,7 +29,8 @@ struct SessionOptions: ParsableArguments {
                     noSuchID = error
                 }
             }
-            let sessions = try journal.sessions()
+            // A damaged row is no session to match by name; its own commands name it.
+            let sessions = try journal.sessionRows().compactMap { try? $0.get() }
             guard let match = sessions.last(where: { $0.name == session }) else {
                 throw noSuchID ?? JournalError(
                     .sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\" (the journal holds \(sessions.quotedNames()))")
@@ -37,6 +38,25 @@ struct SessionOptions: ParsableArguments {
             return match
         }
     }
+}
+
+/// The journal's sessions whose rows can be read, and whether one could not: each damaged row's
+/// error (its status, times or metadata) is printed to standard error, and the listing goes on, as
+/// `log` goes on past a damaged entry. A command that lists sessions ends with status 1 after such
+/// a row.
+func readableSessions(in journal: Journal) throws -> (sessions: [Session], damaged: Bool) {
+    let rows = try reportingErrors { () throws(JournalError) in try journal.sessionRows() }
+    var sessions: [Session] = []
+    var damaged = false
+    for row in rows {
+        switch row {
+        case .success(let session): sessions.append(session)
+        case .failure(let error):
+            Terminal.printError(error.description)
+            damaged = true
+        }
+    }
+    return (sessions, damaged)
 }
 
 /// Refuses a session without entries, saying why it has none, with exit status 1 (a data error, as

@@ -30,6 +30,13 @@ enum Terminal {
         _ = OutputTarget.writeAll(Array("error: \(message)\n".utf8), to: STDERR_FILENO)
     }
 
+    /// Writes `warning: message` to standard error: something the user should know of a command
+    /// that still did what it was asked.
+    static func printWarning(_ message: String) {
+        ProgressLine.clearActive()
+        _ = OutputTarget.writeAll(Array("warning: \(message)\n".utf8), to: STDERR_FILENO)
+    }
+
     /// Ends the process the way a closed pipe ends git and the other Unix tools: by `SIGPIPE`, with
     /// nothing printed (status 141 in a shell). Used when a write failed with `EPIPE`, which happens
     /// only when the signal was blocked; `ReplayCLI.main` restores its default action at start.
