@@ -7,7 +7,7 @@ import Foundation
 /// Every route is fixed; nothing of the URL names a file. All answers are JSON except the page.
 ///
 /// - `GET /` — the page.
-/// - `GET /api/sessions` — `{"file": NAME, "sessions": [SESSION…]}`; a session is
+/// - `GET /api/sessions` — `{"file": NAME, "sessions": [SESSION…], "damaged": [ERROR…]}` (the rows that cannot be read); a session is
 ///   `{"id": "2", "name", "status", "entries", "startedAt", "lastEntryAt", "duration", "appVersion",
 ///   "dropped", "stateType", "actionType"}` (times in seconds since 1970, durations in seconds).
 /// - `GET /api/sessions/ID/timeline?from=SEQ&limit=N&label=PATTERN` — a window of the timeline:
@@ -71,10 +71,17 @@ struct ViewerAPI: Sendable {
             return HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(Self.icon.utf8))
         case ["api", "sessions"]:
             return answer { () throws(JournalError) in
-                .object([
-                    "file": .string(journal.fileName),
-                    "sessions": .array(try journal.sessions().map { ViewerJSON.session($0) }),
-                ])
+                // A session row that cannot be read is listed under "damaged" with its error; the
+                // others still open.
+                var sessions: [JSONValue] = []
+                var damaged: [JSONValue] = []
+                for row in try journal.sessionRows() {
+                    switch row {
+                    case .success(let session): sessions.append(ViewerJSON.session(session))
+                    case .failure(let error): damaged.append(ViewerJSON.error(error))
+                    }
+                }
+                return .object(["file": .string(journal.fileName), "sessions": .array(sessions), "damaged": .array(damaged)])
             }
         case let route where route.count == 4 && route[0] == "api" && route[1] == "sessions" && route[3] == "timeline":
             return timeline(session: route[2], query: request.query)

@@ -1,3 +1,4 @@
+import ActionLogViewer
 import Foundation
 import Testing
 
@@ -139,6 +140,24 @@ struct DamagedSessionRowTests {
                 """)
             // The sessions that can be read still read, by id and by name.
             #expect(try runCLI(["log", "demo.actionlog", "--session", "checkout", "--limit", "1"], in: directory).status == 0)
+        }
+    }
+
+    @Test("the viewer lists the readable sessions, and the damaged rows with their errors")
+    func viewerListsTheRest() throws {
+        try withTemporaryDirectory { directory in
+            try damagedDemo(in: directory)
+            let (process, url, _) = try startServe(["serve", "demo.actionlog", "--port", "0"], in: directory)
+            defer { if process.isRunning { process.terminate() } }
+            let port = try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()))
+            let response = try LoopbackClient.get(port: port, "/api/sessions")
+            #expect(response.status == 200)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(response.bytes)) as? [String: Any])
+            #expect((object["sessions"] as? [[String: Any]])?.map { $0["id"] as? String } == ["1", "2"])
+            #expect((object["damaged"] as? [[String: Any]])?.map { $0["error"] as? String } == [
+                "demo.actionlog, session 3: the session's start time is stored as text, not as a number of seconds",
+                #"demo.actionlog, session 4: the session metadata is not valid JSON: invalid JSON at byte 1: unexpected character "o""#,
+            ])
         }
     }
 }

@@ -10,7 +10,7 @@ private func request(port: Int, _ path: String, host: String) throws -> (status:
 
 /// Starts `replay-cli` with `arguments` in `directory` and reads its first line, the address it
 /// serves; returns the running process, that line and its standard error.
-private func startServe(_ arguments: [String], in directory: URL) throws -> (process: Process, url: String, errors: Pipe) {
+func startServe(_ arguments: [String], in directory: URL) throws -> (process: Process, url: String, errors: Pipe) {
     let process = Process()
     process.executableURL = try replayCLIBinary()
     process.arguments = arguments
@@ -40,7 +40,7 @@ struct ServeCommandTests {
 
             let sessions = try request(port: port, "/api/sessions", host: host)
             #expect(sessions.status == 200)
-            #expect(sessions.body.hasPrefix(#"{"file":"demo.actionlog","sessions":[{"#))
+            #expect(sessions.body.hasPrefix(#"{"damaged":[],"file":"demo.actionlog","sessions":[{"#))
             let timeline = try request(port: port, "/api/sessions/2/timeline?from=0&limit=2", host: host)
             #expect(timeline.body.contains(#""rows":[[0,0.000000,null,"keyframe",null,null],[1,"#))
             let entry = try request(port: port, "/api/sessions/2/entries/1", host: host)
