@@ -55,6 +55,40 @@ struct FollowTests {
         }
     }
 
+    @Test("log --follow goes on past damaged entries, before it started and while it follows, names each, and exits 1 at the end")
+    func followsPastDamage() throws {
+        try withTemporaryDirectory { directory in
+            let recorder = try newRecorder(in: directory)
+            recorder.record(action: .increment, state: Counter(count: 1))
+            recorder.record(action: .add(5), state: Counter(count: 6))
+            recorder.flush()
+            try runSQLite("UPDATE entries SET action = '{broken' WHERE seq = 1", on: "live.actionlog", in: directory)
+
+            let child = try LiveCLI(["log", "live.actionlog", "--session", "counter", "--follow"], in: directory)
+            #expect(child.waitFor { rows($0).count == 2 }, "the entries already there: \(child.stdout)")
+            // Committed while it follows: a damaged entry 3, then a sound entry 4.
+            let copy = "INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note) SELECT session_id"
+            try runSQLite("""
+                BEGIN;
+                \(copy), 3, kind, time, label, '[1,', state, effect, duration_ns, dropped, note FROM entries WHERE seq = 2;
+                \(copy), 4, kind, time, label, action, state, effect, duration_ns, dropped, note FROM entries WHERE seq = 2;
+                COMMIT
+                """, on: "live.actionlog", in: directory)
+            #expect(child.waitFor { rows($0).count == 3 }, "entry 4: \(child.stdout)")
+            recorder.close()
+
+            let result = child.finish()
+            #expect(!result.killed)
+            #expect(result.status == 1)
+            #expect(rows(result.stdout) == ["0 (initial state)", #"2 add              {"add":{"_0":5}}"#, #"4 add              {"add":{"_0":5}}"#])
+            #expect(result.stderr == """
+                error: live.actionlog, session 1, entry 1: the action is not valid JSON: invalid JSON at byte 1: unexpected character "b"
+                error: live.actionlog, session 1, entry 3: the action is not valid JSON: invalid JSON at byte 3: unexpected end of text
+
+                """)
+        }
+    }
+
     @Test("log --follow --json prints JSON Lines as entries commit, honours --from and --label, and ends with the recorder")
     func followsJSON() throws {
         try withTemporaryDirectory { directory in

@@ -109,6 +109,7 @@ struct Log: ParsableCommand {
                 try printer.flush()
                 Terminal.printError(error.description)
                 damaged = true
+                if let seq = error.entry { next = Self.following(seq, after: next) }
                 continue
             } catch {
                 try printer.flush()
@@ -130,10 +131,12 @@ struct Log: ParsableCommand {
             try printer.print(entry, handler: handler)
         }
         try printer.flush()
+        // After an entry at the largest sequence number there is, no entry can follow. A damaged
+        // entry ends nothing: the follow goes on, and the exit status says so at the end.
+        if let stop, !stop.isRequested, session.status == .recording, let next {
+            try follow(journal: journal, session: session.id, from: next, pattern: pattern, printer: &printer, stop: stop, damaged: &damaged)
+        }
         if damaged { throw ExitCode.failure }
-        // After an entry at the largest sequence number there is, no entry can follow.
-        guard let stop, !stop.isRequested, session.status == .recording, let next else { return }
-        try follow(journal: journal, session: session.id, from: next, pattern: pattern, printer: &printer, stop: stop)
     }
 
     // MARK: - Following
@@ -141,7 +144,8 @@ struct Log: ParsableCommand {
     /// Polls the session every ``pollInterval`` and prints the entries committed since the last
     /// look, until the session is no longer being recorded or a signal asks to stop.
     private func follow(
-        journal: Journal, session: Session.ID, from seq: Int, pattern: LabelPattern?, printer: inout Printer, stop: StopSignal
+        journal: Journal, session: Session.ID, from seq: Int, pattern: LabelPattern?, printer: inout Printer, stop: StopSignal,
+        damaged: inout Bool
     ) throws {
         // `nil` after an entry at the largest sequence number there is: nothing can follow it, and
         // the follow ends once that entry is printed.
@@ -152,7 +156,25 @@ struct Log: ParsableCommand {
             let status = try reportingErrors { () throws(JournalError) in try journal.session(session).status }
             var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session, from: from) }
             var fresh: [Entry] = []
-            while let current = next, let entry = try reportingErrors({ () throws(JournalError) in try cursor.next() }) {
+            while let current = next {
+                let read: Entry?
+                do {
+                    read = try cursor.next()
+                } catch where error.code == .corrupt && error.entry != nil {
+                    // A damaged entry, named after the entries before it; the follow goes on past it
+                    // (the cursor has passed it), as the first walk does.
+                    try print(fresh, journal: journal, session: session, pattern: pattern, printer: &printer)
+                    fresh.removeAll(keepingCapacity: true)
+                    try printer.flush()
+                    Terminal.printError(error.description)
+                    damaged = true
+                    next = error.entry.flatMap { Self.following($0, after: current) } ?? current
+                    continue
+                } catch {
+                    try printer.flush()
+                    return try reportingErrors { () throws(JournalError) in throw error }
+                }
+                guard let entry = read else { break }
                 // Printed already: only a damaged index answers an entry before the one asked for.
                 guard entry.seq >= current else { continue }
                 fresh.append(entry)
