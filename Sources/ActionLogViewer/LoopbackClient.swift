@@ -51,7 +51,7 @@ package enum LoopbackClient {
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         // The server may answer and close before reading everything (a refused request): what it said counts.
-        Socket.writeAll(descriptor, request)
+        Socket.writeAll(descriptor, request, deadline: .seconds(timeoutSeconds))
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -123,23 +123,37 @@ enum Socket {
         return nil
     }
 
-    /// Writes all of `bytes`; gives up when the peer is gone or the write times out. Never raises
-    /// `SIGPIPE`.
-    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+    /// Writes all of `bytes`; gives up when the peer is gone, a write times out, or `deadline` has
+    /// passed. Never raises `SIGPIPE`.
+    ///
+    /// The deadline bounds the whole answer: a peer that reads a little before each write's timeout
+    /// would otherwise hold the connection's thread for as long as it likes.
+    @discardableResult
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], deadline: Duration) -> Bool {
         #if canImport(Darwin)
         let flags: Int32 = 0
         #else
         let flags = Int32(MSG_NOSIGNAL)
         #endif
+        let clock = ContinuousClock()
+        let end = clock.now.advanced(by: deadline)
         var offset = 0
-        while offset < bytes.count {
+        while offset < bytes.count, clock.now < end {
             let written = bytes.withUnsafeBytes { buffer in
                 send(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, flags)
             }
             if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
+            guard written > 0 else { return false }
             offset += written
         }
+        return offset == bytes.count
+    }
+
+    /// Makes the coming `close` reset the connection: what is still queued to send is dropped, rather
+    /// than delivered for as long as the peer takes to read it.
+    static func resetOnClose(_ descriptor: Int32) {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
 
     /// Ends both directions of a connection, waking a thread blocked reading it.

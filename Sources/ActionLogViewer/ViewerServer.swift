@@ -37,8 +37,8 @@ public final class ViewerServer: Sendable {
 
     /// The most connections served at once; more wait for their turn in the listening queue.
     public static let maximumConnections = 16
-    /// Seconds a connection may stay silent while reading or writing.
-    static let timeoutSeconds = 10
+    /// Seconds a connection may stay silent while reading or writing: 10, unless a test asks for less.
+    let timeoutSeconds: Int
 
     private let listener: Int32
     private let api: ViewerAPI
@@ -63,7 +63,13 @@ public final class ViewerServer: Sendable {
     ///   - port: the port; 0 picks a free one.
     /// - Throws: ``JournalError`` when the journal cannot be opened; ``ViewerServerError`` when the
     ///   address cannot be listened on.
-    public init(journalPath: String, host: String = "127.0.0.1", port: Int = 0) throws {
+    public convenience init(journalPath: String, host: String = "127.0.0.1", port: Int = 0) throws {
+        try self.init(journalPath: journalPath, host: host, port: port, timeoutSeconds: 10)
+    }
+
+    /// ``init(journalPath:host:port:)`` with another timeout: for tests of slow peers.
+    package init(journalPath: String, host: String = "127.0.0.1", port: Int = 0, timeoutSeconds: Int) throws {
+        self.timeoutSeconds = timeoutSeconds
         let journal = try Journal(path: journalPath)
         let (listener, port) = try Socket.listen(host: host, port: port)
         self.listener = listener
@@ -117,7 +123,7 @@ public final class ViewerServer: Sendable {
                 Thread.sleep(forTimeInterval: 0.01)
                 continue
             }
-            guard let connection = Socket.accept(listener, timeoutSeconds: Self.timeoutSeconds) else { continue }
+            guard let connection = Socket.accept(listener, timeoutSeconds: timeoutSeconds) else { continue }
             connections.withLock { _ = $0.insert(connection) }
             connectionThreads.enter()
             let thread = Thread { [self] in
@@ -137,7 +143,7 @@ public final class ViewerServer: Sendable {
     /// Reads one request, answers it, and returns (the caller closes the connection).
     private func serve(_ connection: Int32) {
         let (head, tooLarge) = Socket.readHead(
-            connection, limit: HTTPRequest.maximumHeaderBytes, deadline: .seconds(Self.timeoutSeconds))
+            connection, limit: HTTPRequest.maximumHeaderBytes, deadline: .seconds(timeoutSeconds))
         let response: HTTPResponse
         var includingBody = true
         if tooLarge {
@@ -153,7 +159,18 @@ public final class ViewerServer: Sendable {
         } else {
             return
         }
-        Socket.writeAll(connection, response.serialized(includingBody: includingBody))
+        let bytes = response.serialized(includingBody: includingBody)
+        if !Socket.writeAll(connection, bytes, deadline: writeDeadline(bytes.count)) {
+            // Cut off (too slow, or gone): the rest is dropped, not left to trickle out.
+            Socket.resetOnClose(connection)
+        }
+    }
+
+    /// How long an answer of `count` bytes may take to send: the timeout, and a tenth of it per MiB
+    /// (10 s and 1 s per MiB: a peer that reads slower than 1 MiB/s is cut off, and its thread freed
+    /// for the others).
+    func writeDeadline(_ count: Int) -> Duration {
+        .seconds(timeoutSeconds) * (1 + Double(count) / Double(10 << 20))
     }
 }
 

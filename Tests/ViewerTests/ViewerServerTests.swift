@@ -2,6 +2,9 @@ import ActionLog
 import ActionLogViewer
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("ViewerServer")
 struct ViewerServerTests {
@@ -215,5 +218,51 @@ struct ViewerServerTests {
             (error as? ViewerServerError)?.description == "cannot listen on ::1: it is not an IPv4 address (such as 127.0.0.1)"
         }
         #expect(throws: JournalError.self) { try ViewerServer(journalPath: directory.path("missing.actionlog"), port: 0) }
+    }
+
+    @Test("a peer that reads a large answer slowly is cut off at the write deadline (the timeout, and a tenth of it per MiB), not served for as long as it reads")
+    func slowReaderIsCutOff() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("large.actionlog")
+        let recorder = try Recorder<[String], String, Never>(
+            path: path, sessionName: "large", initialState: [String(repeating: "x", count: 12 << 20)])
+        recorder.close()
+        let server = try ViewerServer(journalPath: path, port: 0, timeoutSeconds: 1)
+        defer { server.stop() }
+
+        // A client that asks for entry 0 (12 MiB of state, more than the kernel buffers) and then reads
+        // 1 KiB every 50 ms: 20 KiB/s, ten minutes for the whole answer, and never silent for the 1 s
+        // a write waits.
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var size: Int32 = 4096
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(server.port)).bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        let request = Array("GET /api/sessions/1/entries/0 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n".utf8)
+        try #require(request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) } == request.count)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var received = 0
+        var chunk = [UInt8](repeating: 0, count: 1024)
+        while clock.now - start < .seconds(60) {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            received += count
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        // Cut off after about 2.2 s (1 s, and 0.1 s per MiB of the answer), far short of the answer:
+        // the connection is reset, so what the kernel still held for it is dropped too.
+        #expect(clock.now - start < .seconds(60), "the server kept writing to a slow reader")
+        #expect(received < 4 << 20)
+        // Meanwhile, and after, others are answered.
+        #expect(try get(port: server.port, "/api/sessions").status == 200)
     }
 }
