@@ -146,7 +146,7 @@ struct ReportBuilder {
         throw JournalError(
             .invalidArgument, file: file, session: session, entry: entry,
             reason: """
-                the report would embed more than \(maximumBytes) bytes of data (\(ByteCount.format(maximumBytes))); \
+                the report would embed more than \(ByteCount.format(maximumBytes)) of data\(entry == nil ? " before the first entry" : ""); \
                 raise the cap (replay-cli report --max-bytes), or view the session with replay-cli serve
                 """)
     }

@@ -162,6 +162,26 @@ struct ErrorTests {
         }
     }
 
+    @Test("a negative number or an empty path is told as what it is, not as a missing value or the working directory", arguments: [
+        (["prune", "demo.actionlog", "--keep", "-1"], "Error: --keep must be 0 or more, not -1."),
+        (["report", "demo.actionlog", "--session", "2", "--output", "r.html", "--max-bytes", "-1"], "Error: --max-bytes must be 1 or more, not -1"),
+        (["serve", "demo.actionlog", "--port", "-5"], "Error: --port must be from 0 to 65535, not -5"),
+        (["prune", "demo.actionlog", "--older-than", "-3d"], "Error: The value '-3d' is invalid for '--older-than <duration>'"),
+        (["sessions", ""], "Error: <file> is an empty path; give the path of a file."),
+        (["export", "demo.actionlog", "--session", "2", "--output", ""], "Error: --output is an empty path; give the path of a file."),
+        (["import", "", "--into", "new.actionlog"], "Error: <file> is an empty path; give the path of a file."),
+        (["copy", "demo.actionlog", ""], "Error: <dest> is an empty path; give the path of a file."),
+    ])
+    func negativeOrEmpty(arguments: [String], message: String) throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            let result = try runCLI(arguments, in: directory)
+            #expect(result.status == usageError)
+            #expect(result.stdout == "")
+            #expect(lines(result.stderr).first == message, "\(result.stderr)")
+        }
+    }
+
     @Test("an unknown subcommand is a usage error")
     func unknownSubcommand() throws {
         try withTemporaryDirectory { directory in

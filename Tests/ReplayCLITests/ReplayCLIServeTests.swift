@@ -157,7 +157,7 @@ struct ServeCommandTests {
             let capped = try runCLI(["report", "demo.actionlog", "--session", "2", "--output", "small.html", "--max-bytes", "1000"], in: directory)
             #expect(capped.status == 64)
             #expect(capped.stderr.hasPrefix("error: demo.actionlog, session 2, entry "))
-            #expect(capped.stderr.hasSuffix(": the report would embed more than 1000 bytes of data (1000 bytes); raise the cap (replay-cli report --max-bytes), or view the session with replay-cli serve\n"))
+            #expect(capped.stderr.hasSuffix(": the report would embed more than 1000 bytes of data; raise the cap (replay-cli report --max-bytes), or view the session with replay-cli serve\n"))
             let itself = try runCLI(["report", "demo.actionlog", "--session", "2", "--output", "demo.actionlog"], in: directory)
             #expect(itself.status == 64)
             #expect(itself.stderr == "error: demo.actionlog: the journal being read, or a file of it; --output needs another file\n")

@@ -52,7 +52,7 @@ struct ViewerReportTests {
             try ViewerReport.write(journalPath: path, session: 1, to: output, maximumBytes: 600)
         } throws: { error in
             (error as? JournalError)?.description == """
-                cart.actionlog, session 1, entry 2: the report would embed more than 600 bytes of data (600 bytes); \
+                cart.actionlog, session 1, entry 2: the report would embed more than 600 bytes of data; \
                 raise the cap (replay-cli report --max-bytes), or view the session with replay-cli serve
                 """
         }

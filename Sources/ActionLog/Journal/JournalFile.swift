@@ -5,7 +5,8 @@ import Foundation
 package enum JournalFile {
     /// The name used in error messages: the file's last path component.
     package static func displayName(_ path: String) -> String {
-        URL(fileURLWithPath: path).lastPathComponent
+        // An empty path would name the working directory.
+        path.isEmpty ? #""""# : URL(fileURLWithPath: path).lastPathComponent
     }
 
     /// The suffixes of the files SQLite keeps beside a journal: its write-ahead log, its shared
@@ -58,7 +59,7 @@ package enum JournalFile {
             throw JournalError(.notAJournal, file: file, reason: "a directory, not an ActionLog journal (\(path))")
         }
         if mode == .readOnly, !exists {
-            throw JournalError(.fileNotFound, file: file, reason: "no such file (looked for \(path))")
+            throw JournalError(.fileNotFound, file: file, reason: path.isEmpty ? "no such file (the path is empty)" : "no such file (looked for \(path))")
         }
         if mode == .readWrite, !exists {
             do {

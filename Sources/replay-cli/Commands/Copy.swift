@@ -29,6 +29,10 @@ struct Copy: ParsableCommand {
     @Flag(help: "Print JSON for scripts: what was copied, as one object.")
     var json = false
 
+    func validate() throws {
+        try refuseEmptyPath(destination, "<dest>")
+    }
+
     func run() throws {
         let journal = try journal.open()
         if let refusal = journal.copyRefusal(to: destination, replacing: force, hint: "pass --force to replace it") {

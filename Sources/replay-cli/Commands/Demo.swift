@@ -22,6 +22,10 @@ struct Demo: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The journal to write.", valueName: "path"), completion: .file(extensions: ["actionlog"]))
     var output = "demo.actionlog"
 
+    func validate() throws {
+        try refuseEmptyPath(output, "--output")
+    }
+
     @MainActor
     func run() async throws {
         var configuration = RecorderConfiguration()

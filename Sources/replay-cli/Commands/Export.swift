@@ -43,6 +43,10 @@ struct Export: ParsableCommand {
     @Flag(help: "Replace the --output file if it exists.")
     var force = false
 
+    func validate() throws {
+        if let output { try refuseEmptyPath(output, "--output") }
+    }
+
     func run() throws {
         guard let output else {
             // Text going to a terminal shows its own progress; a line drawn over it would garble it.

@@ -34,6 +34,11 @@ struct Import: ParsableCommand {
     @Flag(help: "Print JSON for scripts: what was imported, as one object.")
     var json = false
 
+    func validate() throws {
+        try refuseEmptyPath(file)
+        try refuseEmptyPath(into, "--into")
+    }
+
     func run() throws {
         // A journal this import creates and then fails to fill (a full disk) is removed, with its
         // companions; a journal that was there stays, and a failed import leaves it as it was.

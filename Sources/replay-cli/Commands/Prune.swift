@@ -26,14 +26,14 @@ struct Prune: ParsableCommand {
 
     @OptionGroup var journal: JournalOptions
 
-    @Option(help: ArgumentHelp("Keep the newest N sessions (live ones count).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep the newest N sessions (live ones count).", valueName: "n"))
     var keep: Int?
 
-    @Option(name: .customLong("max-bytes"), help: ArgumentHelp(
+    @Option(name: .customLong("max-bytes"), parsing: .unconditional, help: ArgumentHelp(
         "Keep the sessions' entries within that many bytes: 500000, 800kB, 20MB, 1.5GiB.", valueName: "size"))
     var maxBytes: ByteSize?
 
-    @Option(name: .customLong("older-than"), help: ArgumentHelp(
+    @Option(name: .customLong("older-than"), parsing: .unconditional, help: ArgumentHelp(
         "Remove sessions that ended longer ago than that: 90s, 30m, 12h, 7d, 2w.", valueName: "duration"))
     var olderThan: AgeLimit?
 

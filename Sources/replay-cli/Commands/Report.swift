@@ -33,10 +33,11 @@ struct Report: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "path"))
     var output: String
 
-    @Option(help: ArgumentHelp("The most bytes of data to embed (67108864 is 64 MiB).", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most bytes of data to embed (67108864 is 64 MiB).", valueName: "bytes"))
     var maxBytes: Int = ViewerReport.defaultMaximumBytes
 
     func validate() throws {
+        try refuseEmptyPath(output, "--output")
         guard maxBytes > 0 else { throw ValidationError("--max-bytes must be 1 or more, not \(maxBytes)") }
     }
 

@@ -32,7 +32,7 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var journal: JournalOptions
 
-    @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     var port = 0
 
     @Option(help: ArgumentHelp("The IPv4 address to listen on; 127.0.0.1 is this machine only, any other lets whoever reaches it read the journal.", valueName: "address"))

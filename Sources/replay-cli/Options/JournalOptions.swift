@@ -6,10 +6,19 @@ struct JournalOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("The journal file (.actionlog).", valueName: "file"), completion: .file(extensions: ["actionlog"]))
     var file: String
 
+    func validate() throws {
+        try refuseEmptyPath(file)
+    }
+
     /// Opens the journal read-only.
     func open() throws -> Journal {
         try reportingErrors { () throws(JournalError) in try Journal(path: file) }
     }
+}
+
+/// Refuses an empty path as a usage error: it would name the working directory.
+func refuseEmptyPath(_ path: String, _ name: String = "<file>") throws {
+    guard !path.isEmpty else { throw ValidationError("\(name) is an empty path; give the path of a file.") }
 }
 
 /// `--session`: a session id, or the name of a session (the newest with that name). A number is an

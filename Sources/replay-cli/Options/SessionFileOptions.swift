@@ -18,6 +18,10 @@ struct SessionFileOptions: ParsableArguments {
     )
     var session: String?
 
+    func validate() throws {
+        try refuseEmptyPath(file)
+    }
+
     /// Whether `file` is a session's text form, by its extension.
     var isTextForm: Bool { isTextFormPath(file) }
 
