@@ -268,3 +268,13 @@ func benchmark<State, Action>(_ workload: Workload<State, Action>, runs: Int, di
         sessionID: last.sessionID
     )
 }
+
+/// Removes the benchmark's journals at `path`, unless `ACTIONLOG_BENCH_KEEP` is set: then says where
+/// they are, for the reading children and the viewer.
+func removeUnlessKept(_ path: String) {
+    if ProcessInfo.processInfo.environment["ACTIONLOG_BENCH_KEEP"] != nil {
+        print("journals kept in \(path) (ACTIONLOG_BENCH_KEEP is set)")
+    } else {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

@@ -59,8 +59,9 @@ struct ScaleSession {
 /// Records the counter and ledger sessions at `sizes` and at half of them, runs every reader on each
 /// as a child process, and prints the costs and the full ÷ half ratios. Failures are printed, never fatal.
 func runScaleSection(sizes: ScaleSizes, repeats: Int, directory: String) {
+    // Kept with the rest of the directory when ACTIONLOG_BENCH_KEEP is set (see removeUnlessKept).
     let folder = "\(directory)/scale"
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    defer { if ProcessInfo.processInfo.environment["ACTIONLOG_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(atPath: folder) } }
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let cli = siblingExecutable("replay-cli")

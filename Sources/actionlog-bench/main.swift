@@ -135,13 +135,13 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("a
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 if viewerOnly {
     runViewerSection(sizes: quick ? .quick : .full, directory: directory)
-    try? FileManager.default.removeItem(atPath: directory)
+    removeUnlessKept(directory)
     print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
     exit(0)
 }
 if scaleOnly {
     runScaleSection(sizes: quick ? .quick : .full, repeats: runs, directory: directory)
-    try? FileManager.default.removeItem(atPath: directory)
+    removeUnlessKept(directory)
     print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
     exit(0)
 }
@@ -183,11 +183,7 @@ if replayOnly {
         replayTarget(name, replay) { targets.add([$0, $1, verdict($2)]) }
     }
     print(targets.render())
-    if ProcessInfo.processInfo.environment["ACTIONLOG_BENCH_KEEP"] != nil {
-        print("journals kept in \(directory) (ACTIONLOG_BENCH_KEEP is set)")
-    } else {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+    removeUnlessKept(directory)
     print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
     exit(0)
 }
@@ -206,7 +202,7 @@ if backpressureOnly {
     } catch {
         print("back-pressure measurement failed: \(error)")
     }
-    if ProcessInfo.processInfo.environment["ACTIONLOG_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(atPath: directory) }
+    removeUnlessKept(directory)
     exit(0)
 }
 
@@ -221,7 +217,7 @@ do {
 }
 print()
 if callerCostOnly {
-    try? FileManager.default.removeItem(atPath: directory)
+    removeUnlessKept(directory)
     exit(0)
 }
 
@@ -422,5 +418,5 @@ for (name, replay) in replays {
 }
 print(targets.render())
 print()
-try? FileManager.default.removeItem(atPath: directory)
+removeUnlessKept(directory)
 print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
