@@ -96,6 +96,37 @@ struct TerminalTests {
         }
     }
 
+    @Test("log lines up and cuts wide characters by the columns they take, and never cuts an escape in two")
+    func wideCharacters() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            try runSQLite("""
+                UPDATE entries SET label = '東京東京', action = '{"q":"東京東京東京東京東京東京東京東京"}' WHERE session_id = 2 AND seq = 1;
+                UPDATE entries SET label = 'a' || char(27) || char(27) || char(27) || char(27) WHERE session_id = 2 AND seq = 2
+                """, on: "demo.actionlog", in: directory)
+            let result = try runCLIOnTerminal(
+                ["log", "demo.actionlog", "--session", "2", "--limit", "3"], in: directory, environment: ["COLUMNS": "60", "NO_COLOR": "1"])
+            #expect(result.status == 0)
+            let shown = lines(result.terminal)
+            try #require(shown.count == 4, "\(result.terminal.debugDescription)")
+            // The label column is as wide as its widest cell in columns: "東京東京" takes 8, and a\u{1B}×4 25.
+            #expect(shown[2].hasPrefix("1    +0.0"))
+            // 14 columns of seq and offset, 25 + 2 of label, 6 of JSON, then six wide characters (12
+            // columns) and the ellipsis: 60.
+            #expect(shown[2].hasSuffix(#"s  東京東京                   {"q":"東京東京東京…"#))
+            // Each line takes at most 60 columns: 59 and the ellipsis.
+            for line in shown {
+                #expect(line.reduce(0) { $0 + ($1.unicodeScalars.first!.value >= 0x3000 ? 2 : 1) } <= 60, "\(line)")
+            }
+            #expect(shown[2].hasSuffix("…"))
+            // At 30 columns the cut falls in the third escape of the label: it goes whole.
+            let narrow = try runCLIOnTerminal(
+                ["log", "demo.actionlog", "--session", "2", "--limit", "3"], in: directory, environment: ["COLUMNS": "30", "NO_COLOR": "1"])
+            let row = try #require(lines(narrow.terminal).last)
+            #expect(row.hasSuffix(#"  a\u{1B}\u{1B}…"#), "\(row)")
+        }
+    }
+
     @Test("JSON and piped output never carry colour, even on a terminal", arguments: [
         ["sessions", "demo.actionlog", "--json"], ["log", "demo.actionlog", "--session", "2", "--json"],
         ["verify", "demo.actionlog", "--json"], ["diff", "demo.actionlog", "--session", "2", "0", "3", "--json"],

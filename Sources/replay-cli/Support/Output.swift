@@ -119,7 +119,7 @@ struct StreamingTable {
     ///   - header: the column names, printed first.
     ///   - width: the terminal's width to cut lines to, or `nil`.
     init(header: [String], width: Int?) {
-        self.widths = header.map(\.count)
+        self.widths = header.map { DisplayWidth.columns($0) }
         self.rows = [header]
         self.styles = [[:]]
         self.width = width
@@ -139,13 +139,13 @@ struct StreamingTable {
         for row in rows {
             for (index, cell) in row.enumerated() where index < row.count - 1 {
                 if index >= widths.count { widths.append(0) }
-                widths[index] = max(widths[index], cell.count)
+                widths[index] = max(widths[index], DisplayWidth.columns(cell))
             }
         }
         for (row, style) in zip(rows, styles) {
             // Padded first, coloured after: the colour's escape sequences take no column.
             var cells = row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : DisplayWidth.padded(cell, to: widths[index])
             }
             for (index, colour) in style where cells.indices.contains(index) {
                 let cell = cells[index].trimmingTrailingSpaces()

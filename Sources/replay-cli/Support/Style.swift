@@ -53,7 +53,7 @@ extension Terminal {
             } else if character == "\u{1B}" {
                 inEscape = true
             } else {
-                count += 1
+                count += DisplayWidth.columns(character)
             }
         }
         return count

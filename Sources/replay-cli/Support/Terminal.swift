@@ -71,9 +71,18 @@ enum Terminal {
                 coloured = true
                 result.append(character)
             } else {
-                guard shown < width - 1 else { break }
+                let columns = DisplayWidth.columns(character)
+                guard shown + columns <= width - 1 else { break }
                 result.append(character)
-                shown += 1
+                shown += columns
+            }
+        }
+        // An escape (`\u{1B}`, see displayEscaped) cut in the middle would read as other text: it goes
+        // whole, from its backslash (`\`, `\u`, `\u{`, `\u{1` are all cut escapes).
+        if let slash = result.lastIndex(of: "\\") {
+            let tail = result[result.index(after: slash)...]
+            if tail.isEmpty || (tail.first == "u" && tail.dropFirst().allSatisfy { $0 == "{" || $0.isHexDigit }) {
+                result.removeSubrange(slash...)
             }
         }
         return result + (coloured ? "\u{1B}[0m…" : "…")
@@ -102,11 +111,11 @@ enum Format {
         guard let columns = rows.map(\.count).max() else { return [] }
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], DisplayWidth.columns(cell)) }
         }
         return rows.map { row in
             row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : DisplayWidth.padded(cell, to: widths[index])
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }
     }
