@@ -149,7 +149,7 @@ struct DamagedSessionRowTests {
             try damagedDemo(in: directory)
             let (process, url, _) = try startServe(["serve", "demo.actionlog", "--port", "0"], in: directory)
             defer { if process.isRunning { process.terminate() } }
-            let port = try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()))
+            let port = try servedPort(url)
             let response = try LoopbackClient.get(port: port, "/api/sessions")
             #expect(response.status == 200)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(response.bytes)) as? [String: Any])

@@ -26,6 +26,11 @@ func startServe(_ arguments: [String], in directory: URL) throws -> (process: Pr
     return (process, String(decoding: line, as: UTF8.self), errors)
 }
 
+/// The port of the address `serve` printed first (`http://127.0.0.1:PORT/`).
+func servedPort(_ url: String) throws -> Int {
+    try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()), "not an address: \(url)")
+}
+
 @Suite("replay-cli serve and report")
 struct ServeCommandTests {
     @Test("serve prints its address first, answers the API, refuses a foreign Host and unknown paths, and stops on SIGINT with status 0")
@@ -35,7 +40,7 @@ struct ServeCommandTests {
             let (process, url, errors) = try startServe(["serve", "demo.actionlog", "--port", "0"], in: directory)
             defer { if process.isRunning { process.terminate() } }
             #expect(matches(url, #"http://127\.0\.0\.1:[0-9]+/"#))
-            let port = try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()))
+            let port = try servedPort(url)
             let host = "127.0.0.1:\(port)"
 
             let sessions = try request(port: port, "/api/sessions", host: host)
@@ -74,7 +79,7 @@ struct ServeCommandTests {
             try runDemo(in: directory)
             let (process, url, _) = try startServe(["serve", "demo.actionlog", "--port", "0"], in: directory)
             defer { if process.isRunning { process.terminate() } }
-            let port = try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()))
+            let port = try servedPort(url)
             #expect(try LoopbackClient.get(port: port, "/api/sessions").status == 200)
 
             // A sqlite3 session takes and keeps an exclusive lock: readers wait 5 s, then fail.
@@ -126,7 +131,7 @@ struct ServeCommandTests {
             try runDemo(in: directory)
             let (process, url, errors) = try startServe(["serve", "demo.actionlog", "--host", "0.0.0.0"], in: directory)
             defer { if process.isRunning { process.terminate() } }
-            let port = try #require(Int(url.dropFirst("http://127.0.0.1:".count).dropLast()))
+            let port = try servedPort(url)
             #expect(try request(port: port, "/api/sessions", host: "127.0.0.1:\(port)").status == 200)
             #expect(try request(port: port, "/api/sessions", host: "192.168.1.20:\(port)").status == 200)
             #expect(try request(port: port, "/api/sessions", host: "rebound.example:\(port)").status == 421)
