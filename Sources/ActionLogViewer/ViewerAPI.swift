@@ -40,6 +40,11 @@ struct ViewerAPI: Sendable {
     /// What the refusal of a foreign host says to open instead.
     let displayURL: String
 
+    /// This API reading `journal` (a connection of its own, from the server's ``JournalPool``).
+    func reading(_ journal: Journal) -> ViewerAPI {
+        ViewerAPI(journal: journal, allowedHosts: allowedHosts, anyAddressPort: anyAddressPort, displayURL: displayURL)
+    }
+
     /// The widest window the timeline route answers.
     static let maximumLimit = 1000
     static let defaultLimit = 200

@@ -42,6 +42,8 @@ public final class ViewerServer: Sendable {
 
     private let listener: Int32
     private let api: ViewerAPI
+    /// A read connection per request being answered.
+    private let journals: JournalPool
     /// Whether ``stop()`` was called; the accept loop looks at it between waits.
     private let stopping = Atomic<Bool>(false)
     /// The connections being served, so that ``stop()`` can end them.
@@ -82,6 +84,7 @@ public final class ViewerServer: Sendable {
         var hosts: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)", "\(host):\(port)"]
         hosts.remove("0.0.0.0:\(port)")
         api = ViewerAPI(journal: journal, allowedHosts: hosts, anyAddressPort: host == "0.0.0.0" ? port : nil, displayURL: display)
+        journals = JournalPool(journal, path: journalPath, capacity: Self.maximumConnections)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "ActionLogViewer.accept"
         thread.start()
@@ -152,7 +155,7 @@ public final class ViewerServer: Sendable {
             do {
                 let request = try HTTPRequest(head: head)
                 includingBody = request.method != "HEAD"
-                response = api.respond(to: request)
+                response = journals.withJournal { api.reading($0).respond(to: request) }
             } catch {
                 response = .text(error.status, "Refused: \(error.reason)")
             }

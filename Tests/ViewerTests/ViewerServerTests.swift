@@ -265,4 +265,24 @@ struct ViewerServerTests {
         // Meanwhile, and after, others are answered.
         #expect(try get(port: server.port, "/api/sessions").status == 200)
     }
+
+    @Test("requests read through connections of their own: two at once get two, and the pool keeps them for the next")
+    func journalPool() throws {
+        let directory = try TemporaryDirectory()
+        let path = try importJournal(cartJSONL, named: "cart", in: directory)
+        let pool = JournalPool(try Journal(path: path), path: path, capacity: 2)
+        let (outer, inner, sessions) = try pool.withJournal { outer in
+            try pool.withJournal { inner in
+                (ObjectIdentifier(outer), ObjectIdentifier(inner), try inner.sessions().count)
+            }
+        }
+        #expect(outer != inner)
+        #expect(sessions == 1)
+        #expect(pool.idleCount == 2)
+        // Kept and given again, not opened anew; beyond the capacity, not kept.
+        let again = pool.withJournal { ObjectIdentifier($0) }
+        #expect(again == outer || again == inner)
+        pool.withJournal { _ in pool.withJournal { _ in pool.withJournal { _ in } } }
+        #expect(pool.idleCount == 2)
+    }
 }
