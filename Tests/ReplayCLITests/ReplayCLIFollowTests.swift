@@ -89,6 +89,28 @@ struct FollowTests {
         }
     }
 
+    @Test("log --follow ends with exit 1, saying so, when the journal is deleted and made again at its path")
+    func followedJournalReplaced() throws {
+        try withTemporaryDirectory { directory in
+            let first = try newRecorder(in: directory)
+            first.record(action: .increment, state: Counter(count: 1))
+            first.flush()
+            let child = try LiveCLI(["log", "live.actionlog", "--session", "1", "--follow"], in: directory)
+            #expect(child.waitFor { rows($0).count == 2 }, "\(child.stdout)")
+            // Another recorder, on a new file at the same path: its session 1 is live, but not this one.
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent("live.actionlog" + suffix))
+            }
+            first.close()   // into the file it has open, which no path names any more
+            let second = try newRecorder(in: directory)
+            let result = child.finish()
+            second.close()
+            #expect(!result.killed)
+            #expect(result.status == 1)
+            #expect(result.stderr == "error: live.actionlog: the journal was removed or replaced while it was followed; the follow ends here\n")
+        }
+    }
+
     @Test("log --follow --json prints JSON Lines as entries commit, honours --from and --label, and ends with the recorder")
     func followsJSON() throws {
         try withTemporaryDirectory { directory in

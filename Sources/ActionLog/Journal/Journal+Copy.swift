@@ -143,7 +143,7 @@ package struct FileIdentity: Equatable {
     }
 
     /// The identity of the file at `path` (following symbolic links), or `nil` when there is none.
-    init?(path: String) {
+    package init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         device = UInt64(truncatingIfNeeded: status.st_dev)

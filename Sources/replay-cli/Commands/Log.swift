@@ -150,7 +150,15 @@ struct Log: ParsableCommand {
         // `nil` after an entry at the largest sequence number there is: nothing can follow it, and
         // the follow ends once that entry is printed.
         var next: Int? = seq
+        // The file followed: a journal deleted and made again at the same path is another file, whose
+        // session of the same id (its lock found by the path) is not this one.
+        let followed = FileIdentity(path: self.journal.file)
         while let from = next, !stop.wait(Self.pollInterval) {
+            guard let followed, FileIdentity(path: self.journal.file) == followed else {
+                try printer.flush()
+                Terminal.printError("\(journal.fileName.displayEscaped): the journal was removed or replaced while it was followed; the follow ends here")
+                throw ExitCode.failure
+            }
             // The status is read before the entries: once it says the recording ended, every entry
             // of the session is committed, and the read below sees them all.
             let status = try reportingErrors { () throws(JournalError) in try journal.session(session).status }
