@@ -94,5 +94,13 @@ struct RecordedErrorsTests {
         // is journaled, so that redacted fields stay redacted).
         let undeclared = RecordedService.encode(error: QuotaExceeded.exceeded(limit: 10))
         #expect(undeclared.canonicalText == #"{"type":"ReplayerTests.QuotaExceeded","value":{"exceeded":{"limit":10}}}"#)
+        // One that only encodes cannot be thrown again as itself: its description is journaled.
+        struct EncodesOnly: LocalizedError, Encodable, CustomStringConvertible {
+            var description: String { "EncodesOnly(code: 7)" }
+            var errorDescription: String? { "Code 7." }
+        }
+        let encodesOnly = RecordedService.encode(error: EncodesOnly())
+        #expect(encodesOnly["description"] == "EncodesOnly(code: 7)")
+        #expect(encodesOnly["localizedDescription"] == "Code 7.")
     }
 }

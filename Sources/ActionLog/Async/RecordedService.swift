@@ -118,7 +118,9 @@ public struct RecordedService: Sendable {
     /// description, and its localized description when that differs.
     package static func encode(error: any Error) -> JSONValue {
         let type = String(reflecting: Swift.type(of: error))
-        if let codable = error as? any Encodable, let value = try? JSONValueEncoder().encode(codable) {
+        // Only a type that also decodes can be thrown again as itself (`errors:`); one that only
+        // encodes keeps its description, which is all a replay can give back of it.
+        if let codable = error as? any Codable, let value = try? JSONValueEncoder().encode(codable) {
             return .object(["type": .string(type), "value": value])
         }
         let description = String(describing: error)

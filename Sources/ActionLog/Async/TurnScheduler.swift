@@ -26,6 +26,11 @@ package final class TurnScheduler: Sendable {
             waiter?.resume(returning: position)
         }
 
+        /// Whether the turn was granted.
+        fileprivate var isGranted: Bool {
+            state.withLock { if case .granted = $0 { true } else { false } }
+        }
+
         /// Waits until the turn is granted; returns its position in the run order.
         package func wait() async -> Int {
             await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
@@ -78,7 +83,32 @@ package final class TurnScheduler: Sendable {
             return Self.grantNext(&state)
         }
         for (ticket, position) in granted { ticket.grant(position) }
+        if !granted.contains(where: { $0.0 === ticket }) { grantIfStillWaiting(ticket, after: Self.longestWait) }
         return ticket
+    }
+
+    /// How long a turn may wait before it is granted anyway, beside the turn running: a handler
+    /// that awaits another handler's work (a task the other started, which the app joins) while it
+    /// has the turn would otherwise wait for ever, and the app with it. The recording then holds the
+    /// order that happened, which a replay may not give again.
+    package static let longestWait = Duration.seconds(2)
+
+    /// Grants `ticket` after `wait` if it is still in the queue then.
+    private func grantIfStillWaiting(_ ticket: Ticket, after wait: Duration) {
+        Task { [self] in
+            try? await Task.sleep(for: wait)
+            // Mostly granted long since: then the queue is not searched.
+            guard !ticket.isGranted else { return }
+            let position: Int? = state.withLock { state in
+                guard let index = state.queue[state.head...].firstIndex(where: { $0 === ticket }) else { return nil }
+                state.queue.remove(at: index)
+                state.waiting[ticket.token, default: 1] -= 1
+                if state.waiting[ticket.token] == 0 { state.waiting[ticket.token] = nil }
+                defer { state.nextPosition += 1 }
+                return state.nextPosition
+            }
+            if let position { ticket.grant(position) }
+        }
     }
 
     /// Handler `token` gives its turn back (it awaits a service, or returned); the next turn asked

@@ -247,8 +247,21 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 if steps[seq]?.pending.isEmpty == false { continue }
             }
             outputs?.activate(seq)
-            // Wait until the handler whose turn it is awaits its next call or returns.
-            if case .stop(let report) = await take(seq) { return report }
+            // Wait until the handler whose turn it is awaits its next call or returns. One that waits
+            // for another handler's work instead (the recording granted a turn past it, see
+            // TurnScheduler.longestWait) is left to its next turn, or to the end.
+            if case .stop(let report) = await take(seq, timeout: Self.callWait) { return report }
+        }
+        // The handlers that had not returned by their last turn: their events, as they come.
+        for seq in order {
+            while !finished.contains(seq) {
+                switch await take(seq, timeout: Self.callWait) {
+                case .stop(let report): return report
+                case .call, .returned: continue
+                case .none: break
+                }
+                break
+            }
         }
         if let unfinished = order.first(where: { !finished.contains($0) }) {
             return builder.report(failure: failure(.damagedHandlerRecords, unfinished, steps[unfinished]?.label, """
