@@ -144,7 +144,7 @@ struct ConcurrentCallsTests {
         let recording = try await record([.viewDidLoad(id: "p-1")], name: "waiting")
         let report = await replayFetchingOnly("p-1", recording)
         #expect(report.description == """
-            Replay diverged at entry 2 of session 1 "waiting" of waiting.actionlog (viewDidLoad(id: "p-1")).
+            Replay diverged at entry 1 of session 1 "waiting" of waiting.actionlog (viewDidLoad(id: "p-1")).
 
               Service call 0:
                 − ProductService.fetchProduct("p-2")
@@ -199,18 +199,23 @@ struct ConcurrentCallsTests {
         #expect(report.entriesReplayed == 20)
     }
 
-    @Test("a handler that joins another handler's task while it has the turn: the recording goes on after the longest wait, and the replay after its own",
+    @Test("a handler that waits for another handler's answer while it has the turn: the recording goes on after the longest wait, and the replay after its own",
           .timeLimit(.minutes(1)))
     func joinAnotherHandler() async throws {
-        /// The load a first action starts, which a second one joins.
+        /// What a first action loads, which a second one waits for.
         actor Load {
-            var task: Task<Product?, Never>?
-            func start(_ service: any ProductService) -> Task<Product?, Never> {
-                let started = Task { try? await service.fetchProduct(id: "p-1") }
-                task = started
-                return started
+            var product: Product?
+            var loaded = false
+            var waiters: [CheckedContinuation<Product?, Never>] = []
+            func finish(_ product: Product?) {
+                (self.product, loaded) = (product, true)
+                for waiter in waiters { waiter.resume(returning: product) }
+                waiters = []
             }
-            func join() async -> Product? { await task?.value }
+            func wait() async -> Product? {
+                if loaded { return product }
+                return await withCheckedContinuation { waiters.append($0) }
+            }
         }
         struct SlowService: ProductService {
             func fetchProduct(id: String) async throws -> Product {
@@ -224,13 +229,16 @@ struct ConcurrentCallsTests {
             return { action in
                 switch action {
                 case .viewDidLoad:
-                    let product = await load.start(service).value
+                    // Its own call: the turn goes to the second action, which then waits for this
+                    // answer while it has the turn.
+                    let product = try? await service.fetchProduct(id: "p-1")
+                    await load.finish(product)
                     await state.update {
                         $0.product = product
                         $0.loading = "loaded"
                     }
                 case .addToBasket:
-                    _ = await load.join()
+                    _ = await load.wait()
                 case .onImageSliderAction:
                     break
                 }

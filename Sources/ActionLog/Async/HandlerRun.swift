@@ -59,6 +59,31 @@ package final class HandlerRun: Sendable {
         self.entry = entry
     }
 
+    /// The tasks on the handler's own path, by identity: the task it runs in, and those started with
+    /// ``HandlerTask/start(_:)``. A call from any other task (an `async let` child, a task group's, a
+    /// plain `Task`) is made beside the handler, and does not give the handler's turn away.
+    private let ownTasks = Mutex<Set<Int>>([])
+
+    /// Notes the current task as one of the handler's own path.
+    package func enterOwnPath() {
+        guard let id = Self.currentTaskID else { return }
+        ownTasks.withLock { _ = $0.insert(id) }
+    }
+
+    /// The current task, one of the handler's own path, ends.
+    package func leaveOwnPath() {
+        guard let id = Self.currentTaskID else { return }
+        ownTasks.withLock { _ = $0.remove(id) }
+    }
+
+    /// Whether the current task is on the handler's own path.
+    package var isOnOwnPath: Bool {
+        guard let id = Self.currentTaskID else { return true }
+        return ownTasks.withLock { $0.contains(id) }
+    }
+
+    private static var currentTaskID: Int? { withUnsafeCurrentTask { $0?.hashValue } }
+
     /// Adds a call or an output event to what the handler did.
     package func append(_ record: HandlerRecord.Record) {
         recorded.withLock { $0.append(record) }
@@ -183,7 +208,9 @@ public enum HandlerTask {
         guard let run = HandlerRun.current, !run.hasReturned else { return Task { await body() } }
         run.taskStarted()
         return Task {
+            run.enterOwnPath()
             await body()
+            run.leaveOwnPath()
             run.taskFinished()
         }
     }

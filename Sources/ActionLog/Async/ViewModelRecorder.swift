@@ -147,6 +147,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
         Task {
             let started = await ticket.wait()
             let run = HandlerRun(token: token, host: self)
+            run.enterOwnPath()
             runs.withLock { $0[token] = run }
             let clock = ContinuousClock()
             let start = clock.now
@@ -178,7 +179,9 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
     ) async throws -> Result {
         // A task the handler left running calls after its entry was written: not journaled, no turn.
         guard !run.hasReturned else { return try await live() }
-        scheduler.yield(run.token)
+        // The handler's own call gives its turn away until the answer; a call made beside it (an
+        // `async let` child, a task group's) does not: the handler goes on with its turn meanwhile.
+        if run.isOnOwnPath { scheduler.yield(run.token) }
         let outcome: Swift.Result<Result, any Error>
         do {
             outcome = .success(try await HandlerRun.$insideCall.withValue(true) { try await live() })

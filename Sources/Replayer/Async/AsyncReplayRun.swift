@@ -35,6 +35,8 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         /// ``pending`` until their turns.
         var made: Set<Int> = []
         var pending: [Int: PendingCall] = [:]
+        /// Whether the handler's own path waits for the answer of a call (its turn has ended).
+        var ownPathWaits = false
 
         /// The recorded call a call made now stands for: the first one not made yet with the same
         /// service, method and arguments. Calls made one after the other match in order; calls in
@@ -52,7 +54,8 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
 
     /// What the driver did with a handler's event.
     private enum Taken {
-        case call
+        /// A call: from the handler's own path, which waits for its answer, or from beside it.
+        case call(ownPath: Bool)
         case returned
         case stop(ReplayReport)
         /// No event came in time.
@@ -166,8 +169,9 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 }
                 step.made.insert(index)
                 step.pending[index] = pending
+                if pending.ownPath { step.ownPathWaits = true }
                 steps[seq] = step
-                return .call
+                return .call(ownPath: pending.ownPath)
             case .finished:
                 outputs?.finish(seq)
                 if let missing = step.firstNotMade {
@@ -200,7 +204,23 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             }
         }
 
-        for (_, turn) in turns {
+        /// Lets handler `seq` run its turn: until its own path calls a service or returns, the calls
+        /// made beside it taken as they come. Nothing to wait for when its own path already waits
+        /// for an answer.
+        func runTurn(_ seq: Int) async -> ReplayReport? {
+            while let step = steps[seq], !step.ownPathWaits, !finished.contains(seq) {
+                switch await take(seq, timeout: Self.callWait) {
+                case .stop(let report): return report
+                case .call(ownPath: false): continue
+                // One that waits for another handler's work instead (the recording granted a turn
+                // past it, see TurnScheduler.longestWait) is left to its next turn, or to the end.
+                case .call(ownPath: true), .returned, .none: return nil
+                }
+            }
+            return nil
+        }
+
+        for (index, (_, turn)) in turns.enumerated() {
             let seq: Int
             switch turn {
             case .start(let started):
@@ -213,6 +233,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 let actions = step.actions
                 let handle = viewModel.handle
                 Task {
+                    run.enterOwnPath()
                     await HandlerRun.$current.withValue(run) {
                         for action in actions { await handle(action) }
                     }
@@ -238,19 +259,17 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                     if finished.contains(seq) { break }
                 }
                 guard let call = steps[seq]?.pending.removeValue(forKey: index) else { continue }
+                if call.ownPath { steps[seq]?.ownPathWaits = false }
                 outputs?.activate(seq)
                 if let reason = call.deliver(recorded.outcome) {
                     return builder.report(failure: failure(.serviceResultDoesNotDecode, seq, "\(recorded.service).\(recorded.method)", reason))
                 }
-                // With another call still unanswered, the handler may be waiting for it alone: its
-                // next event comes after that answer's turn, and waiting for it here would never end.
-                if steps[seq]?.pending.isEmpty == false { continue }
             }
+            // The handler's answers that follow at once in the run order were given within its turn
+            // (calls in flight side by side): they come before it is waited for.
+            if index + 1 < turns.count, case .answer(seq, _) = turns[index + 1].turn { continue }
             outputs?.activate(seq)
-            // Wait until the handler whose turn it is awaits its next call or returns. One that waits
-            // for another handler's work instead (the recording granted a turn past it, see
-            // TurnScheduler.longestWait) is left to its next turn, or to the end.
-            if case .stop(let report) = await take(seq, timeout: Self.callWait) { return report }
+            if let report = await runTurn(seq) { return report }
         }
         // The handlers that had not returned by their last turn: their events, as they come.
         for seq in order {

@@ -12,14 +12,21 @@ enum HandlerEvent: Sendable {
 /// is called, once.
 final class PendingCall: Sendable {
     let request: CallRequest
+    /// Whether the call comes from the handler's own path (see `HandlerRun.isOnOwnPath`): only such
+    /// a call ends the handler's turn; one made beside it does not.
+    let ownPath: Bool
     /// Resumes the handler with the recorded answer; returns why the recorded result does not
     /// decode into the call's result type (the handler then gets an error).
     let deliver: @Sendable (ServiceCall.Outcome) -> String?
     /// Resumes the handler with an error (a divergence, or a replay that stopped).
     let fail: @Sendable (any Error) -> Void
 
-    init(request: CallRequest, deliver: @escaping @Sendable (ServiceCall.Outcome) -> String?, fail: @escaping @Sendable (any Error) -> Void) {
+    init(
+        request: CallRequest, ownPath: Bool, deliver: @escaping @Sendable (ServiceCall.Outcome) -> String?,
+        fail: @escaping @Sendable (any Error) -> Void
+    ) {
         self.request = request
+        self.ownPath = ownPath
         self.deliver = deliver
         self.fail = fail
     }
@@ -131,9 +138,10 @@ final class ReplayHost: HandlerHost {
     func call<Result: Codable & Sendable>(
         _ request: CallRequest, in run: HandlerRun, live: () async throws -> Result
     ) async throws -> Result {
+        let ownPath = run.isOnOwnPath
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             let pending = PendingCall(
-                request: request,
+                request: request, ownPath: ownPath,
                 deliver: { outcome in
                     switch outcome {
                     case .returned(let json):
