@@ -160,6 +160,11 @@ package enum JournalFile {
         switch error.code {
         case SQLITE_READONLY where error.extendedCode == hotJournalCode:
             JournalError(.fileSystem, file: file, session: session, entry: entry, reason: hotJournalReason(file), sqlite: error)
+        case SQLITE_READONLY where error.extendedCode == walRecoveryCode:
+            JournalError(.fileSystem, file: file, session: session, entry: entry, reason: """
+                \(file)-wal holds commits whose index its writer did not finish (it stopped while writing), which a reader \
+                cannot rebuild; opening the journal to write does: `replay-cli vacuum \(file)`, or the next recorder
+                """, sqlite: error)
         case SQLITE_NOTADB:
             JournalError(.notADatabase, file: file, session: session, entry: entry, reason: "not an SQLite database, so not an ActionLog journal", sqlite: error)
         case SQLITE_BUSY, SQLITE_LOCKED:
@@ -177,6 +182,17 @@ package enum JournalFile {
     /// `SQLITE_READONLY_ROLLBACK`: a read-only connection met a hot rollback journal, the change a
     /// writer made and did not finish, which only a connection that may write can roll back.
     package static let hotJournalCode = SQLITE_READONLY | (3 << 8)
+
+    /// `SQLITE_READONLY_RECOVERY`: a read-only connection met a write-ahead log whose index (the
+    /// `-shm`) a writer left half written, which only a connection that may write can rebuild.
+    package static let walRecoveryCode = SQLITE_READONLY | (1 << 8)
+
+    /// Whether `error` is one of a change its writer did not finish (``hotJournalCode``,
+    /// ``walRecoveryCode``): the journal reads again once a connection that may write has opened it.
+    package static func isUnfinishedWrite(_ error: JournalError) -> Bool {
+        guard let code = error.sqlite?.extendedCode else { return false }
+        return code == hotJournalCode || code == walRecoveryCode
+    }
 
     /// What a reader says of a journal with a hot rollback journal beside it (a recorder or a
     /// command killed while it created the journal, switched it to or from WAL, pruned or vacuumed it).

@@ -8,11 +8,11 @@ extension JournalOptions {
         try reportingErrors { () throws(JournalError) in
             // Read-only first, which changes nothing: a missing file, an empty one or another
             // database gets the usual error, where opening to write would make a journal of it. A
-            // change its writer did not finish (a hot rollback journal) is what opening to write
-            // rolls back: that open goes on.
+            // change its writer did not finish (a hot rollback journal, a log index half written)
+            // is what opening to write rolls back or rebuilds: that open goes on.
             do throws(JournalError) {
                 _ = try Journal(path: file)
-            } catch where error.sqlite?.extendedCode == JournalFile.hotJournalCode {}
+            } catch where JournalFile.isUnfinishedWrite(error) {}
             return try Journal(path: file, mode: .readWrite)
         }
     }
