@@ -266,4 +266,43 @@ struct ConcurrentCallsTests {
         #expect(report.failure == nil, "\(report)")
         #expect(report.divergences.allSatisfy { $0.serviceCall == nil && $0.output == nil }, "\(report)")
     }
+
+    @Test("a call made beside the handler keeps the handler's turn: another handler sent meanwhile runs after it, when recording and when replaying",
+          .timeLimit(.minutes(1)))
+    func besideCallKeepsTheTurn() async throws {
+        func handler(_ service: any ProductService, _ state: ProductState) -> @Sendable (ProductAction) async -> Void {
+            { action in
+                switch action {
+                case .viewDidLoad:
+                    async let product = service.fetchProduct(id: "p-1")
+                    // Twenty steps on the main actor while the call beside it is in flight.
+                    for step in 0..<20 { await state.update { $0.error = ($0.error ?? "") + "h\(step) " } }
+                    _ = try? await product
+                case .addToBasket:
+                    await state.update { $0.error = ($0.error ?? "") + "mark " }
+                case .onImageSliderAction:
+                    break
+                }
+            }
+        }
+        let path = directory.path("beside.actionlog")
+        let state = await ProductState()
+        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: path, sessionName: "beside", services: ["ProductService"],
+            handle: handler(RecordedProductService(live: FakeProductService()), state), snapshot: { state.snapshot })
+        await MainActor.run {
+            reducer(.viewDidLoad(id: "p-1"))
+            reducer(.addToBasket)
+        }
+        await reducer.settle()
+        reducer.close()
+        let steps = (0..<20).map { "h\($0) " }.joined()
+        #expect(await MainActor.run { state.snapshot.error } == steps + "mark ")
+        let recording = try Journal(path: path).recordedSession(reducer.recorder.sessionID)
+        let report = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
+            let state = ProductState(initial)
+            return ReplayedViewModel(handle: handler(RecordedProductService(live: OfflineProductService()), state), snapshot: { state.snapshot })
+        }.run()
+        #expect(report.isMatch, "\(report)")
+    }
 }
