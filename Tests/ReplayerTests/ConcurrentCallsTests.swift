@@ -199,6 +199,32 @@ struct ConcurrentCallsTests {
         #expect(report.entriesReplayed == 20)
     }
 
+    /// A product handler made for a service and a state, as the tests below write it.
+    private typealias MakeHandler = @Sendable (any ProductService, ProductState) -> @Sendable (ProductAction) async -> Void
+
+    /// Records `viewDidLoad` and `addToBasket` sent together, through `live`, then replays the session
+    /// with the same handler offline. Returns the recording, the replay and the recorded state at the end.
+    private func recordPairAndReplay(
+        _ name: String, live: any ProductService, _ handler: @escaping MakeHandler
+    ) async throws -> (recording: RecordedSession, report: ReplayReport, state: ProductSnapshot) {
+        let state = await ProductState()
+        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: directory.path("\(name).actionlog"), sessionName: name, services: ["ProductService"],
+            handle: handler(RecordedProductService(live: live), state), snapshot: { state.snapshot })
+        await MainActor.run {
+            reducer(.viewDidLoad(id: "p-1"))
+            reducer(.addToBasket)
+        }
+        await reducer.settle()
+        reducer.close()
+        let recording = try Journal(path: directory.path("\(name).actionlog")).recordedSession(reducer.recorder.sessionID)
+        let report = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
+            let state = ProductState(initial)
+            return ReplayedViewModel(handle: handler(RecordedProductService(live: OfflineProductService()), state), snapshot: { state.snapshot })
+        }.run()
+        return (recording, report, await MainActor.run { state.snapshot })
+    }
+
     @Test("a handler that waits for another handler's answer while it has the turn: the recording goes on after the longest wait, and the replay after its own",
           .timeLimit(.minutes(1)))
     func joinAnotherHandler() async throws {
@@ -224,7 +250,7 @@ struct ConcurrentCallsTests {
             }
             func addToBasket(id: String, quantity: Int) async throws -> Int { quantity }
         }
-        func handler(_ service: any ProductService, _ state: ProductState) -> @Sendable (ProductAction) async -> Void {
+        @Sendable func handler(_ service: any ProductService, _ state: ProductState) -> @Sendable (ProductAction) async -> Void {
             let load = Load()
             return { action in
                 switch action {
@@ -244,23 +270,8 @@ struct ConcurrentCallsTests {
                 }
             }
         }
-        let path = directory.path("join.actionlog")
-        let state = await ProductState()
-        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
-            path: path, sessionName: "join", services: ["ProductService"],
-            handle: handler(RecordedProductService(live: SlowService()), state), snapshot: { state.snapshot })
-        await MainActor.run {
-            reducer(.viewDidLoad(id: "p-1"))
-            reducer(.addToBasket)
-        }
-        await reducer.settle()
-        reducer.close()
-        let recording = try Journal(path: path).recordedSession(reducer.recorder.sessionID)
+        let (recording, report, _) = try await recordPairAndReplay("join", live: SlowService(), handler)
         #expect(recording.entries.count == 3)
-        let report = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
-            let state = ProductState(initial)
-            return ReplayedViewModel(handle: handler(RecordedProductService(live: OfflineProductService()), state), snapshot: { state.snapshot })
-        }.run()
         // The snapshot a joining handler returns with depends on which of the two resumed first, in
         // the recording and again in the replay: a state difference may show, but no failure and no hang.
         #expect(report.failure == nil, "\(report)")
@@ -270,7 +281,7 @@ struct ConcurrentCallsTests {
     @Test("a call made beside the handler keeps the handler's turn: another handler sent meanwhile runs after it, when recording and when replaying",
           .timeLimit(.minutes(1)))
     func besideCallKeepsTheTurn() async throws {
-        func handler(_ service: any ProductService, _ state: ProductState) -> @Sendable (ProductAction) async -> Void {
+        @Sendable func handler(_ service: any ProductService, _ state: ProductState) -> @Sendable (ProductAction) async -> Void {
             { action in
                 switch action {
                 case .viewDidLoad:
@@ -285,24 +296,8 @@ struct ConcurrentCallsTests {
                 }
             }
         }
-        let path = directory.path("beside.actionlog")
-        let state = await ProductState()
-        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
-            path: path, sessionName: "beside", services: ["ProductService"],
-            handle: handler(RecordedProductService(live: FakeProductService()), state), snapshot: { state.snapshot })
-        await MainActor.run {
-            reducer(.viewDidLoad(id: "p-1"))
-            reducer(.addToBasket)
-        }
-        await reducer.settle()
-        reducer.close()
-        let steps = (0..<20).map { "h\($0) " }.joined()
-        #expect(await MainActor.run { state.snapshot.error } == steps + "mark ")
-        let recording = try Journal(path: path).recordedSession(reducer.recorder.sessionID)
-        let report = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in
-            let state = ProductState(initial)
-            return ReplayedViewModel(handle: handler(RecordedProductService(live: OfflineProductService()), state), snapshot: { state.snapshot })
-        }.run()
+        let (_, report, recorded) = try await recordPairAndReplay("beside", live: FakeProductService(), handler)
+        #expect(recorded.error == (0..<20).map { "h\($0) " }.joined() + "mark ")
         #expect(report.isMatch, "\(report)")
     }
 }
