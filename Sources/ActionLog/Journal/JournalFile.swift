@@ -158,13 +158,8 @@ package enum JournalFile {
     /// Turns an SQLite error into a journal error that names the file.
     static func wrap(_ error: SQLiteError, file: String, session: Int64? = nil, entry: Int? = nil) -> JournalError {
         switch error.code {
-        case SQLITE_READONLY where error.extendedCode == hotJournalCode:
-            JournalError(.fileSystem, file: file, session: session, entry: entry, reason: hotJournalReason(file), sqlite: error)
-        case SQLITE_READONLY where error.extendedCode == walRecoveryCode:
-            JournalError(.fileSystem, file: file, session: session, entry: entry, reason: """
-                \(file)-wal holds commits whose index its writer did not finish (it stopped while writing), which a reader \
-                cannot rebuild; opening the journal to write does: `replay-cli vacuum \(file)`, or the next recorder
-                """, sqlite: error)
+        case SQLITE_READONLY where unfinishedWriteCodes.contains(error.extendedCode):
+            JournalError(.fileSystem, file: file, session: session, entry: entry, reason: unfinishedWriteReason(file, error.extendedCode), sqlite: error)
         case SQLITE_NOTADB:
             JournalError(.notADatabase, file: file, session: session, entry: entry, reason: "not an SQLite database, so not an ActionLog journal", sqlite: error)
         case SQLITE_BUSY, SQLITE_LOCKED:
@@ -187,17 +182,23 @@ package enum JournalFile {
     /// `-shm`) a writer left half written, which only a connection that may write can rebuild.
     package static let walRecoveryCode = SQLITE_READONLY | (1 << 8)
 
-    /// Whether `error` is one of a change its writer did not finish (``hotJournalCode``,
-    /// ``walRecoveryCode``): the journal reads again once a connection that may write has opened it.
+    /// The codes of a change its writer did not finish (``hotJournalCode``, ``walRecoveryCode``):
+    /// the journal reads again once a connection that may write has opened it.
+    private static let unfinishedWriteCodes: Set<Int32> = [hotJournalCode, walRecoveryCode]
+
+    /// Whether `error` is one of a change its writer did not finish (``unfinishedWriteCodes``).
     package static func isUnfinishedWrite(_ error: JournalError) -> Bool {
-        guard let code = error.sqlite?.extendedCode else { return false }
-        return code == hotJournalCode || code == walRecoveryCode
+        error.sqlite.map { unfinishedWriteCodes.contains($0.extendedCode) } ?? false
     }
 
-    /// What a reader says of a journal with a hot rollback journal beside it (a recorder or a
-    /// command killed while it created the journal, switched it to or from WAL, pruned or vacuumed it).
-    static func hotJournalReason(_ file: String) -> String {
-        "\(file)-journal holds a change its writer did not finish (it stopped while writing), which a reader cannot roll back; opening the journal to write does: `replay-cli vacuum \(file)`, or the next recorder"
+    /// What a reader says of a change its writer did not finish (a recorder or a command killed
+    /// while it created the journal, switched it to or from WAL, wrote, pruned or vacuumed it): the
+    /// file beside the journal that holds it, and the remedy.
+    private static func unfinishedWriteReason(_ file: String, _ code: Int32) -> String {
+        let held = code == hotJournalCode
+            ? "\(file)-journal holds a change its writer did not finish (it stopped while writing), which a reader cannot roll back"
+            : "\(file)-wal holds commits whose index its writer did not finish (it stopped while writing), which a reader cannot rebuild"
+        return held + "; opening the journal to write does: `replay-cli vacuum \(file)`, or the next recorder"
     }
 
     // MARK: - Checks

@@ -89,6 +89,12 @@ final class Connection {
         return prefix + escaped + "?mode=ro" + (immutable ? "&immutable=1" : "")
     }
 
+    /// Whether SQLite opened the database read-only: asked to open it for writing, SQLite opens a
+    /// file this user may not write read-only, and says so only at the first write.
+    var isReadOnly: Bool {
+        sqlite3_db_readonly(handle, "main") == 1
+    }
+
     /// Closes the connection; later calls do nothing, and the connection must not be used after.
     ///
     /// A writable connection to a file in WAL mode first folds the log into the database file
@@ -98,12 +104,6 @@ final class Connection {
     /// creating anything beside it. With another connection open, the file stays in WAL mode and
     /// the last writer to close does it. Neither step waits for another connection: it is given up.
     /// See <https://www.sqlite.org/pragma.html#pragma_wal_checkpoint>.
-    /// Whether SQLite opened the database read-only: asked to open it for writing, SQLite opens a
-    /// file this user may not write read-only, and says so only at the first write.
-    var isReadOnly: Bool {
-        sqlite3_db_readonly(handle, "main") == 1
-    }
-
     func close() {
         guard !isClosed else { return }
         if mode == .readWrite { foldWriteAheadLog() }
