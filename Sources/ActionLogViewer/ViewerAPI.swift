@@ -218,12 +218,13 @@ struct ViewerAPI: Sendable {
         do {
             return .json(200, try body().canonicalBytes)
         } catch {
-            let locked = error.code == .busy || error.sqlite?.isLockConflict == true
+            // A lock held by another connection reaches here as `.busy` (JournalFile.wrap).
             let status =
                 switch error.code {
                 case .sessionNotFound, .entryNotFound: 404
                 case .corrupt, .invalidArgument: 422
-                default: locked ? 503 : 500
+                case .busy: 503
+                default: 500
                 }
             var response = HTTPResponse.json(status, ViewerJSON.error(error).canonicalBytes)
             if status == 503 { response.headers = [("Retry-After", "1")] }

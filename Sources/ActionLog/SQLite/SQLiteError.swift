@@ -28,10 +28,6 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(code: code, message: message, sql: sql)
     }
 
-    /// Whether another connection held the database locked past the wait (`SQLITE_BUSY`,
-    /// `SQLITE_LOCKED`): a state that passes, unlike a damaged file or a full disk.
-    package var isLockConflict: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
-
     /// `SQLite error 19: … — while executing INSERT …`, on one line: the statement's line breaks and
     /// indentation are written as single spaces, so a message stays one line of a log or a terminal.
     public var description: String {
