@@ -45,11 +45,7 @@ struct Copy: ParsableCommand {
         for case .failure(let error) in rows {
             Terminal.printWarning("\(error.description) (copied as it is; `replay-cli verify` lists what is damaged)")
         }
-        let copy = rows.compactMap { try? $0.get() }
-        let entries = copy.reduce(0) { total, session in
-            let (sum, overflow) = total.addingReportingOverflow(session.entryCount)
-            return overflow ? Int.max : sum
-        }
+        let entries = rows.compactMap { try? $0.get() }.totalEntries
         if json {
             try JSONOutput.print(.object([
                 "file": .string(self.journal.file),

@@ -104,12 +104,8 @@ struct Log: ParsableCommand {
                 guard let found = try cursor.next(keeping: { keeps(kind: $0, label: $1, pattern: pattern) }) else { break }
                 read = found
             } catch where error.code == .corrupt {
-                // A damaged entry: the lines before it are printed, then its error, and the timeline
-                // goes on with the entry after it (the cursor has passed it, or has ended).
-                try printer.flush()
-                Terminal.printError(error.description)
-                damaged = true
-                if let seq = error.entry { next = Self.following(seq, after: next) }
+                // The cursor has passed the damaged entry, or has ended.
+                next = try passOver(error, after: next, printer: &printer, damaged: &damaged)
                 continue
             } catch {
                 try printer.flush()
@@ -169,14 +165,10 @@ struct Log: ParsableCommand {
                 do {
                     read = try cursor.next()
                 } catch where error.code == .corrupt && error.entry != nil {
-                    // A damaged entry, named after the entries before it; the follow goes on past it
-                    // (the cursor has passed it), as the first walk does.
+                    // The follow goes on past it (the cursor has passed it), as the first walk does.
                     try print(fresh, journal: journal, session: session, pattern: pattern, printer: &printer)
                     fresh.removeAll(keepingCapacity: true)
-                    try printer.flush()
-                    Terminal.printError(error.description)
-                    damaged = true
-                    next = error.entry.flatMap { Self.following($0, after: current) } ?? current
+                    next = try passOver(error, after: current, printer: &printer, damaged: &damaged)
                     continue
                 } catch {
                     try printer.flush()
@@ -208,6 +200,16 @@ struct Log: ParsableCommand {
         let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session, seqs: head.seq...tail.seq) }
         let handlers = records.bySeq
         for entry in entries where keeps(entry, pattern: pattern) { try printer.print(entry, handler: handlers[entry.seq]) }
+    }
+
+    /// Names a damaged entry on standard error, after the lines before it, and returns the entry to
+    /// read after it, when `next` was (`nil` after the largest sequence number there is).
+    private func passOver(_ error: JournalError, after next: Int?, printer: inout Printer, damaged: inout Bool) throws -> Int? {
+        try printer.flush()
+        Terminal.printError(error.description)
+        damaged = true
+        guard let seq = error.entry else { return next }
+        return Self.following(seq, after: next)
     }
 
     /// The entry to read after entry `seq`, when `next` was: past it, never back (a damaged index may

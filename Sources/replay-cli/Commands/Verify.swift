@@ -29,7 +29,7 @@ struct Verify: ParsableCommand {
     var json = false
 
     func run() throws {
-        if isTextFormPath(self.journal.file) {
+        if RecordedSession.isTextFormPath(self.journal.file) {
             // A golden's text form, checked as import reads it: up to its first problem.
             let url = URL(fileURLWithPath: self.journal.file)
             let result = try reportingErrors { () throws(JournalError) in try RecordedSession.verifyJSONL(at: url) }
@@ -38,10 +38,7 @@ struct Verify: ParsableCommand {
         let journal = try journal.open()
         let total = try reportingErrors { () throws(JournalError) in
             // A damaged session row is verify's finding, not a reason to stop before it.
-            try journal.sessionRows().reduce(0) { total, row in
-                let (sum, overflow) = total.addingReportingOverflow((try? row.get())?.entryCount ?? 0)
-                return overflow ? Int.max : sum
-            }
+            try journal.sessionRows().compactMap { try? $0.get() }.totalEntries
         }
         let progress = ProgressLine("verify", total: total, unit: "entries")
         let result = try reportingErrors { () throws(JournalError) in try journal.verify(progress: progress.update) }

@@ -68,6 +68,16 @@ func readableSessions(in journal: Journal) throws -> (sessions: [Session], damag
     return (sessions, damaged)
 }
 
+extension [Session] {
+    /// The sessions' entries in all, `Int.max` past it (counts come from files).
+    var totalEntries: Int {
+        reduce(0) { total, session in
+            let (sum, overflow) = total.addingReportingOverflow(session.entryCount)
+            return overflow ? Int.max : sum
+        }
+    }
+}
+
 /// Refuses a session without entries, saying why it has none, with exit status 1 (a data error, as
 /// a damaged entry is): a session row is written when recording starts, and its first entry (entry
 /// 0, the initial state) with the first batch, so a process killed in between leaves a session that

@@ -23,7 +23,7 @@ struct SessionFileOptions: ParsableArguments {
     }
 
     /// Whether `file` is a session's text form, by its extension.
-    var isTextForm: Bool { isTextFormPath(file) }
+    var isTextForm: Bool { RecordedSession.isTextFormPath(file) }
 
     /// Reads the whole session.
     func recordedSession() throws -> RecordedSession {
@@ -154,9 +154,4 @@ struct SessionFileOptions: ParsableArguments {
         try requireEntries(only, in: journal)
         return (journal, only)
     }
-}
-
-/// Whether `path` names a session's text form (``RecordedSession/isTextFormPath(_:)``).
-func isTextFormPath(_ path: String) -> Bool {
-    RecordedSession.isTextFormPath(path)
 }
