@@ -7,7 +7,10 @@ import Foundation
 /// Every route is fixed; nothing of the URL names a file. All answers are JSON except the page.
 ///
 /// - `GET /` — the page.
-/// - `GET /api/sessions` — `{"file": NAME, "sessions": [SESSION…], "damaged": [ERROR…]}` (the rows that cannot be read); a session is
+/// - `GET /api/sessions?before=ID&limit=N` — the newest sessions (before the session `ID` when
+///   given), at most `N` (at most and by default 1000), oldest first: `{"file": NAME, "sessions":
+///   [SESSION…], "damaged": [ERROR…] (the rows that cannot be read), "older": ID or null}` (`older`:
+///   the `before` that lists the sessions before these, `null` when there are none); a session is
 ///   `{"id": "2", "name", "status", "entries", "startedAt", "lastEntryAt", "duration", "appVersion",
 ///   "dropped", "stateType", "actionType"}` (times in seconds since 1970, durations in seconds).
 /// - `GET /api/sessions/ID/timeline?from=SEQ&limit=N&label=PATTERN` — a window of the timeline:
@@ -45,6 +48,8 @@ struct ViewerAPI: Sendable {
         ViewerAPI(journal: journal, allowedHosts: allowedHosts, anyAddressPort: anyAddressPort, displayURL: displayURL)
     }
 
+    /// The most sessions one answer of `/api/sessions` lists.
+    static let sessionsLimit = 1000
     /// The widest window the timeline route answers.
     static let maximumLimit = 1000
     static let defaultLimit = 200
@@ -75,19 +80,7 @@ struct ViewerAPI: Sendable {
             // Browsers ask for it unprompted: an icon, rather than a 404 in the console of every page.
             return HTTPResponse(status: 200, contentType: "image/svg+xml", body: Array(Self.icon.utf8))
         case ["api", "sessions"]:
-            return answer { () throws(JournalError) in
-                // A session row that cannot be read is listed under "damaged" with its error; the
-                // others still open.
-                var sessions: [JSONValue] = []
-                var damaged: [JSONValue] = []
-                for row in try journal.sessionRows() {
-                    switch row {
-                    case .success(let session): sessions.append(ViewerJSON.session(session))
-                    case .failure(let error): damaged.append(ViewerJSON.error(error))
-                    }
-                }
-                return .object(["file": .string(journal.fileName), "sessions": .array(sessions), "damaged": .array(damaged)])
-            }
+            return sessions(query: request.query)
         case let route where route.count == 4 && route[0] == "api" && route[1] == "sessions" && route[3] == "timeline":
             return timeline(session: route[2], query: request.query)
         case let route where route.count == 5 && route[0] == "api" && route[1] == "sessions" && route[3] == "entries":
@@ -110,6 +103,41 @@ struct ViewerAPI: Sendable {
     }
 
     // MARK: - Routes
+
+    /// The newest sessions before `before` (the newest of all without it), at most `limit`, listed
+    /// oldest first; `older` is the id to ask `before` for the sessions before them, `null` when
+    /// there are none. One answer stays bounded however many sessions the journal holds.
+    private func sessions(query: [String: String]) -> HTTPResponse {
+        let before: Session.ID?
+        let limit: Int
+        do {
+            before = try query["before"].map { text throws(HTTPRequest.Problem) in
+                Session.ID(try Self.integer(text, name: "before", default: 0, range: Int.min...Int.max))
+            }
+            limit = try Self.integer(query["limit"], name: "limit", default: Self.sessionsLimit, range: 1...Self.sessionsLimit)
+        } catch {
+            return .json(400, Array(ViewerJSON.error(error.reason).canonicalText.utf8))
+        }
+        return answer { () throws(JournalError) in
+            let page = try journal.sessionPage(before: before, limit: limit)
+            // A session row that cannot be read is listed under "damaged" with its error; the
+            // others still open.
+            var sessions: [JSONValue] = []
+            var damaged: [JSONValue] = []
+            for (_, row) in page.reversed() {
+                switch row {
+                case .success(let session): sessions.append(ViewerJSON.session(session))
+                case .failure(let error): damaged.append(ViewerJSON.error(error))
+                }
+            }
+            // Older sessions may remain when the window filled (none before the least id there is).
+            let oldest = page.count == limit ? page.last.map(\.id) : nil
+            let older: JSONValue = oldest.flatMap { $0 == .min ? nil : JSONValue.string(String($0)) } ?? .null
+            return .object([
+                "file": .string(journal.fileName), "sessions": .array(sessions), "damaged": .array(damaged), "older": older,
+            ])
+        }
+    }
 
     private func timeline(session text: Substring, query: [String: String]) -> HTTPResponse {
         let from: Int

@@ -38,7 +38,7 @@ extension ViewerPage {
 
           // ---- State ----
           const ui = {
-            sessions: [], session: null, rows: [], filter: "", next: null, end: 0,
+            sessions: [], older: null, session: null, rows: [], filter: "", next: null, end: 0,
             selected: null, entryToken: 0, windowToken: 0, loadingMore: false, polling: false,
           };
           const isFiltered = () => ui.filter !== "";
@@ -58,6 +58,16 @@ extension ViewerPage {
               item.addEventListener("click", () => openSession(String(s.id), data && data.message ? (ui.selected || 0) : 0));
               list.appendChild(item);
             }
+          }
+          // The server lists the newest sessions; the button above them asks for those before.
+          function showOlder(body) { ui.older = body.older || null; $("older").hidden = ui.older === null; }
+          async function loadOlder() {
+            try {
+              const body = await source.sessions(ui.older);
+              ui.sessions = body.sessions.concat(ui.sessions);
+              showOlder(body);
+              renderSessions();
+            } catch (error) { showError(error); }
           }
           function fillSession(item, s) {
             item.textContent = "";
@@ -437,11 +447,10 @@ extension ViewerPage {
             if (!source.live) return;
             try {
               const body = await source.sessions();
-              const known = new Set(ui.sessions.map((s) => String(s.id)));
-              for (const s of body.sessions) { if (!known.has(String(s.id))) { ui.sessions = body.sessions; renderSessions(); return; } }
+              // The newest sessions: a new one is added after those listed, a known one updated.
               for (const s of body.sessions) {
                 const old = ui.sessions.find((x) => String(x.id) === String(s.id));
-                if (old && (old.status !== s.status || old.entries !== s.entries)) updateSession(s);
+                if (!old || old.status !== s.status || old.entries !== s.entries) updateSession(s);
               }
             } catch (error) { /* the next refresh tries again */ }
           }
@@ -451,6 +460,8 @@ extension ViewerPage {
             try {
               const body = await source.sessions();
               ui.sessions = body.sessions;
+              showOlder(body);
+              $("older").addEventListener("click", loadOlder);
               $("file").textContent = body.file || "";
               document.title = (body.file ? body.file + " — " : "") + "ActionLog viewer";
               if (data && data.message) { const m = $("report-message"); m.hidden = false; m.textContent = data.message; }

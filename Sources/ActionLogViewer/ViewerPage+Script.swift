@@ -103,7 +103,7 @@ extension ViewerPage {
             const base = (id) => "api/sessions/" + encodeURIComponent(id);
             return {
               live: true,
-              sessions: () => get("api/sessions"),
+              sessions: (before) => get("api/sessions" + (before ? "?before=" + encodeURIComponent(before) : "")),
               timeline: (id, from, limit, filter) =>
                 get(base(id) + "/timeline?from=" + from + "&limit=" + limit + (filter ? "&label=" + encodeURIComponent(filter) : "")),
               entry: (id, seq) => get(base(id) + "/entries/" + seq),

@@ -97,6 +97,7 @@ enum ViewerPage {
         <main>
           <nav id="sessions-pane" aria-label="Sessions">
             <h2>Sessions</h2>
+            <button id="older" type="button" hidden>Older sessions</button>
             <ul id="sessions"></ul>
           </nav>
           <section id="timeline-pane" aria-label="Timeline">

@@ -45,7 +45,7 @@ struct ServeCommandTests {
 
             let sessions = try request(port: port, "/api/sessions", host: host)
             #expect(sessions.status == 200)
-            #expect(sessions.body.hasPrefix(#"{"damaged":[],"file":"demo.actionlog","sessions":[{"#))
+            #expect(sessions.body.hasPrefix(#"{"damaged":[],"file":"demo.actionlog","older":null,"sessions":[{"#))
             let timeline = try request(port: port, "/api/sessions/2/timeline?from=0&limit=2", host: host)
             #expect(timeline.body.contains(#""rows":[[0,0.000000,null,"keyframe",null,null],[1,"#))
             let entry = try request(port: port, "/api/sessions/2/entries/1", host: host)

@@ -98,6 +98,27 @@ extension BrowserTests {
             }
         }
 
+        @Test("a journal of more sessions than one answer lists shows the newest, and the button above them adds the older ones")
+        func olderSessions() async throws {
+            let path = directory.path("many.actionlog")
+            _ = try recordShopJournal(at: path)
+            try addEmptySessions(1_003, to: path)
+            let listed = "[...document.querySelectorAll('#sessions [data-session]')].map(e => Number(e.dataset.session))"
+            try await withServer(path) { server in
+                try await Browser.with { browser in
+                    let page = try await open(browser, server.url.absoluteString)
+                    #expect(try await page.evaluate("\(listed).length") == 1000)
+                    #expect(try await page.evaluate("\(listed)[0]") == 6)
+                    #expect(try await page.evaluate("document.querySelector('#older').hidden") == false)
+                    try await page.click("#older")
+                    try await page.waitFor("\(listed).length === 1005")
+                    #expect(try await page.evaluate("\(listed).slice(0, 6)") == [1, 2, 3, 4, 5, 6])
+                    #expect(try await page.evaluate("document.querySelector('#older').hidden") == true)
+                    #expect(problems(page).isEmpty)
+                }
+            }
+        }
+
         @Test("an entry selected by URL, click, keys, #jump or the slider shows its state, marks the changed path and lists the diff; a click folds a node")
         func selectingEntries() async throws {
             let path = directory.path("shop.actionlog")

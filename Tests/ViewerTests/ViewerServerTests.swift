@@ -44,8 +44,42 @@ struct ViewerServerTests {
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "application/json; charset=utf-8")
             #expect(response.body == #"""
-                {"damaged":[],"file":"cart.actionlog","sessions":[{"actionType":"Cart.Action","appVersion":"2.1","dropped":2,"duration":2.000000,"entries":7,"id":"1","lastEntryAt":1002.000000,"name":"cart <b>","startedAt":1000.000000,"stateType":"Cart","status":"closed"}]}
+                {"damaged":[],"file":"cart.actionlog","older":null,"sessions":[{"actionType":"Cart.Action","appVersion":"2.1","dropped":2,"duration":2.000000,"entries":7,"id":"1","lastEntryAt":1002.000000,"name":"cart <b>","startedAt":1000.000000,"stateType":"Cart","status":"closed"}]}
                 """#)
+        }
+    }
+
+    @Test("sessions: the newest first, a window at a time, older naming the window before; a bad before or limit answers 400")
+    func sessionWindows() throws {
+        try serving { server, directory in
+            try addEmptySessions(4, to: directory.path("cart.actionlog"))
+            func window(_ query: String) throws -> (ids: [String], older: JSONValue?) {
+                let response = try get(port: server.port, "/api/sessions" + query)
+                #expect(response.status == 200, "\(query)")
+                let body = try JSONValue(parsing: response.body)
+                guard case .array(let sessions)? = body["sessions"] else { return ([], nil) }
+                let ids = sessions.compactMap { session -> String? in
+                    if case .string(let id)? = session["id"] { return id }
+                    return nil
+                }
+                return (ids, body["older"])
+            }
+            func expectWindow(_ query: String, _ ids: [String], older: JSONValue) throws {
+                let answer = try window(query)
+                #expect(answer.ids == ids && answer.older == older, "\(query)")
+            }
+            try expectWindow("", ["1", "2", "3", "4", "5"], older: .null)
+            try expectWindow("?limit=2", ["4", "5"], older: .string("4"))
+            try expectWindow("?before=4&limit=2", ["2", "3"], older: .string("2"))
+            try expectWindow("?before=2&limit=2", ["1"], older: .null)
+            try expectWindow("?before=1", [], older: .null)
+            let extra = try JSONValue(parsing: try get(port: server.port, "/api/sessions?limit=1").body)
+            #expect(extra["sessions"]?[0]?["name"] == .string("extra 5"))
+            for query in ["?limit=0", "?limit=1001", "?before=x", "?limit=-1"] {
+                let refused = try get(port: server.port, "/api/sessions" + query)
+                #expect(refused.status == 400, "\(query)")
+            }
+            #expect(try get(port: server.port, "/api/sessions?limit=1001").body == #"{"error":"The parameter limit must be an integer from 1 to 1000, not \"1001\"."}"#)
         }
     }
 

@@ -48,6 +48,25 @@ func importJournal(_ text: String, named name: String, in directory: TemporaryDi
     return path
 }
 
+/// Adds `count` closed sessions without entries after the journal's last one, named `extra N` by
+/// their id, with the sqlite3 command-line tool, as another program would.
+func addEmptySessions(_ count: Int, to path: String) throws {
+    let candidates = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"]
+    guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        throw TestFailure("the sqlite3 command-line tool is needed to add sessions; looked in \(candidates)")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = [path, """
+        WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < \(count))
+        INSERT INTO sessions (id, name, started_at, ended_at, status, library_version, state_type, action_type)
+        SELECT (SELECT max(id) FROM sessions) + k, 'extra ' || ((SELECT max(id) FROM sessions) + k), 1000, 1001, 'closed', '0.1.0', 'S', 'A' FROM n
+        """]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw TestFailure("sqlite3 could not add sessions to \(path)") }
+}
+
 /// A response read off the socket: the status, the headers (names lowercased) and the body.
 typealias RawResponse = LoopbackResponse
 

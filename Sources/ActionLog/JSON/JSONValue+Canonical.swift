@@ -25,6 +25,17 @@ extension JSONValue {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// ``prettyText`` as written `level` levels deep in a pretty document: its lines after the first
+    /// indented by two spaces a level. A stream that writes `[`, then each element on a line of its
+    /// own after two spaces and this text, then `]`, writes what the array's ``prettyText`` is.
+    ///
+    /// - Parameter level: the depth at which the value stands.
+    package func prettyText(nestedAt level: Int) -> String {
+        var output: [UInt8] = []
+        writePretty(to: &output, indent: Swift.max(0, level))
+        return String(decoding: output, as: UTF8.self)
+    }
+
     func writeCanonical(to output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)

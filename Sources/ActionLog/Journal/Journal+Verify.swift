@@ -93,7 +93,8 @@ extension Journal {
     }
 
     private func verifySnapshot(progress: (Int) -> Void) throws(JournalError) -> JournalVerification {
-        let rows = try sessionRows()
+        var sessions = sessionCursor()
+        var sessionCount = 0
         var findings: [JournalFinding] = []
         var entryCount = 0
         let integrity = try read { connection in
@@ -102,7 +103,8 @@ extension Journal {
         if integrity != ["ok"] {
             findings += integrity.map { JournalFinding(session: nil, entry: nil, problem: "SQLite integrity check: \($0)", code: .integrity) }
         }
-        for row in rows {
+        while let row = try sessions.nextRow() {
+            sessionCount += 1
             let session: Session
             switch row {
             case .success(let read):
@@ -148,7 +150,7 @@ extension Journal {
                 findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason, code: .handlerRecord))
             }
         }
-        return JournalVerification(sessions: rows.count, entries: entryCount, findings: findings)
+        return JournalVerification(sessions: sessionCount, entries: entryCount, findings: findings)
     }
 
     /// The sequence numbers of the session's entries from `first` through `last` (stored as

@@ -100,29 +100,92 @@ public final class Journal: Sendable {
     // gapless (a loss is a `gap` entry), so the last seq + 1 is the count; a file whose numbers have
     // holes counts them too, and `verify` names them.
 
-    /// Every session in the journal, oldest first.
+    /// Every session in the journal, oldest first, in one array: for a journal of a few sessions. A
+    /// reader that must stay bounded in memory however many sessions the file holds reads them
+    /// through ``sessionCursor()``.
+    ///
+    /// ```swift
+    /// for session in try journal.sessions() { print(session.id, session.name) }
+    /// ```
     ///
     /// - Throws: ``JournalError`` when the file cannot be read or a session row is damaged.
     public func sessions() throws(JournalError) -> [Session] {
         var sessions: [Session] = []
-        for row in try sessionRows() { sessions.append(try row.get()) }
+        var cursor = sessionCursor()
+        while let session = try cursor.next() { sessions.append(session) }
         return sessions
     }
 
-    /// Every session row, oldest first, each read or the error that names it: for the readers that
-    /// go on past a damaged row (`verify`, the CLI's list), where ``sessions()`` stops at the first.
+    /// A cursor over the journal's sessions, oldest first, a page of rows at a time: memory stays
+    /// bounded however many sessions the file holds.
     ///
-    /// - Throws: ``JournalError`` when the rows cannot be read at all.
-    package func sessionRows() throws(JournalError) -> [Result<Session, JournalError>] {
+    /// ```swift
+    /// var cursor = journal.sessionCursor()
+    /// while let session = try cursor.next() {
+    ///     print(session.id, session.name, session.entryCount)
+    /// }
+    /// ```
+    ///
+    /// Each page is read in its own short read, by id: a session a recorder starts while the cursor
+    /// runs is read too, and one removed meanwhile (`prune`) is left out once its page is passed.
+    public func sessionCursor() -> SessionCursor {
+        SessionCursor(journal: self)
+    }
+
+    /// Up to `limit` session rows after the session `id` in order of their ids (from the first when
+    /// `id` is `nil`), each read or the error that names it, with the row's id: a damaged row does
+    /// not stop the rows after it.
+    func sessionPage(after id: Session.ID?, limit: Int) throws(JournalError) -> [(id: Session.ID, row: Result<Session, JournalError>)] {
+        try sessionPage(where: "s.id \(id == nil ? ">=" : ">") ?1 ORDER BY s.id", id ?? .min, limit: limit)
+    }
+
+    /// Up to `limit` session rows before the session `id` (the newest when `id` is `nil`), newest
+    /// first, each read or the error that names it, with the row's id: a window of the newest
+    /// sessions for a list that shows those first and pages back (the viewer).
+    package func sessionPage(before id: Session.ID?, limit: Int) throws(JournalError) -> [(id: Session.ID, row: Result<Session, JournalError>)] {
+        try sessionPage(where: "s.id \(id == nil ? "<=" : "<") ?1 ORDER BY s.id DESC", id ?? .max, limit: limit)
+    }
+
+    private func sessionPage(
+        where condition: String, _ id: Session.ID, limit: Int
+    ) throws(JournalError) -> [(id: Session.ID, row: Result<Session, JournalError>)] {
         try read { connection in
-            try connection.prepare(Self.sessionColumns + " ORDER BY s.id").rows { row in
-                do {
-                    return .success(try self.session(from: row))
-                } catch let error as JournalError {
-                    return .failure(error)
+            try connection.cachedStatement(Self.sessionColumns + " WHERE " + condition + " LIMIT ?2")
+                .rows([.integer(id), .integer(Int64(Swift.max(0, limit)))], expected: Swift.max(0, limit)) { row in
+                    do {
+                        return (row.int(0), .success(try self.session(from: row)))
+                    } catch let error as JournalError {
+                        return (row.int(0), .failure(error))
+                    }
                 }
-            }
         }
+    }
+
+    /// How many session rows the journal holds, damaged ones included.
+    ///
+    /// - Throws: ``JournalError`` when the file cannot be read.
+    package func sessionCount() throws(JournalError) -> Int {
+        try read { connection in
+            try connection.prepare("SELECT count(*) FROM sessions").firstRow { Int($0.int(0)) } ?? 0
+        }
+    }
+
+    /// The names of the journal's sessions for a message that lists them: the first `limit`
+    /// different names, in quotes, oldest first, and how many more (`"a", "b" and 3 more`); `none`
+    /// when there are no sessions. Read with SQL (names are told apart by their bytes, damaged rows
+    /// included), so that memory stays bounded however many sessions the file holds.
+    ///
+    /// - Parameter limit: the most names listed.
+    /// - Throws: ``JournalError`` when the file cannot be read.
+    package func quotedSessionNames(limit: Int = 8) throws(JournalError) -> String {
+        let limit = Swift.max(1, limit)
+        let (names, distinct) = try read { connection in
+            let names = try connection.prepare("SELECT name FROM sessions GROUP BY name ORDER BY min(id) LIMIT ?1")
+                .rows([.integer(Int64(limit))]) { $0.text(0) ?? "" }
+            let distinct = try connection.prepare("SELECT count(DISTINCT name) FROM sessions").firstRow { Int($0.int(0)) } ?? 0
+            return (names, distinct)
+        }
+        return [Session].quoted(names, distinct: distinct)
     }
 
     /// The session with the given id.

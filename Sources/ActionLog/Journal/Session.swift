@@ -106,8 +106,13 @@ extension [Session] {
     package func quotedNames(limit: Int = 8) -> String {
         var seen = Set<String>()
         let names = map(\.name).filter { seen.insert($0).inserted }
-        guard !names.isEmpty else { return "none" }
-        let listed = names.prefix(Swift.max(1, limit)).map { "\"\($0)\"" }.joined(separator: ", ")
-        return names.count > limit ? "\(listed) and \(names.count - limit) more" : listed
+        return Self.quoted([String](names.prefix(Swift.max(1, limit))), distinct: names.count)
+    }
+
+    /// `"a", "b" and 3 more` for the first names listed of `distinct` different ones; `none` for none.
+    package static func quoted(_ listed: [String], distinct: Int) -> String {
+        guard !listed.isEmpty else { return "none" }
+        let text = listed.map { "\"\($0)\"" }.joined(separator: ", ")
+        return distinct > listed.count ? "\(text) and \(distinct - listed.count) more" : text
     }
 }

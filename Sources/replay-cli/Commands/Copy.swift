@@ -40,22 +40,22 @@ struct Copy: ParsableCommand {
             throw ExitCode(64)
         }
         try reportingErrors { () throws(JournalError) in try journal.copy(to: destination, replacing: force) }
-        let rows = try reportingErrors { () throws(JournalError) in try Journal(path: destination).sessionRows() }
+        let copy = try reportingErrors { () throws(JournalError) in try Journal(path: destination) }
         // A damaged session row is copied as it is: the copy is what the journal held. Said, not failed.
-        for case .failure(let error) in rows {
+        let walk = try walkSessions(in: copy, reportingDamage: { error in
             Terminal.printWarning("\(error.description) (copied as it is; `replay-cli verify` lists what is damaged)")
-        }
-        let entries = rows.compactMap { try? $0.get() }.totalEntries
+        }) { _ in true }
+        let (rows, entries) = (walk.rows, walk.entries)
         if json {
             try JSONOutput.print(.object([
                 "file": .string(self.journal.file),
                 "destination": .string(destination),
-                "sessions": JSONOutput.number(rows.count),
+                "sessions": JSONOutput.number(rows),
                 "entries": JSONOutput.number(entries),
             ]))
             return
         }
         try BufferedOutput.print(
-            "Copied \(journal.fileName.displayEscaped) to \(destination.displayEscaped) (\(counted(rows.count, "session")), \(counted(entries, "entry", "entries"))).")
+            "Copied \(journal.fileName.displayEscaped) to \(destination.displayEscaped) (\(counted(rows, "session")), \(counted(entries, "entry", "entries"))).")
     }
 }

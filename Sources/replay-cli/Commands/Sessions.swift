@@ -46,33 +46,35 @@ struct Sessions: ParsableCommand {
 
     func run() throws {
         let journal = try journal.open()
-        let (sessions, damaged) = try readableSessions(in: journal)
-        try list(sessions, of: journal)
-        if damaged { throw ExitCode.failure }
-    }
-
-    /// Prints the sessions read, as a table or as JSON.
-    private func list(_ sessions: [Session], of journal: Journal) throws {
-        if json {
-            let values = sessions.map(Self.json)
-            try BufferedOutput.print(JSONValue.array(values).prettyText.jsonDisplayEscaped)
-            return
-        }
-        guard !sessions.isEmpty else {
-            try BufferedOutput.print("\(journal.fileName.displayEscaped): no sessions")
-            return
-        }
-        var rows = [["ID", "NAME", "STATUS", "ENTRIES", "STARTED", "DURATION"]]
-        for session in sessions {
-            rows.append([
-                String(session.id), session.name, session.status.rawValue,
-                String(session.entryCount) + (session.droppedCount > 0 ? " (\(session.droppedCount) dropped)" : ""),
-                Format.timestamp(session.startedAt),
-                session.duration.map { Format.seconds($0) } ?? "-",
-            ])
-        }
         var output = BufferedOutput()
-        for line in Format.table(rows) { try output.write(line) }
+        let walk: SessionWalk
+        if json {
+            // Streamed, an element at a time: memory stays bounded however many sessions there are.
+            var array = PrettyJSONArray()
+            walk = try walkSessions(in: journal) { session in
+                try array.append(Self.json(session), to: &output)
+                return true
+            }
+            try array.finish(to: &output)
+        } else {
+            var table = StreamingTable(header: ["ID", "NAME", "STATUS", "ENTRIES", "STARTED", "DURATION"], width: nil)
+            walk = try walkSessions(in: journal) { session in
+                table.add([
+                    String(session.id), session.name, session.status.rawValue,
+                    String(session.entryCount) + (session.droppedCount > 0 ? " (\(session.droppedCount) dropped)" : ""),
+                    Format.timestamp(session.startedAt),
+                    session.duration.map { Format.seconds($0) } ?? "-",
+                ])
+                if table.pending >= EntryPageSize.rows { try table.flush(into: &output) }
+                return true
+            }
+            if walk.sessions == 0 {
+                try output.write("\(journal.fileName.displayEscaped): no sessions")
+            } else {
+                try table.flush(into: &output)
+            }
+        }
         try output.flush()
+        if walk.damaged { throw ExitCode.failure }
     }
 }

@@ -52,32 +52,39 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let journal = try journal.open()
-        let sessions: [Session]
-        var damaged = false
-        if let session {
-            var options = SessionOptions()
-            options.session = session
-            sessions = [try options.resolve(in: journal)]
-        } else {
-            (sessions, damaged) = try readableSessions(in: journal)
-        }
-        var values: [JSONValue] = []
         var output = BufferedOutput()
-        if !json && sessions.isEmpty {
-            try output.write("\(journal.fileName.displayEscaped): no sessions")
-        }
-        for (index, session) in sessions.enumerated() {
+        var array = PrettyJSONArray()
+        var printed = 0
+        // Each session's figures are printed as they come, so that memory stays bounded however many
+        // sessions the file holds.
+        func report(_ session: Session) throws {
             let stats = try reportingErrors { () throws(JournalError) in
                 try journal.statistics(in: session.id, labels: json ? Self.labelsInJSON : Self.labelsShown, slowest: Self.slowestShown)
             }
             if json {
-                values.append(Self.json(stats, session: session))
-                continue
+                try array.append(Self.json(stats, session: session), to: &output)
+            } else {
+                if printed > 0 { try output.write("") }
+                for line in Self.lines(stats, session: session) { try output.write(line) }
             }
-            if index > 0 { try output.write("") }
-            for line in Self.lines(stats, session: session) { try output.write(line) }
+            printed += 1
         }
-        if json { try output.write(JSONValue.array(values).prettyText.jsonDisplayEscaped) }
+        var damaged = false
+        if let session {
+            var options = SessionOptions()
+            options.session = session
+            try report(try options.resolve(in: journal))
+        } else {
+            damaged = try walkSessions(in: journal) { session in
+                try report(session)
+                return true
+            }.damaged
+        }
+        if json {
+            try array.finish(to: &output)
+        } else if printed == 0 {
+            try output.write("\(journal.fileName.displayEscaped): no sessions")
+        }
         try output.flush()
         if damaged { throw ExitCode.failure }
     }

@@ -36,10 +36,8 @@ struct Verify: ParsableCommand {
             return try print(result, fileName: url.lastPathComponent)
         }
         let journal = try journal.open()
-        let total = try reportingErrors { () throws(JournalError) in
-            // A damaged session row is verify's finding, not a reason to stop before it.
-            try journal.sessionRows().compactMap { try? $0.get() }.totalEntries
-        }
+        // A damaged session row is verify's finding, not a reason to stop before it.
+        let total = try walkSessions(in: journal, reportingDamage: nil) { _ in true }.entries
         let progress = ProgressLine("verify", total: total, unit: "entries")
         let result = try reportingErrors { () throws(JournalError) in try journal.verify(progress: progress.update) }
         progress.finish()

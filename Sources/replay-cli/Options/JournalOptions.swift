@@ -38,44 +38,66 @@ struct SessionOptions: ParsableArguments {
                     noSuchID = error
                 }
             }
-            // A damaged row is no session to match by name; its own commands name it.
-            let sessions = try journal.sessionRows().compactMap { try? $0.get() }
-            guard let match = sessions.last(where: { $0.name == session }) else {
-                throw noSuchID ?? JournalError(
-                    .sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\" (the journal holds \(sessions.quotedNames()))")
+            // A damaged row is no session to match by name; its own commands name it. The newest
+            // of that name is the last one read: one walk, a page at a time.
+            var match: Session?
+            var cursor = journal.sessionCursor()
+            while let row = try cursor.nextRow() {
+                if case .success(let read) = row, read.name == session { match = read }
+            }
+            guard let match else {
+                if let noSuchID { throw noSuchID }
+                let names = try journal.quotedSessionNames()
+                throw JournalError(.sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\" (the journal holds \(names))")
             }
             return match
         }
     }
 }
 
-/// The journal's sessions whose rows can be read, and whether one could not: each damaged row's
-/// error (its status, times or metadata) is printed to standard error, and the listing goes on, as
-/// `log` goes on past a damaged entry. A command that lists sessions ends with status 1 after such
-/// a row.
-func readableSessions(in journal: Journal) throws -> (sessions: [Session], damaged: Bool) {
-    let rows = try reportingErrors { () throws(JournalError) in try journal.sessionRows() }
-    var sessions: [Session] = []
+/// What a walk over a journal's session rows (``walkSessions(in:reportingDamage:_:)``) saw.
+struct SessionWalk {
+    /// The rows read, damaged ones included.
+    var rows = 0
+    /// The sessions read: the rows that are not damaged.
+    var sessions = 0
+    /// The entries of the sessions read, `Int.max` past it (counts come from files).
+    var entries = 0
+    /// Whether a row could not be read.
     var damaged = false
-    for row in rows {
-        switch row {
-        case .success(let session): sessions.append(session)
-        case .failure(let error):
-            Terminal.printError(error.description)
-            damaged = true
-        }
-    }
-    return (sessions, damaged)
 }
 
-extension [Session] {
-    /// The sessions' entries in all, `Int.max` past it (counts come from files).
-    var totalEntries: Int {
-        reduce(0) { total, session in
-            let (sum, overflow) = total.addingReportingOverflow(session.entryCount)
-            return overflow ? Int.max : sum
+/// Calls `body` with each session of the journal whose row can be read, oldest first, a page of
+/// rows at a time, so that memory stays bounded however many sessions the file holds. Each damaged
+/// row's error (its status, times or metadata) goes to `reportingDamage` (standard error unless
+/// told otherwise), and the walk goes on, as `log` goes on past a damaged entry: a command that
+/// lists sessions ends with status 1 after such a row.
+///
+/// - Parameters:
+///   - reportingDamage: what to do with the error of a damaged row; `nil` to pass it over silently.
+///   - body: called with each session read; `false` stops the walk.
+/// - Returns: what the walk saw.
+@discardableResult
+func walkSessions(
+    in journal: Journal, reportingDamage: ((JournalError) -> Void)? = { Terminal.printError($0.description) },
+    _ body: (Session) throws -> Bool
+) throws -> SessionWalk {
+    var walk = SessionWalk()
+    var cursor = journal.sessionCursor()
+    while let row = try reportingErrors({ () throws(JournalError) in try cursor.nextRow() }) {
+        walk.rows += 1
+        switch row {
+        case .success(let session):
+            walk.sessions += 1
+            let (sum, overflow) = walk.entries.addingReportingOverflow(session.entryCount)
+            walk.entries = overflow ? Int.max : sum
+            guard try body(session) else { return walk }
+        case .failure(let error):
+            reportingDamage?(error)
+            walk.damaged = true
         }
     }
+    return walk
 }
 
 /// Refuses a session without entries, saying why it has none, with exit status 1 (a data error, as

@@ -142,14 +142,16 @@ struct SessionFileOptions: ParsableArguments {
             return (journal, resolved)
         }
         let only = try reportingErrors { () throws(JournalError) in
-            let sessions = try journal.sessions()
-            guard sessions.count == 1 else {
-                throw JournalError(
-                    .sessionNotFound, file: journal.fileName,
-                    reason: sessions.isEmpty ? "no sessions" : "\(counted(sessions.count, "session")); choose one with --session"
-                )
+            // The only session, or how many there are: counted by SQL, not read into memory.
+            var cursor = journal.sessionCursor()
+            guard let first = try cursor.next() else {
+                throw JournalError(.sessionNotFound, file: journal.fileName, reason: "no sessions")
             }
-            return sessions[0]
+            guard try cursor.next() == nil else {
+                let count = try journal.sessionCount()
+                throw JournalError(.sessionNotFound, file: journal.fileName, reason: "\(counted(count, "session")); choose one with --session")
+            }
+            return first
         }
         try requireEntries(only, in: journal)
         return (journal, only)

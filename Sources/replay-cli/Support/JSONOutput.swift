@@ -44,3 +44,22 @@ enum JSONOutput {
         try BufferedOutput.print(value.prettyText.jsonDisplayEscaped)
     }
 }
+
+/// A JSON array printed an element at a time, as `prettyText` prints the whole array, escaped for a
+/// terminal: for a list as long as the file makes it (`sessions --json`, `stats --json`), whose
+/// memory then stays that of one element.
+struct PrettyJSONArray {
+    private var count = 0
+
+    /// Writes `element` after those before it.
+    mutating func append(_ element: JSONValue, to output: inout BufferedOutput) throws {
+        try output.write(count == 0 ? "[" : ",", terminator: "")
+        try output.write("\n  " + element.prettyText(nestedAt: 1).jsonDisplayEscaped, terminator: "")
+        count += 1
+    }
+
+    /// Closes the array: `[]` when it has no element.
+    mutating func finish(to output: inout BufferedOutput) throws {
+        try output.write(count == 0 ? "[]" : "\n]")
+    }
+}

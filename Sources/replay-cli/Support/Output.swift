@@ -80,10 +80,11 @@ struct BufferedOutput {
         self.target = target
     }
 
-    /// Appends `line` and a newline; writes out once the buffer is large.
-    mutating func write(_ line: String) throws {
+    /// Appends `line` and `terminator` (a newline unless told otherwise); writes out once the buffer
+    /// is large.
+    mutating func write(_ line: String, terminator: String = "\n") throws {
         buffer.append(contentsOf: line.utf8)
-        buffer.append(UInt8(ascii: "\n"))
+        buffer.append(contentsOf: terminator.utf8)
         if buffer.count >= 1 << 16 { try flush() }
     }
 
