@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import ActionLog
 
@@ -53,6 +56,19 @@ struct JournalTests {
             try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         }
         #expect(recorderError?.code == .notADatabase)
+    }
+
+    @Test("a named pipe or a device is refused by name, for reading and for writing, without waiting on it")
+    func specialFiles() throws {
+        let pipe = directory.path("pipe.actionlog")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        for mode in [Journal.AccessMode.readOnly, .readWrite] {
+            let error = #expect(throws: JournalError.self) { try Journal(path: pipe, mode: mode) }
+            #expect(error?.description == "pipe.actionlog: a named pipe, not an ActionLog journal (\(pipe))")
+            #expect(error?.code == .notAJournal)
+        }
+        let device = #expect(throws: JournalError.self) { try Journal(path: "/dev/null") }
+        #expect(device?.description == "null: a character device, not an ActionLog journal (/dev/null)")
     }
 
     @Test("an SQLite database that is not a journal is refused and left unchanged")

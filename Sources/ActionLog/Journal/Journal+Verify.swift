@@ -103,6 +103,10 @@ extension Journal {
         if integrity != ["ok"] {
             findings += integrity.map { JournalFinding(session: nil, entry: nil, problem: "SQLite integrity check: \($0)", code: .integrity) }
         }
+        // Readers are not moved by a trigger; writers refuse the file, and this says why.
+        for trigger in try read({ try Schema.triggers($0) }) {
+            findings.append(JournalFinding(session: nil, entry: nil, problem: JournalFile.triggerRefusal(trigger), code: .integrity))
+        }
         while let row = try sessions.nextRow() {
             sessionCount += 1
             let session: Session

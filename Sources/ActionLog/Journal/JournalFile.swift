@@ -1,5 +1,12 @@
 import CSQLite
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Opens journal files: tells a journal from other files, refuses newer schemas, creates and migrates.
 package enum JournalFile {
@@ -58,6 +65,10 @@ package enum JournalFile {
         if exists, isDirectory.boolValue {
             throw JournalError(.notAJournal, file: file, reason: "a directory, not an ActionLog journal (\(path))")
         }
+        if exists, let kind = specialFileKind(path) {
+            // SQLite would wait on a pipe for ever, and read a device's bytes as a database.
+            throw JournalError(.notAJournal, file: file, reason: "\(kind), not an ActionLog journal (\(path))")
+        }
         if mode == .readOnly, !exists {
             throw JournalError(.fileNotFound, file: file, reason: path.isEmpty ? "no such file (the path is empty)" : "no such file (looked for \(path))")
         }
@@ -100,6 +111,21 @@ package enum JournalFile {
             throw JournalError(.sqlite, file: file, reason: "\(error)")
         }
         return connection
+    }
+
+    /// What the file at `path` is when it is not a regular file (after symbolic links): `a named
+    /// pipe`, `a socket`, `a character device`, `a block device`; `nil` for a regular file, a
+    /// directory (refused on its own) or a path `stat` cannot read (left to the open, which names it).
+    package static func specialFileKind(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO: return "a named pipe"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return nil
+        }
     }
 
     // MARK: - Readers
@@ -222,6 +248,12 @@ package enum JournalFile {
                     reason: "journal schema version \(version) is older than \(Schema.oldestReadableVersion); open it once for writing to migrate it"
                 )
             }
+            if let problem = try Schema.shapeProblem(connection, version: version) {
+                throw JournalError(.corrupt, file: file, reason: problem)
+            }
+            if connection.mode == .readWrite, let trigger = try Schema.triggers(connection).first {
+                throw JournalError(.corrupt, file: file, reason: Self.triggerRefusal(trigger))
+            }
             return false
         }
         let tables = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").rows { $0.text(0) ?? "" }
@@ -236,6 +268,16 @@ package enum JournalFile {
             .notAJournal, file: file,
             reason: "an SQLite database, but not an ActionLog journal (application_id \(applicationID), tables: \(tables.isEmpty ? "none" : shown))"
         )
+    }
+
+    /// Why a writer does not write to a journal holding `trigger`; `verify` says the same of each.
+    package static func triggerRefusal(_ trigger: (name: String, table: String)) -> String {
+        let name = JSONValue.string(trigger.name).canonicalText
+        return """
+            the trigger \(name) on \(JSONValue.string(trigger.table).canonicalText): a journal never has one; it would \
+            run on ActionLog's writes and could drop or change them, so ActionLog does not write to the file \
+            (remove it with `sqlite3 FILE 'DROP TRIGGER \(name)'`)
+            """
     }
 
     private static func migrate(_ connection: Connection, file: String) throws {

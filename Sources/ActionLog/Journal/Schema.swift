@@ -88,4 +88,52 @@ enum Schema {
             ) WITHOUT ROWID;
             """),
     ]
+
+    /// Each table of a journal and its primary key, in order: what a reader relies on to read a page
+    /// of rows by key. A table of the version the file declares that is missing is left to the
+    /// statements that read it, which name it.
+    static let tableKeys: [(table: String, key: [String], since: Int64)] = [
+        ("sessions", ["id"], 1),
+        ("entries", ["session_id", "seq"], 1),
+        ("handlers", ["session_id", "seq"], 2),
+        ("calls", ["session_id", "seq", "idx"], 2),
+    ]
+
+    /// What is wrong with the shape of a journal's schema, as a sentence, or `nil` when it is the
+    /// shape this library writes: each of its tables a table (not a view, whose rows a query may
+    /// compute without end), with its primary key (without it every page of rows is a scan, and two
+    /// rows may share a sequence number), and no column computed on read (a generated column can
+    /// make megabytes of every row of a small file). Called on every open, before anything is read:
+    /// a few reads of `sqlite_schema` and `PRAGMA table_xinfo`.
+    ///
+    /// - Parameter version: the file's `user_version`, which says which tables it has.
+    static func shapeProblem(_ connection: Connection, version: Int64) throws -> String? {
+        for (table, key, since) in tableKeys where version >= since {
+            let type = try connection.prepare("SELECT type FROM sqlite_schema WHERE name = ?1 COLLATE NOCASE")
+                .firstRow([.text(table)]) { $0.text(0) ?? "" }
+            guard let type else { continue }
+            guard type == "table" else {
+                return "its \(table) table is a \(type), where a journal has a table; ActionLog does not read it (a view may compute rows without end)"
+            }
+            let columns = try connection.prepare("SELECT name, pk, hidden FROM pragma_table_xinfo(?1)")
+                .rows([.text(table)]) { (name: $0.text(0) ?? "", pk: $0.int(1), hidden: $0.int(2)) }
+            if let generated = columns.first(where: { $0.hidden != 0 }) {
+                return "its \(table) table computes the column \(JSONValue.string(generated.name).canonicalText) on read, which a journal never does; ActionLog does not read it"
+            }
+            let primaryKey = columns.filter { $0.pk > 0 }.sorted { $0.pk < $1.pk }.map(\.name)
+            guard primaryKey == key else {
+                let stored = primaryKey.isEmpty ? "has no primary key" : "has the primary key (\(primaryKey.joined(separator: ", ")))"
+                return "its \(table) table \(stored), where a journal's is (\(key.joined(separator: ", "))); ActionLog does not read it (every page of rows would be a scan of the table)"
+            }
+        }
+        return nil
+    }
+
+    /// The triggers the journal holds, with their tables: a journal has none. One would run on
+    /// ActionLog's own writes and could drop or change what it stores, so writers refuse the file
+    /// and `verify` reports each.
+    static func triggers(_ connection: Connection) throws -> [(name: String, table: String)] {
+        try connection.prepare("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+            .rows { (name: $0.text(0) ?? "", table: $0.text(1) ?? "") }
+    }
 }
