@@ -61,11 +61,12 @@ private final class TimeoutWatch: Sendable {
 let timedOutStatus: Int32 = -1
 
 /// Runs `executable` with `arguments` in `directory`; returns its exit status and everything it printed.
-/// With `standardOutput`, the child writes there instead (and `stdout` is empty). With `timeout`, a
-/// child still running then is killed, and the status is ``timedOutStatus``.
+/// With `standardOutput`, the child writes there instead (and `stdout` is empty). Its standard input
+/// is `standardInput`, or `/dev/null`. With `timeout`, a child still running then is killed, and the
+/// status is ``timedOutStatus``.
 func runProcess(
     _ executable: URL, _ arguments: [String], in directory: URL, standardOutput: FileHandle? = nil,
-    environment extra: [String: String] = [:], timeout: Duration? = nil
+    standardInput: FileHandle? = nil, environment extra: [String: String] = [:], timeout: Duration? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
@@ -79,7 +80,7 @@ func runProcess(
     let errors = Pipe()
     process.standardOutput = standardOutput ?? output
     process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
+    process.standardInput = standardInput ?? FileHandle.nullDevice
     try process.run()
     let watch = TimeoutWatch()
     if let timeout {

@@ -245,6 +245,47 @@ struct ImportAnotherKindTests {
             #expect(verify.stderr == #"error: passwd.jsonl: line 1: not an ActionLog session header: invalid JSON at byte 0: unexpected character "r""# + "\n")
         }
     }
+
+    @Test("import refuses a text form that is not a regular file (standard input, a FIFO): it reads it twice (64)")
+    func notARegularFile() throws {
+        try withTemporaryDirectory { directory in
+            #expect(mkfifo(directory.appendingPathComponent("pipe.jsonl").path, 0o600) == 0)
+            let cases = [
+                ("/dev/stdin", "stdin: not a regular file (/dev/stdin)"),  // here /dev/null
+                ("pipe.jsonl", "pipe.jsonl: not a regular file (pipe.jsonl)"),  // no writer: refused before it is opened
+                ("/dev/zero", "zero: not a regular file (/dev/zero)"),
+            ]
+            for (file, start) in cases {
+                // The limit is a safeguard: before, a FIFO without a writer blocked the import in its open.
+                let result = try runProcess(try replayCLIBinary(), ["import", file, "--into", "new.actionlog"], in: directory, timeout: .seconds(60))
+                #expect(result.status == 64)
+                #expect(result.stdout == "")
+                #expect(result.stderr == """
+                    error: \(start); import reads the text form twice (to check it, then to store it): save it to a \
+                    file first
+
+                    """)
+                #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.actionlog").path))
+            }
+        }
+    }
+
+    #if os(Linux)
+    @Test("import of /dev/stdin redirected from a regular file still imports it: Linux opens the file itself again")
+    func standardInputFromAFile() throws {
+        try withTemporaryDirectory { directory in
+            try copyFixture("checkout.actionlog", to: directory)
+            let text = directory.appendingPathComponent("checkout.jsonl")
+            #expect(try runCLI(["export", "checkout.actionlog", "--output", "checkout.jsonl"], in: directory).status == 0)
+            let input = try FileHandle(forReadingFrom: text)
+            defer { try? input.close() }
+            let result = try runProcess(try replayCLIBinary(), ["import", "/dev/stdin", "--into", "new.actionlog"], in: directory, standardInput: input)
+            #expect(result.stderr == "")
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("Imported session \"checkout\" as session 1 of new.actionlog ("))
+        }
+    }
+    #endif
 }
 
 @Suite("replay-cli export, import and diff: help")

@@ -1,28 +1,48 @@
 import Foundation
 
 /// Lines of bytes, from memory or read from a file a chunk at a time, without their `\n` or `\r\n`.
+///
+/// A line may hold at most ``maximumLength`` bytes (its line ending not counted): a longer one is
+/// refused as soon as the bytes read for it pass that, so reading never buffers more than the limit
+/// and one chunk, whatever the file holds (`/dev/zero`, a file without newlines).
+///
+/// A byte no JSON text holds anywhere (a C0 control other than tab, CR and LF: NUL, ESC…) ends the
+/// line it is in, kept as its last byte, and the text with it: that line fails to parse, naming the
+/// byte, and nothing after it is read. This is the same scan that finds the newline.
 struct ByteLines {
+    /// Why a line could not be read.
+    enum Failure: Error {
+        /// The file could not be read.
+        case unreadable(JournalError)
+        /// Line `line` is longer than `maximumLength` bytes.
+        case tooLong(line: Int, maximumLength: Int)
+    }
+
     private var buffer: [UInt8]
     private var start = 0
     private let handle: FileHandle?
     private var atEnd: Bool
     private let file: String
+    /// The most bytes a line may hold, not counting its `\n` or `\r\n`.
+    let maximumLength: Int
     /// Lines returned so far: the number of the last one.
     private(set) var lineNumber = 0
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], maximumLength: Int = JSONLReader.maximumLineLength) {
         buffer = bytes
         handle = nil
         atEnd = true
         file = ""
+        self.maximumLength = maximumLength
         skipByteOrderMark()
     }
 
-    init(handle: FileHandle, file: String) throws(JournalError) {
+    init(handle: FileHandle, file: String, maximumLength: Int = JSONLReader.maximumLineLength) throws(JournalError) {
         buffer = []
         self.handle = handle
         atEnd = false
         self.file = file
+        self.maximumLength = maximumLength
         try fill()
         skipByteOrderMark()
     }
@@ -36,7 +56,7 @@ struct ByteLines {
         guard let handle, !atEnd else { return }
         let chunk: Data?
         do {
-            chunk = try handle.read(upToCount: 1 << 16)
+            chunk = try handle.read(upToCount: Self.chunkSize)
         } catch {
             throw JournalError(.fileSystem, file: file, reason: "cannot read the file: \(error.localizedDescription)")
         }
@@ -51,29 +71,66 @@ struct ByteLines {
         buffer.append(contentsOf: chunk)
     }
 
+    /// How many bytes a read asks for.
+    private static let chunkSize = 1 << 16
+
+    /// The index of the first byte at or after `from` that ends a line: a newline, or a byte that
+    /// no JSON text holds (a C0 control but tab and CR); `nil` when the buffer holds none.
+    private func lineEnd(from: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes -> Int? in
+            var index = from
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 && byte != 0x09 && byte != 0x0D { return index }
+                index += 1
+            }
+            return nil
+        }
+    }
+
     /// The next line, or `nil` at the end of the text.
-    mutating func next() throws(JournalError) -> ArraySlice<UInt8>? {
+    mutating func next() throws(Failure) -> ArraySlice<UInt8>? {
         var searched = start
         while true {
-            if let newline = buffer[searched...].firstIndex(of: 0x0A) {
-                var line = buffer[start..<newline]
-                if line.last == 0x0D { line = line.dropLast() }
-                start = newline + 1
-                lineNumber += 1
-                return line
+            if let end = lineEnd(from: searched) {
+                var line: ArraySlice<UInt8>
+                if buffer[end] == 0x0A {
+                    line = buffer[start..<end]
+                    if line.last == 0x0D { line = line.dropLast() }
+                    start = end + 1
+                } else {
+                    // Kept in the line, where the parser names it; nothing after it is read.
+                    line = buffer[start...end]
+                    start = buffer.count
+                    atEnd = true
+                }
+                return try counted(line)
             }
             if atEnd {
                 guard start < buffer.count else { return nil }
                 var line = buffer[start...]
                 if line.last == 0x0D { line = line.dropLast() }
                 start = buffer.count
-                lineNumber += 1
-                return line
+                return try counted(line)
             }
-            searched = buffer.count - start
-            try fill()
-            searched = start + searched
+            // No newline yet: refused once the line passes the limit (and a `\r` that may end it),
+            // before another chunk is read.
+            let scanned = buffer.count - start
+            guard scanned - 1 <= maximumLength else { throw .tooLong(line: lineNumber + 1, maximumLength: maximumLength) }
+            do {
+                try fill()
+            } catch {
+                throw .unreadable(error)
+            }
+            searched = start + scanned
         }
+    }
+
+    /// `line`, numbered, unless it is longer than the limit.
+    private mutating func counted(_ line: ArraySlice<UInt8>) throws(Failure) -> ArraySlice<UInt8> {
+        lineNumber += 1
+        guard line.count <= maximumLength else { throw .tooLong(line: lineNumber, maximumLength: maximumLength) }
+        return line
     }
 
     static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
@@ -95,8 +152,25 @@ struct JSONLReader {
     /// The handler records of the entries read so far (an asynchronous session's `"handler"` members).
     let collected = CollectedHandlers()
 
+    /// The most bytes one line of the text form may hold, not counting its line ending: 256 MiB.
+    ///
+    /// A line is read whole before it is parsed, so without a bound a file with no newline
+    /// (`/dev/zero`, a dump of another kind) would be buffered until memory ran out. The bound is
+    /// far above what an app records (an entry holds one state, and a state of tens of megabytes
+    /// is already large for an app), so every session a journal realistically holds exports to a
+    /// text form that reads back, while a reader buffers at most this and one 64 KiB read.
+    /// Parsing a line costs a few times its length in memory on top of that.
+    static let maximumLineLength = 256 << 20
+
     /// Opens a `.jsonl` file and reads its header.
-    init(url: URL) throws(JournalError) {
+    ///
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - readTwice: whether the caller opens the file again to read it a second time (import:
+    ///     once to check it, once to store it). Only a regular file reads the same twice (a pipe's
+    ///     text is gone after the first read), so anything else is refused before it is opened.
+    ///   - maximumLineLength: the most bytes a line may hold (``maximumLineLength``; tests set it small).
+    init(url: URL, readTwice: Bool = false, maximumLineLength: Int = Self.maximumLineLength) throws(JournalError) {
         let file = url.lastPathComponent
         let shown = url.relativePath  // As it was given: `nope.jsonl` rather than the whole path from the working directory.
         var isDirectory: ObjCBool = false
@@ -106,13 +180,23 @@ struct JSONLReader {
         guard !isDirectory.boolValue else {
             throw JournalError(.notAJournal, file: file, reason: "a directory, not an ActionLog session in text form (\(shown))")
         }
+        if readTwice {
+            // Following symbolic links: `/dev/stdin` redirected from a file is that file.
+            var status = stat()
+            guard stat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                throw JournalError(.invalidArgument, file: file, reason: """
+                    not a regular file (\(shown)); import reads the text form twice (to check it, then to \
+                    store it): save it to a file first
+                    """)
+            }
+        }
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
             throw JournalError(.fileSystem, file: file, reason: "cannot read \(shown): \(error.localizedDescription)")
         }
-        try self.init(source: try ByteLines(handle: handle, file: file), file: file)
+        try self.init(source: try ByteLines(handle: handle, file: file, maximumLength: maximumLineLength), file: file)
     }
 
     init(source: ByteLines, file: String) throws(JournalError) {
@@ -120,16 +204,32 @@ struct JSONLReader {
         self.source = source
         states = SessionStates(file: file, session: nil)
         let empty = Self.fail(file, .notAJournal, line: 1, entry: nil, "the file is empty, so not an ActionLog session")
-        guard let first = try self.source.next() else { throw empty }
-        if ByteLines.isBlank(first), try Self.onlyBlanksFollow(&self.source) { throw empty }
+        guard let first = try Self.line(from: &self.source, file: file, entry: nil) else { throw empty }
+        if ByteLines.isBlank(first), try Self.onlyBlanksFollow(&self.source, file: file) { throw empty }
         header = try Self.readHeader(first, file: file)
     }
 
-    private static func onlyBlanksFollow(_ source: inout ByteLines) throws(JournalError) -> Bool {
-        while let line = try source.next() {
+    private static func onlyBlanksFollow(_ source: inout ByteLines, file: String) throws(JournalError) -> Bool {
+        while let line = try line(from: &source, file: file, entry: nil) {
             if !ByteLines.isBlank(line) { return false }
         }
         return true
+    }
+
+    /// The next line of `source`; a line longer than its limit is refused as the line of `entry`.
+    private static func line(from source: inout ByteLines, file: String, entry: Int?) throws(JournalError) -> ArraySlice<UInt8>? {
+        do {
+            return try source.next()
+        } catch {
+            switch error {
+            case .unreadable(let error):
+                throw error
+            case .tooLong(let line, let maximumLength):
+                var limit = "\(maximumLength) bytes"
+                if maximumLength >= 1 << 20, maximumLength % (1 << 20) == 0 { limit += " (\(maximumLength >> 20) MiB)" }
+                throw fail(file, line: line, entry: entry, "longer than \(limit), the most a line of the text form may hold")
+            }
+        }
     }
 
     static func fail(_ file: String, _ code: JournalError.Code = .corrupt, line: Int, entry: Int?, _ reason: String) -> JournalError {
@@ -146,7 +246,7 @@ struct JSONLReader {
     /// - Parameter checking: whether to walk the states (import, export); reading a golden into
     ///   memory leaves that to whoever uses it.
     mutating func next(checking: Bool) throws(JournalError) -> Entry? {
-        while let line = try source.next() {
+        while let line = try Self.line(from: &source, file: file, entry: expected) {
             if ByteLines.isBlank(line) {
                 if blank == nil { blank = source.lineNumber }
                 continue

@@ -114,7 +114,9 @@ extension Journal {
     /// if needed: how a golden kept as text becomes a journal to replay.
     ///
     /// The file is read twice, a line at a time: once to check it, before the journal is created or
-    /// changed, and once to insert it. Memory stays bounded however long the session.
+    /// changed, and once to insert it. Memory stays bounded however long the session (a line may
+    /// hold at most 256 MiB). So it must be a regular file: a pipe, a FIFO or a device is refused
+    /// before it is opened, as its text would be gone after the first reading.
     ///
     /// ```swift
     /// let id = try Journal.importJSONL(at: URL(fileURLWithPath: "fixtures/checkout.jsonl"), into: tmp + "/checkout.actionlog")
@@ -122,11 +124,12 @@ extension Journal {
     /// ```
     ///
     /// - Parameters:
-    ///   - url: the `.jsonl` file.
+    ///   - url: the `.jsonl` file, a regular file.
     ///   - path: the journal; created when missing.
     /// - Returns: the id of the inserted session.
     /// - Throws: ``JournalError`` when the text cannot be read or is damaged (naming the file, the
-    ///   entry and the line), or the journal cannot be written.
+    ///   entry and the line), or the journal cannot be written; ``JournalError/Code/invalidArgument``
+    ///   when `url` is not a regular file.
     @discardableResult
     public static func importJSONL(at url: URL, into path: String) throws(JournalError) -> Session.ID {
         try importingJSONL(at: url, into: path).id
@@ -142,7 +145,7 @@ extension Journal {
     package static func importingJSONL(
         at url: URL, into path: String, checked: (Int) -> Void = { _ in }, inserted: (Int, Int) -> Void = { _, _ in }
     ) throws(JournalError) -> (session: Session, id: Session.ID) {
-        var check = try JSONLReader(url: url)
+        var check = try JSONLReader(url: url, readTwice: true)
         var count = 0
         while try check.next(checking: true) != nil {
             count += 1

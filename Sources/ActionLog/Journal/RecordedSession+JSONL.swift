@@ -51,6 +51,8 @@ extension RecordedSession {
     ///
     /// - Parameters:
     ///   - text: the JSONL text. Lines may end with `"\n"` or `"\r\n"`; blank lines at the end are ignored.
+    ///     A line may hold at most 256 MiB (268,435,456 bytes, its line ending not counted); a longer
+    ///     one is refused as ``JournalError/Code/corrupt``, naming the line.
     ///   - file: the file's name, for errors.
     /// - Throws: ``JournalError`` naming the file, the entry and the line: ``JournalError/Code/newerSchema``
     ///   for a file written by a newer ActionLog, ``JournalError/Code/corrupt`` for anything else that is

@@ -13,6 +13,10 @@ struct Import: ParsableCommand {
             is removed when the import fails (a full disk). On a terminal, a long import shows how many \
             entries it has checked, then inserted, on standard error.
 
+            The file is read twice (checked whole, then inserted), so it must be a regular file: \
+            a pipe or FIFO (cat x.jsonl | replay-cli import /dev/stdin) is refused; save it to a file \
+            first. A line may hold at most 256 MiB.
+
             With --json it prints one object: file, journal, session (the new id), sessionName, entries.
 
             Examples:
