@@ -204,7 +204,7 @@ struct RecordedSessionJSONLTests {
                   content: .keyframe(["n": JSONValue(integerLiteral: seq)]), effect: nil)
         }
         let session = Session(
-            id: 0, name: "times", startedAt: times[1], endedAt: times[2], status: .closed, libraryVersion: "0.1.0",
+            id: 0, name: "times", startedAt: times[1], endedAt: times[7], status: .closed, libraryVersion: "0.1.0",
             appVersion: nil, stateType: "T", actionType: "A", effectType: nil, metadata: [:],
             entryCount: entries.count, droppedCount: 0, lastEntryAt: nil
         )

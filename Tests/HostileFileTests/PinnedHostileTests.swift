@@ -266,6 +266,38 @@ struct PinnedHostileTests {
         #expect(verification.entries == 1024 + HostileFixture.actions.count + 1)
     }
 
+    @Test("a session that ended before it started: verify reports it in a journal, every reader of the text form refuses it")
+    func endedBeforeStarted() throws {
+        let path = try journal("ended.actionlog", [SQLEdit("UPDATE sessions SET ended_at = started_at - 1 WHERE id = 1", [])])
+        #expect(try findings(path) == ["session 1: ended before it started"])
+        let url = try text("ended.jsonl", [0: ["endedAt": .number("1"), "startedAt": .number("2")]])
+        let message = "ended.jsonl: line 1: the session ended before it started"
+        #expect(importError(url) == message)
+        #expect(checkError(url) == message)
+        #expect(try RecordedSession.verifyJSONL(at: url).findings.map(\.description) == ["line 1: the session ended before it started"])
+    }
+
+    @Test("entries of an asynchronous session without their handler records: verify names them, the text form's readers refuse the line")
+    func missingHandlerRecords() throws {
+        // Session 2 holds handler records; its metadata says it is an actor ViewModel's here.
+        let metadata = #"{"actionlog.architecture":"actorViewModel"}"#
+        let actor = try journal("actor.actionlog", [SQLEdit("UPDATE sessions SET metadata = ?1 WHERE id = 2", [.text(metadata)])])
+        #expect(try findings(actor).isEmpty)
+        let path = try journal("unrecorded.actionlog", [
+            SQLEdit("UPDATE sessions SET metadata = ?1 WHERE id = 2", [.text(metadata)]),
+            SQLEdit("DELETE FROM calls WHERE session_id = 2 AND seq = 1", []), SQLEdit("DELETE FROM handlers WHERE session_id = 2 AND seq = 1", []),
+        ])
+        let message = "no handler record, which every entry of an actor ViewModel session after the first has (its service calls and its place in the run order)"
+        #expect(try findings(path) == ["session 2, entry 1: " + message])
+        let lines = fixture.jsonl.split(separator: 0x0A)
+        let line = try #require(lines.firstIndex { $0.starts(with: Array(#"{"seq":1,"#.utf8)) })
+        let header: [String: JSONValue?] = ["metadata": .object(["actionlog.architecture": .string("actorViewModel")])]
+        #expect(importError(try text("actor.jsonl", [0: header])) == nil)
+        let url = try text("unrecorded.jsonl", [0: header, line: ["handler": nil]])
+        #expect(importError(url) == "unrecorded.jsonl, entry 1: line \(line + 1): " + message)
+        #expect(checkError(url) == "unrecorded.jsonl, entry 1: line \(line + 1): " + message)
+    }
+
     // MARK: - Patches that would build what no journal may hold
 
     @Test("a patch bomb is refused by state(at:), reported by verify, refused by import")

@@ -24,6 +24,15 @@ package enum SessionArchitecture: String, Sendable, Hashable {
         }
     }
 
+    /// Whether every entry of such a session after the first, but a gap, has a handler record (its
+    /// service calls and its place in the run order): the asynchronous architectures.
+    package var recordsHandlers: Bool { self != .reducer }
+
+    /// The one wording of that rule broken, for `verify` and the text form's reader.
+    package var missingHandlerRecord: String {
+        "no handler record, which every entry of \(phrase) session after the first has (its service calls and its place in the run order)"
+    }
+
     /// The architecture `metadata` names; `nil` when it names one this library does not know.
     package static func of(_ metadata: JSONValue) -> (architecture: SessionArchitecture?, raw: String) {
         guard case .object(let members) = metadata, let value = members[metadataKey] else { return (.reducer, "reducer") }

@@ -246,6 +246,11 @@ struct JSONLReader {
     /// - Parameter checking: whether to walk the states (import, export); reading a golden into
     ///   memory leaves that to whoever uses it.
     mutating func next(checking: Bool) throws(JournalError) -> Entry? {
+        if checking, expected == 0, let problem = header.recordProblems.first {
+            // The rules of a session's record, as `verify` applies them to a journal's: checked where
+            // the session is checked for import, so that nothing imported fails `verify`.
+            throw fail(line: 1, entry: nil, "the session \(problem)")
+        }
         while let line = try Self.line(from: &source, file: file, entry: expected) {
             if ByteLines.isBlank(line) {
                 if blank == nil { blank = source.lineNumber }
@@ -255,7 +260,13 @@ struct JSONLReader {
                 throw fail(line: blank, entry: expected, "a blank line; after the header, every line holds one entry")
             }
             let (entry, handler) = try readEntry(line, line: source.lineNumber)
-            if let handler { collected.add(handler) }
+            if let handler {
+                collected.add(handler)
+            } else if let architecture = SessionArchitecture.of(header.metadata).architecture, architecture.recordsHandlers,
+                entry.seq > 0, entry.kind != .gap
+            {
+                throw fail(line: source.lineNumber, entry: entry.seq, architecture.missingHandlerRecord)
+            }
             expected += 1
             lastTime = max(lastTime ?? entry.time, entry.time)
             if checking {
@@ -335,7 +346,7 @@ struct JSONLReader {
         guard format >= 1 else { throw fail(file, line: 1, entry: nil, "unknown text format \(format)") }
         let dropped = try fields.int("dropped") ?? 0
         guard dropped >= 0 else { throw fields.fail("\"dropped\" must not be negative, not \(dropped)") }
-        return Session(
+        let session = Session(
             id: 0,
             name: try fields.require(fields.string("name"), "name"),
             startedAt: try fields.require(fields.time("startedAt"), "startedAt"),
@@ -351,6 +362,7 @@ struct JSONLReader {
             droppedCount: Int(dropped),
             lastEntryAt: nil
         )
+        return session
     }
 
     /// Reads the line of entry `expected`.

@@ -208,6 +208,7 @@ extension RecordedSession {
     /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the file, the entry
     ///   and, for a text file, the line.
     public func checkImportable() throws(JournalError) {
+        if let problem = session.recordProblems.first { throw error(.corrupt, entry: nil, "the session \(problem)") }
         var states = SessionStates(file: file, session: journalID)
         do {
             for entry in entries {

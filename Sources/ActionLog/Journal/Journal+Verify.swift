@@ -124,6 +124,7 @@ extension Journal {
             let (count, sessionFindings) = try check(session: session, cursor: &cursor) { progress(checkedBefore + $0) }
             entryCount += count
             findings += sessionFindings
+            findings += try unrecordedHandlers(of: session)
             // The handler records of an asynchronous session: readable, and each under an entry; a
             // window of entries at a time, so that memory stays bounded however long the session,
             // each window after the first starting at the next record.
@@ -157,6 +158,39 @@ extension Journal {
         return JournalVerification(sessions: sessionCount, entries: entryCount, findings: findings)
     }
 
+    /// The entries of an asynchronous session (an actor or an event ViewModel, as its metadata says)
+    /// that have no handler record: each entry after the initial state that is not a gap has one
+    /// (its place in the run order and its service calls), which replay and the text form need.
+    /// The first ``unrecordedShown`` are findings of their own, the rest counted in one more; by
+    /// SQL over the primary keys, so memory stays bounded however long the session.
+    private func unrecordedHandlers(of session: Session) throws(JournalError) -> [JournalFinding] {
+        guard let architecture = SessionArchitecture.of(session.metadata).architecture, architecture.recordsHandlers else { return [] }
+        let condition = """
+            FROM entries e WHERE e.session_id = ?1 AND e.seq > 0 AND e.kind != 'gap'
+            AND NOT EXISTS (SELECT 1 FROM handlers h WHERE h.session_id = e.session_id AND h.seq = e.seq)
+            """
+        let (seqs, count) = try read(session: session.id) { connection in
+            let seqs = try connection.prepare("SELECT e.seq " + condition + " ORDER BY e.seq LIMIT ?2")
+                .rows([.integer(session.id), .integer(Int64(Self.unrecordedShown))]) { Int($0.int(0)) }
+            let count = seqs.count < Self.unrecordedShown ? seqs.count
+                : try connection.prepare("SELECT count(*) " + condition).firstRow([.integer(session.id)]) { Int($0.int(0)) } ?? 0
+            return (seqs, count)
+        }
+        var findings = seqs.map { seq in
+            JournalFinding(
+                session: session.id, entry: seq,
+                problem: architecture.missingHandlerRecord,
+                code: .handlerRecord)
+        }
+        if count > seqs.count {
+            findings.append(JournalFinding(session: session.id, entry: nil, problem: "\(count - seqs.count) more entries without a handler record", code: .handlerRecord))
+        }
+        return findings
+    }
+
+    /// How many entries without a handler record ``unrecordedHandlers(of:)`` names one by one.
+    static let unrecordedShown = 10
+
     /// The sequence numbers of the session's entries from `first` through `last` (stored as
     /// integers), by the primary key.
     private func entrySeqs(in session: Session.ID, from first: Int, through last: Int) throws(JournalError) -> Set<Int> {
@@ -178,12 +212,7 @@ extension Journal {
         func finding(_ error: JournalError) {
             finding(error.entry, error.reason)
         }
-        if let ended = session.endedAt, ended < session.startedAt, session.status == .closed {
-            finding(nil, "ended before it started")
-        }
-        if session.status == .closed, session.endedAt == nil {
-            finding(nil, "closed without an end time")
-        }
+        for problem in session.recordProblems { finding(nil, problem) }
         var states = SessionStates(file: fileName, session: session.id)
         var count = 0
         while true {

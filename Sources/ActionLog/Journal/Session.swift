@@ -97,6 +97,19 @@ extension Int {
     }
 }
 
+extension Session {
+    /// What is wrong with the session's own record, apart from its entries, as phrases: the one
+    /// statement of these rules, which `verify` reports as findings and an import refuses (the text
+    /// form checked for import, ``RecordedSession/checkImportable()``), so that nothing imported
+    /// fails `verify`. Empty for a sound record.
+    package var recordProblems: [String] {
+        var problems: [String] = []
+        if status == .closed, let endedAt, endedAt < startedAt { problems.append("ended before it started") }
+        if status == .closed, endedAt == nil { problems.append("closed without an end time") }
+        return problems
+    }
+}
+
 extension [Session] {
     /// The sessions' distinct names, quoted, in the order they first appear, for a message that
     /// says which names there are: `"checkout", "sign in"`, the first `limit` and then how many more
