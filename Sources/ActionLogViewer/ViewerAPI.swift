@@ -17,8 +17,8 @@ import Foundation
 ///   `{"session": SESSION, "from", "rows": [[seq, offsetSeconds, label, kind, reducerNanoseconds,
 ///   dropped]…], "next": SEQ or null, "end": SEQ}` (`end`: the entry after the last one read).
 ///   `limit` is at most 1000 (default 200). Without `label`, `rows` are the entries from `from`;
-///   with it, the matching entries among at most 50,000 read from `from`, and `next` says where to
-///   go on. Entries are read a page at a time by primary key, without their states: a window of a
+///   with it (at most 1000 Unicode scalars, or 400), the matching entries among at most 50,000
+///   read from `from` within about a second, and `next` says where to go on. Entries are read a page at a time by primary key, without their states: a window of a
 ///   session of a million entries costs as much as one of a hundred. The page polls this route to
 ///   follow a session that is still recording.
 /// - `GET /api/sessions/ID/entries/SEQ` — one entry: `{"seq", "kind", "label", "offset", "action",
@@ -42,10 +42,14 @@ struct ViewerAPI: Sendable {
     let anyAddressPort: Int?
     /// What the refusal of a foreign host says to open instead.
     let displayURL: String
+    /// How long a filtered window reads and matches before it answers with what it found.
+    var filterTimeBudget: Duration = Self.filterTimeBudget
 
     /// This API reading `journal` (a connection of its own, from the server's ``JournalPool``).
     func reading(_ journal: Journal) -> ViewerAPI {
-        ViewerAPI(journal: journal, allowedHosts: allowedHosts, anyAddressPort: anyAddressPort, displayURL: displayURL)
+        ViewerAPI(
+            journal: journal, allowedHosts: allowedHosts, anyAddressPort: anyAddressPort, displayURL: displayURL,
+            filterTimeBudget: filterTimeBudget)
     }
 
     /// The most sessions one answer of `/api/sessions` lists.
@@ -55,6 +59,9 @@ struct ViewerAPI: Sendable {
     static let defaultLimit = 200
     /// The most entries a filtered window reads before it answers with what it found.
     static let filterScanLimit = 50_000
+    /// How long a filtered window reads and matches, by default, before it answers with what it
+    /// found (checked after each entry).
+    static let filterTimeBudget: Duration = .seconds(1)
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         guard let host = request.host else {
@@ -148,7 +155,14 @@ struct ViewerAPI: Sendable {
         } catch {
             return .json(400, Array(ViewerJSON.error(error.reason).canonicalText.utf8))
         }
-        let pattern = query["label"].flatMap { $0.isEmpty ? nil : LabelPattern(filter: $0) }
+        let pattern: LabelPattern?
+        do {
+            pattern = try query["label"].flatMap { filter throws(LabelPattern.TooLong) in
+                filter.isEmpty ? nil : try LabelPattern(filter: filter)
+            }
+        } catch {
+            return .json(400, Array(ViewerJSON.error(error.description).canonicalText.utf8))
+        }
         return answer { () throws(JournalError) in
             let id = try sessionID(text)
             let session = try journal.session(id)
@@ -156,16 +170,25 @@ struct ViewerAPI: Sendable {
             var cursor = try journal.timelineCursor(in: id, from: from, limit: pattern == nil ? limit : Self.filterScanLimit)
             var read = 0
             var lastSeq: Int?
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: filterTimeBudget)
+            var outOfTime = false
             while rows.count < limit, let entry = try cursor.next() {
                 read += 1
                 lastSeq = entry.seq
-                if let pattern, !(entry.label.map(pattern.matches) ?? false) { continue }
-                rows.append(ViewerJSON.row(entry, startedAt: session.startedAt))
+                let kept = pattern.map { pattern in entry.label.map(pattern.matches) ?? false } ?? true
+                if kept { rows.append(ViewerJSON.row(entry, startedAt: session.startedAt)) }
+                // Checked after each entry: a filtered window answers what it found once its time
+                // is spent (one entry at least), and the page goes on from `next`.
+                if pattern != nil, clock.now >= deadline {
+                    outOfTime = true
+                    break
+                }
             }
             // The entry after the last one read (none after Int.max).
             let following = lastSeq.flatMap(\.successor)
-            // More may follow when the window filled, or when the filter read as far as it may.
-            let next = rows.count == limit || read == Self.filterScanLimit ? following : nil
+            // More may follow when the window filled, or when the filter read as far or as long as it may.
+            let next = rows.count == limit || read == Self.filterScanLimit || outOfTime ? following : nil
             // Where reading stopped: a filtered window that found nothing new goes on from there.
             let end = following ?? from
             return .object([

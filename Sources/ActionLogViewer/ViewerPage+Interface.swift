@@ -128,8 +128,24 @@ extension ViewerPage {
             const fragment = document.createDocumentFragment();
             for (const row of ui.rows) fragment.appendChild(rowElement(row));
             timeline.appendChild(fragment);
-            if (ui.rows.length === 0) timeline.appendChild(el("div", "more", isFiltered() ? "No entry matches." : "No entries."));
+            if (ui.rows.length === 0) timeline.appendChild(el("div", "more", emptyText()));
             updateSlider();
+            readOnSoon();
+          }
+          function emptyText() {
+            if (!isFiltered()) return "No entries.";
+            return ui.next !== null ? "No match yet; reading on from entry " + ui.next + "…" : "No entry matches.";
+          }
+          // A filtered window stops at 50,000 entries or about a second of reading: when its rows do
+          // not fill the timeline (no scroll can ask for more), the next window is asked for after a
+          // pause, one at a time, until they do or the session ends.
+          let readOnTimer = null;
+          function readOnSoon() {
+            clearTimeout(readOnTimer);
+            if (!isFiltered() || ui.next === null || !ui.session) return;
+            const t = $("timeline");
+            if (t.scrollHeight > t.clientHeight + 44) return;
+            readOnTimer = setTimeout(() => { loadLater().catch(showError); }, READ_ON_MS);
           }
           function markSelected(scroll) {
             const timeline = $("timeline");
@@ -176,6 +192,7 @@ extension ViewerPage {
             for (const row of fresh) { ui.rows.push(row); timeline.appendChild(rowElement(row)); }
             ui.next = body.next;
             if (body.end !== undefined) ui.end = body.end;
+            if (placeholder && !body.rows.length) placeholder.textContent = ui.rows.length ? "" : emptyText();
             // Keep the document small: drop rows far above.
             while (ui.rows.length > MAX_ROWS && timeline.firstElementChild) {
               const height = timeline.firstElementChild.offsetHeight;
@@ -184,6 +201,7 @@ extension ViewerPage {
               timeline.scrollTop -= height;
             }
             updateSession(body.session);
+            readOnSoon();
           }
           async function loadEarlier() {
             if (ui.loadingMore || !ui.session || isFiltered() || windowFrom() === 0) return;

@@ -13,6 +13,7 @@ extension ViewerPage {
           const MAX_ROWS = 600;        // rows kept in the document at most
           const TREE_BUDGET = 5000;    // state nodes drawn before the rest waits for a click
           const POLL_MS = 500;
+          const READ_ON_MS = 250;      // pause before a filtered window too short to scroll asks for the next
 
           // ---- Label patterns: * any run, ? one character; no wildcard: contains ----
           function labelMatcher(filter) {

@@ -69,8 +69,12 @@ public final class ViewerServer: Sendable {
         try self.init(journalPath: journalPath, host: host, port: port, timeoutSeconds: 10)
     }
 
-    /// ``init(journalPath:host:port:)`` with another timeout: for tests of slow peers.
-    package init(journalPath: String, host: String = "127.0.0.1", port: Int = 0, timeoutSeconds: Int) throws {
+    /// ``init(journalPath:host:port:)`` with another timeout: for tests of slow peers, and with
+    /// another time a filtered timeline window may read for (1 second when `nil`): for tests of its
+    /// paging.
+    package init(
+        journalPath: String, host: String = "127.0.0.1", port: Int = 0, timeoutSeconds: Int, filterTimeBudget: Duration? = nil
+    ) throws {
         self.timeoutSeconds = timeoutSeconds
         let journal = try Journal(path: journalPath)
         let (listener, port) = try Socket.listen(host: host, port: port)
@@ -83,7 +87,9 @@ public final class ViewerServer: Sendable {
         self.url = URL(string: display) ?? URL(fileURLWithPath: "/")
         var hosts: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)", "\(host):\(port)"]
         hosts.remove("0.0.0.0:\(port)")
-        api = ViewerAPI(journal: journal, allowedHosts: hosts, anyAddressPort: host == "0.0.0.0" ? port : nil, displayURL: display)
+        api = ViewerAPI(
+            journal: journal, allowedHosts: hosts, anyAddressPort: host == "0.0.0.0" ? port : nil, displayURL: display,
+            filterTimeBudget: filterTimeBudget ?? ViewerAPI.filterTimeBudget)
         journals = JournalPool(journal, path: journalPath, capacity: Self.maximumConnections)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "ActionLogViewer.accept"

@@ -66,6 +66,33 @@ struct ReplayCLILogFilterTests {
         }
     }
 
+    @Test("a --label of more than 1000 Unicode scalars is a usage error that names the limit")
+    func labelTooLong() throws {
+        try withTemporaryDirectory { directory in
+            _ = try runDemo(in: directory)
+            let result = try runCLI(["log", "demo.actionlog", "-s", "2", "--label", "*" + String(repeating: "é", count: 1000)], in: directory)
+            #expect(result.status == 64)
+            #expect(result.stdout == "")
+            #expect(lines(result.stderr).first == "Error: The label pattern must be at most 1000 characters (Unicode scalars) long, not 1001.")
+            #expect(try rows(["-s", "2", "--label", String(repeating: "?", count: 1000)], in: directory).isEmpty)
+        }
+    }
+
+    @Test("labels of 1,000,000 characters against the longest patterns: log prints the entries that match")
+    func longLabels() throws {
+        try withTemporaryDirectory { directory in
+            _ = try runDemo(in: directory)
+            let long = "replace(hex(zeroblob(500000)), '00', 'aa')"
+            try runSQLite("UPDATE entries SET label = \(long) WHERE session_id = 2 AND seq IN (1, 3)", on: "demo.actionlog", in: directory)
+            try runSQLite("UPDATE entries SET label = \(long) || 'b' WHERE session_id = 2 AND seq = 2", on: "demo.actionlog", in: directory)
+            // With the `*` and the last scalars, 1000 scalars.
+            let run = String(repeating: "a", count: 997)
+            #expect(try rows(["-s", "2", "--label", "*a" + run + "b"], in: directory).map { $0?.seq } == [2])
+            #expect(try rows(["-s", "2", "--label", "*" + run + "b*"], in: directory).map { $0?.seq } == [2])
+            #expect(try rows(["-s", "2", "--label", "a*" + run + "a"], in: directory).map { $0?.seq } == [1, 3])
+        }
+    }
+
     @Test("an unknown --kind is a usage error that names it")
     func unknownKind() throws {
         try withTemporaryDirectory { directory in

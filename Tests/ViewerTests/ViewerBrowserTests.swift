@@ -236,6 +236,23 @@ extension BrowserTests {
             }
         }
 
+        @Test("a filtered window cut short with few rows (no scroll to ask for more): the page reads on by itself until the end")
+        func filterReadsOn() async throws {
+            let path = directory.path("shop.actionlog")
+            let (cart, _) = try recordShopJournal(at: path)
+            // No time for filtering at all: each window reads one entry and answers `next`.
+            let server = try ViewerServer(journalPath: path, port: 0, timeoutSeconds: 10, filterTimeBudget: .zero)
+            defer { server.stop() }
+            try await Browser.with { browser in
+                let page = try await open(browser, "\(server.url.absoluteString)#session=\(cart)&seq=0")
+                try await page.waitFor(selected(0))
+                try await page.type("Item", into: "input#filter")
+                try await page.waitFor("JSON.stringify(\(visibleRows)) === '[1,2,4]'")
+                try await page.waitFor("document.getElementById('timeline-info').textContent === '3 matching entries loaded'")
+                #expect(problems(page).isEmpty)
+            }
+        }
+
         @Test("a session still recording grows in the page while the recorder writes, without a reload")
         func liveSession() async throws {
             let path = directory.path("live.actionlog")

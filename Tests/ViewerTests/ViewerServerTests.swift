@@ -102,6 +102,79 @@ struct ViewerServerTests {
         }
     }
 
+    @Test("the label filter: a pattern of more than 1000 Unicode scalars answers 400 with the limit")
+    func filterLengthLimit() throws {
+        try serving { server, _ in
+            let longest = try get(port: server.port, "/api/sessions/1/timeline?label=" + String(repeating: "a", count: 1000))
+            #expect(longest.status == 200 && longest.body.contains(#""rows":[]"#))
+            let refused = try get(port: server.port, "/api/sessions/1/timeline?label=%2A" + String(repeating: "%C3%A9", count: 1000))
+            #expect(refused.status == 400)
+            #expect(refused.body == #"{"error":"The label pattern must be at most 1000 characters (Unicode scalars) long, not 1001."}"#)
+        }
+    }
+
+    /// A session whose labels are `labels` (entry 0, the initial state, has none).
+    private static func labelled(_ labels: [String]) -> String {
+        var text = """
+            {"actionlog":"session","format":1,"name":"long","status":"closed","startedAt":1000,"endedAt":1001,"libraryVersion":"0.1.0","stateType":"S","actionType":"A","dropped":0,"metadata":{}}
+            {"seq":0,"kind":"keyframe","time":1000,"state":{}}
+
+            """
+        for (index, label) in labels.enumerated() {
+            text += #"{"seq":\#(index + 1),"kind":"delta","label":\#(JSONValue.string(label).canonicalText),"time":1000.5,"action":{"a":{}},"patch":[]}"# + "\n"
+        }
+        return text
+    }
+
+    @Test("labels of 1,000,000 characters and the longest pattern: the filtered window answers, with the right rows")
+    func filterLongLabels() throws {
+        let directory = try TemporaryDirectory()
+        let long = String(repeating: "a", count: 1_000_000)
+        let path = try importJournal(Self.labelled([long, long + "b", long, "b"]), named: "long", in: directory)
+        let server = try ViewerServer(journalPath: path, port: 0)
+        defer { server.stop() }
+        let pattern = "%2A" + String(repeating: "a", count: 998) + "b"
+        let response = try get(port: server.port, "/api/sessions/1/timeline?label=" + pattern)
+        #expect(response.status == 200)
+        let body = try JSONValue(parsing: response.body)
+        #expect(body["rows"]?[0]?[0] == .number("2"))
+        #expect(body["rows"]?[1] == nil)
+        #expect(body["next"] == .null)
+        // As a substring (no wildcard), the same.
+        let contains = try JSONValue(parsing: try get(port: server.port, "/api/sessions/1/timeline?label=" + String(repeating: "a", count: 999) + "b").body)
+        #expect(contains["rows"]?[0]?[0] == .number("2") && contains["rows"]?[1] == nil)
+    }
+
+    @Test("a filtered window whose time is spent answers what it found, and next goes on to the same rows")
+    func filterTimeBudget() throws {
+        let directory = try TemporaryDirectory()
+        let labels = (1...12).map { $0 % 3 == 0 ? "keep\($0)" : "skip\($0)" }
+        let path = try importJournal(Self.labelled(labels), named: "budget", in: directory)
+        // No time at all: each filtered window reads one entry, then answers.
+        let server = try ViewerServer(journalPath: path, port: 0, timeoutSeconds: 10, filterTimeBudget: .zero)
+        defer { server.stop() }
+        var from = 0
+        var found: [JSONValue] = []
+        var windows = 0
+        while windows < 100 {
+            windows += 1
+            let response = try get(port: server.port, "/api/sessions/1/timeline?label=keep&from=\(from)")
+            #expect(response.status == 200)
+            let body = try JSONValue(parsing: response.body)
+            if case .array(let rows)? = body["rows"] { found += rows.compactMap { $0[2] } }
+            guard case .number(let next)? = body["next"], let seq = Int(next) else { break }
+            // Each window reads one entry and goes on after it.
+            #expect(seq == from + 1)
+            from = seq
+        }
+        #expect(found == [JSONValue]((1...4).map { .string("keep\($0 * 3)") }))
+        // Entries 0 to 12, then the window after the last, which ends it.
+        #expect(windows == labels.count + 2)
+        // Unfiltered windows are not cut short.
+        let whole = try JSONValue(parsing: try get(port: server.port, "/api/sessions/1/timeline").body)
+        #expect(whole["rows"]?[12] != nil && whole["next"] == .null)
+    }
+
     @Test("an entry: the state rebuilt from its keyframe, the delta as its change, action and effect")
     func deltaEntry() throws {
         try serving { server, _ in

@@ -39,7 +39,7 @@ struct Log: ParsableCommand {
     var limit: Int?
 
     @Option(help: ArgumentHelp(
-        "Only entries whose label matches: * stands for any characters, ? for one; the rest matches itself.",
+        "Only entries whose label matches: * stands for any characters, ? for one; the rest matches itself (at most 1000 characters).",
         valueName: "pattern"))
     var label: String?
 
@@ -57,6 +57,13 @@ struct Log: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         if let kind, Entry.Kind(rawValue: kind) == nil {
             throw ValidationError("--kind must be keyframe, delta or gap, not \(kind.displayEscaped)")
+        }
+        if let label {
+            do throws(LabelPattern.TooLong) {
+                _ = try LabelPattern(label)
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
         if follow, limit != nil {
             throw ValidationError("--limit and --follow cannot be used together: --follow prints every entry to come")
@@ -83,7 +90,8 @@ struct Log: ParsableCommand {
         let session = try session.resolve(in: journal)
         // A session being recorded may have no entries yet: following it waits for them.
         if !(follow && session.status == .recording) { try requireEntries(session, in: journal) }
-        let pattern = label.map { LabelPattern($0) }
+        // validate() refused a pattern too long: this one is not.
+        let pattern = try label.map { text throws(LabelPattern.TooLong) in try LabelPattern(text) }
         let filtering = pattern != nil || kind != nil
         // With a filter, --limit counts the entries printed, not the entries read.
         let readLimit = filtering ? nil : limit
