@@ -27,7 +27,9 @@ struct HTTPRequest: Sendable, Equatable {
         guard let text = String(validating: head, as: UTF8.self) else {
             throw Problem(status: 400, reason: "The request is not UTF-8 text.")
         }
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
+        // Lines end with CRLF; a bare LF is taken as a line's end too, as RFC 9112 allows.
+        // (In a Swift string, `\r\n` is one character.)
+        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\r\n" || $0 == "\n" }
         guard !lines.isEmpty else { throw Problem(status: 400, reason: "The request is empty.") }
         let requestLine = lines.removeFirst().split(separator: " ", omittingEmptySubsequences: false)
         guard requestLine.count == 3, requestLine[2].hasPrefix("HTTP/1."), !requestLine[0].isEmpty else {
@@ -39,10 +41,16 @@ struct HTTPRequest: Sendable, Equatable {
             throw Problem(status: 400, reason: "The request target is not a path.")
         }
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let path = Self.percentDecoded(parts[0], plusIsSpace: false) else {
-            throw Problem(status: 400, reason: "The path is not valid percent-encoded UTF-8.")
+        // Decoded a segment at a time: an encoded slash is part of no route, and must not make one.
+        var segments: [String] = []
+        for segment in parts[0].split(separator: "/", omittingEmptySubsequences: false) {
+            guard let decoded = Self.percentDecoded(segment, plusIsSpace: false) else {
+                throw Problem(status: 400, reason: "The path is not valid percent-encoded UTF-8.")
+            }
+            guard !decoded.contains("/") else { throw Problem(status: 400, reason: "The path holds an encoded slash (%2F).") }
+            segments.append(decoded)
         }
-        self.path = path
+        self.path = segments.joined(separator: "/")
         query = [:]
         if parts.count == 2 {
             for pair in parts[1].split(separator: "&") {
@@ -68,6 +76,7 @@ struct HTTPRequest: Sendable, Equatable {
             }
         }
         guard hosts <= 1 else { throw Problem(status: 400, reason: "The request has more than one Host header.") }
+        if host?.isEmpty == true { throw Problem(status: 400, reason: "The request's Host header is empty.") }
     }
 
     /// `text` with `%XX` sequences decoded; `nil` when a sequence is malformed or the bytes are not UTF-8.

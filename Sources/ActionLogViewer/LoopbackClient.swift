@@ -62,13 +62,13 @@ package enum LoopbackClient {
         guard let end = Socket.headEnd(received, from: 0) else {
             throw ViewerServerError("no HTTP answer from 127.0.0.1:\(port) (\(received.count) bytes)")
         }
-        let head = String(decoding: received[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let head = String(decoding: received[0..<end.head], as: UTF8.self).components(separatedBy: "\r\n")
         let status = head.first.flatMap { $0.split(separator: " ").dropFirst().first }.flatMap { Int($0) } ?? 0
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return LoopbackResponse(status: status, headers: headers, bytes: Array(received[(end + 4)...]))
+        return LoopbackResponse(status: status, headers: headers, bytes: Array(received[end.body...]))
     }
 }

@@ -107,17 +107,22 @@ enum Socket {
             guard count > 0 else { return (nil, false) }
             let start = max(0, buffer.count - 3)
             buffer += chunk[0..<count]
-            if let end = headEnd(buffer, from: start) { return (Array(buffer[0..<end]), false) }
+            if let end = headEnd(buffer, from: start) { return (Array(buffer[0..<end.head]), false) }
         }
         return (nil, true)
     }
 
-    /// Where `\r\n\r\n` begins, looking from `start`.
-    static func headEnd(_ buffer: [UInt8], from start: Int) -> Int? {
-        guard buffer.count >= 4 else { return nil }
-        var index = start
-        while index + 3 < buffer.count {
-            if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 { return index }
+    /// Where the head of a message ends (its last line's end left out) and its body begins, looking
+    /// from `start`: the blank line is `\r\n\r\n`, or has a bare `\n` for either line end (RFC 9112
+    /// lets a recipient take one as a line's end).
+    static func headEnd(_ buffer: [UInt8], from start: Int) -> (head: Int, body: Int)? {
+        var index = max(0, start)
+        while index + 1 < buffer.count {
+            if buffer[index] == 10 {
+                let head = index > 0 && buffer[index - 1] == 13 ? index - 1 : index
+                if buffer[index + 1] == 10 { return (head, index + 2) }
+                if buffer[index + 1] == 13, index + 2 < buffer.count, buffer[index + 2] == 10 { return (head, index + 3) }
+            }
             index += 1
         }
         return nil

@@ -2,7 +2,7 @@ extension ViewerPage {
     /// The page's script. It reads its data through one of two sources with the same three calls
     /// (sessions, a window of the timeline, one entry): the server's API, or the data embedded in a
     /// report. Journal strings reach the document through `textContent` only.
-    static var script: String { scriptData + scriptInterface }
+    static var script: String { scriptData + scriptSessions + scriptInterface }
 
     /// The first half: label patterns, JSON Patch, and the two data sources.
     static let scriptData = #"""

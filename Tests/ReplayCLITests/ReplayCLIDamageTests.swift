@@ -100,6 +100,21 @@ struct DamagedSessionRowTests {
         }
     }
 
+    @Test("a duration past any clock shows in seconds with an exponent, an infinite one as ∞")
+    func farDurations() throws {
+        try withTemporaryDirectory { directory in
+            try runDemo(in: directory)
+            try runSQLite("""
+                UPDATE sessions SET started_at = -1e300, ended_at = 1e300 WHERE id = 2;
+                UPDATE sessions SET started_at = -1.7e308, ended_at = 1.7e308 WHERE id = 3
+                """, on: "demo.actionlog", in: directory)
+            let listed = try runCLI(["sessions", "demo.actionlog"], in: directory)
+            #expect(listed.status == 0)
+            let durations = lines(listed.stdout).dropFirst().map { $0.split(separator: " ").last.map(String.init) }
+            #expect(durations[1] == "2.000e+300s" && durations[2] == "∞", "\(listed.stdout)")
+        }
+    }
+
     @Test("verify reports each damaged row as a finding of its session and checks the other sessions")
     func verifyFindsRows() throws {
         try withTemporaryDirectory { directory in

@@ -283,6 +283,14 @@ struct ViewerServerTests {
             #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD")
             let garbage = try exchange(port: port, Array("HELLO\r\n\r\n".utf8))
             #expect(garbage.status == 400)
+            // An encoded slash makes no route; an empty Host is none; a head whose lines end in a
+            // bare LF is read, not waited on until the timeout.
+            let slash = try get(port: port, "/api/sessions/1%2Fentries%2F1")
+            #expect(slash.status == 400)
+            #expect(slash.body == "Refused: The path holds an encoded slash (%2F).\n")
+            #expect(try exchange(port: port, Array("GET / HTTP/1.1\r\nHost: \r\n\r\n".utf8)).status == 400)
+            let bareLF = try exchange(port: port, Array("GET /api/sessions HTTP/1.1\nHost: 127.0.0.1:\(port)\n\n".utf8))
+            #expect(bareLF.status == 200 && bareLF.body.hasPrefix(#"{"damaged":[]"#))
             let large = try exchange(port: port, Array("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX: \(String(repeating: "a", count: 20_000))\r\n\r\n".utf8))
             #expect(large.status == 431)
             #expect(large.body == "Refused: the request's head is larger than 16 KiB.\n")

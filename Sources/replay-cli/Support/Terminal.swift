@@ -101,7 +101,11 @@ enum Format {
 
     /// `1.234s`, `+0.012s`
     static func seconds(_ interval: TimeInterval, sign: Bool = false) -> String {
-        (sign && interval >= 0 ? "+" : "") + String(format: "%.3fs", interval)
+        // Times come from files: an interval no clock measures (infinite, or past 31 years) is shown
+        // as such, not as `infs` or three hundred digits.
+        guard interval.isFinite else { return interval > 0 ? "∞" : "-∞" }
+        let format = abs(interval) < 1e9 ? "%.3fs" : "%.3es"
+        return (sign && interval >= 0 ? "+" : "") + String(format: format, interval)
     }
 
     /// Columns padded to their widest cell; the last column is not padded. Cells are escaped for a

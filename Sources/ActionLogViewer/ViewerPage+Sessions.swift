@@ -1,0 +1,108 @@
+extension ViewerPage {
+    /// The first part of the page's script after the data source: formatting, the page's state and
+    /// the session list (the newest sessions, and older ones on demand).
+    static let scriptSessions = #"""
+          // ---- Formatting ----
+          function el(tag, className, text) {
+            const node = document.createElement(tag);
+            if (className) node.className = className;
+            if (text !== undefined && text !== null) node.textContent = String(text);
+            return node;
+          }
+          function seconds(value) {
+            if (value === null || value === undefined) return "";
+            const v = Number(value);
+            return (v >= 0 ? "+" : "") + (Math.abs(v) < 100 ? v.toFixed(3) : v.toFixed(1)) + "s";
+          }
+          function duration(ns) {
+            if (ns === null || ns === undefined) return "";
+            const v = Number(ns);
+            if (v < 1e3) return v + "ns";
+            if (v < 1e6) return (v / 1e3).toFixed(1) + "µs";
+            if (v < 1e9) return (v / 1e6).toFixed(2) + "ms";
+            return (v / 1e9).toFixed(3) + "s";
+          }
+          function span(total) {
+            if (total === null || total === undefined) return "";
+            const v = Number(total);
+            if (v < 60) return v.toFixed(1) + "s";
+            if (v < 3600) return Math.floor(v / 60) + "m" + Math.round(v % 60) + "s";
+            return Math.floor(v / 3600) + "h" + Math.floor((v % 3600) / 60) + "m";
+          }
+          function showError(error) {
+            const box = $("message");
+            if (!error) { box.hidden = true; box.textContent = ""; return; }
+            box.hidden = false;
+            box.textContent = error.message || String(error);
+          }
+
+          // ---- State ----
+          const ui = {
+            sessions: [], older: null, session: null, rows: [], filter: "", next: null, end: 0,
+            selected: null, entryToken: 0, windowToken: 0, loadingMore: false, polling: false,
+          };
+          const isFiltered = () => ui.filter !== "";
+          const windowFrom = () => (ui.rows.length ? ui.rows[0][0] : 0);
+          const windowEnd = () => (ui.rows.length ? ui.rows[ui.rows.length - 1][0] + 1 : windowFrom());
+
+          // ---- Sessions ----
+          function renderSessions() {
+            const list = $("sessions");
+            list.textContent = "";
+            for (const s of ui.sessions) {
+              const item = el("li");
+              item.dataset.session = String(s.id);
+              if (ui.session && String(ui.session.id) === String(s.id)) item.classList.add("selected");
+              fillSession(item, s);
+              // In a failure report, switching between recorded and replayed keeps the entry, to compare them.
+              item.addEventListener("click", () => openSession(String(s.id), data && data.message ? (ui.selected || 0) : 0));
+              list.appendChild(item);
+            }
+          }
+          // The server lists the newest sessions; the button above them asks for those before.
+          function showOlder(body) { ui.older = body.older || null; $("older").hidden = ui.older === null; }
+          async function loadOlder() {
+            try {
+              const body = await source.sessions(ui.older);
+              ui.sessions = body.sessions.concat(ui.sessions);
+              showOlder(body);
+              renderSessions();
+            } catch (error) { showError(error); }
+          }
+          function fillSession(item, s) {
+            item.textContent = "";
+            item.appendChild(el("div", "name", s.name === "" ? "(unnamed)" : s.name));
+            const meta = el("div", "meta");
+            meta.appendChild(el("span", "status-" + s.status, s.status));
+            meta.appendChild(document.createTextNode(" · " + s.entries + (Number(s.entries) === 1 ? " entry" : " entries")));
+            if (s.duration !== null && s.duration !== undefined) meta.appendChild(document.createTextNode(" · " + span(s.duration)));
+            if (s.appVersion) meta.appendChild(document.createTextNode(" · app " + s.appVersion));
+            if (Number(s.dropped) > 0) meta.appendChild(document.createTextNode(" · " + s.dropped + " lost"));
+            meta.appendChild(document.createTextNode(" · #" + s.id));
+            item.appendChild(meta);
+          }
+          function updateSession(s) {
+            if (!s) return;
+            const index = ui.sessions.findIndex((x) => String(x.id) === String(s.id));
+            if (index >= 0) ui.sessions[index] = s; else ui.sessions.push(s);
+            if (ui.session && String(ui.session.id) === String(s.id)) ui.session = s;
+            const item = document.querySelector('#sessions [data-session="' + CSS.escape(String(s.id)) + '"]');
+            if (item) fillSession(item, s); else renderSessions();
+            updateSlider();
+          }
+          function updateSlider() {
+            const slider = $("slider");
+            const count = ui.session ? Math.max(0, Number(ui.session.entries)) : 0;
+            slider.max = String(Math.max(0, count - 1));
+            if (ui.selected !== null) slider.value = String(ui.selected);
+            $("jump").max = String(Math.max(0, count - 1));
+            $("live").hidden = !(source.live && ui.session && ui.session.status === "recording");
+            const info = $("timeline-info");
+            if (!ui.session) { info.textContent = ""; return; }
+            info.textContent = isFiltered()
+              ? ui.rows.length + " matching entries loaded" + (ui.next !== null ? " (scroll for more)" : "")
+              : "entries " + windowFrom() + "–" + Math.max(windowFrom(), windowEnd() - 1) + " of " + count;
+          }
+
+        """#
+}
