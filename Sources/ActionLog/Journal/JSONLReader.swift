@@ -42,15 +42,12 @@ struct JSONLReader {
         guard !isDirectory.boolValue else {
             throw JournalError(.notAJournal, file: file, reason: "a directory, not an ActionLog session in text form (\(shown))")
         }
-        if readTwice {
-            // Following symbolic links: `/dev/stdin` redirected from a file is that file.
-            var status = stat()
-            guard stat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-                throw JournalError(.invalidArgument, file: file, reason: """
-                    not a regular file (\(shown)); import reads the text form twice (to check it, then to \
-                    store it): save it to a file first
-                    """)
-            }
+        // Following symbolic links, as the journals' check does: `/dev/stdin` redirected from a file is that file.
+        if readTwice, JournalFile.specialFileKind(url.path) != nil {
+            throw JournalError(.invalidArgument, file: file, reason: """
+                not a regular file (\(shown)); import reads the text form twice (to check it, then to \
+                store it): save it to a file first
+                """)
         }
         let handle: FileHandle
         do {

@@ -44,7 +44,7 @@ struct Copy: ParsableCommand {
         // A damaged session row is copied as it is: the copy is what the journal held. Said, not failed.
         let walk = try walkSessions(in: copy, reportingDamage: { error in
             Terminal.printWarning("\(error.description) (copied as it is; `replay-cli verify` lists what is damaged)")
-        }) { _ in true }
+        }) { _ in }
         let (rows, entries) = (walk.rows, walk.entries)
         if json {
             try JSONOutput.print(.object([

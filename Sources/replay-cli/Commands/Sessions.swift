@@ -53,7 +53,6 @@ struct Sessions: ParsableCommand {
             var array = PrettyJSONArray()
             walk = try walkSessions(in: journal) { session in
                 try array.append(Self.json(session), to: &output)
-                return true
             }
             try array.finish(to: &output)
         } else {
@@ -66,7 +65,6 @@ struct Sessions: ParsableCommand {
                     session.duration.map { Format.seconds($0) } ?? "-",
                 ])
                 if table.pending >= EntryPageSize.rows { try table.flush(into: &output) }
-                return true
             }
             if walk.sessions == 0 {
                 try output.write("\(journal.fileName.displayEscaped): no sessions")

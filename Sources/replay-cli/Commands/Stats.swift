@@ -77,7 +77,6 @@ struct Stats: ParsableCommand {
         } else {
             damaged = try walkSessions(in: journal) { session in
                 try report(session)
-                return true
             }.damaged
         }
         if json {

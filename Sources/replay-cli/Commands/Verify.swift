@@ -37,7 +37,7 @@ struct Verify: ParsableCommand {
         }
         let journal = try journal.open()
         // A damaged session row is verify's finding, not a reason to stop before it.
-        let total = try walkSessions(in: journal, reportingDamage: nil) { _ in true }.entries
+        let total = try walkSessions(in: journal, reportingDamage: nil) { _ in }.entries
         let progress = ProgressLine("verify", total: total, unit: "entries")
         let result = try reportingErrors { () throws(JournalError) in try journal.verify(progress: progress.update) }
         progress.finish()

@@ -75,12 +75,12 @@ struct SessionWalk {
 ///
 /// - Parameters:
 ///   - reportingDamage: what to do with the error of a damaged row; `nil` to pass it over silently.
-///   - body: called with each session read; `false` stops the walk.
+///   - body: called with each session read.
 /// - Returns: what the walk saw.
 @discardableResult
 func walkSessions(
     in journal: Journal, reportingDamage: ((JournalError) -> Void)? = { Terminal.printError($0.description) },
-    _ body: (Session) throws -> Bool
+    _ body: (Session) throws -> Void
 ) throws -> SessionWalk {
     var walk = SessionWalk()
     var cursor = journal.sessionCursor()
@@ -91,7 +91,7 @@ func walkSessions(
             walk.sessions += 1
             let (sum, overflow) = walk.entries.addingReportingOverflow(session.entryCount)
             walk.entries = overflow ? Int.max : sum
-            guard try body(session) else { return walk }
+            try body(session)
         case .failure(let error):
             reportingDamage?(error)
             walk.damaged = true
