@@ -235,12 +235,8 @@ public struct ServiceCallDifference: Sendable, Equatable {
     /// The recorded call, e.g. `ProductService.fetchProduct("p-7")`; `nil` when the recording has no
     /// call there.
     public let recorded: String?
-    /// The call made; `nil` when the handler returned without making it, or did not make it by the
-    /// turn of its answer while it waited for its other calls (``stillWaiting``).
+    /// The call made; `nil` when the handler's work ended without making it.
     public let made: String?
-    /// Whether the handler had not returned: it waited for the answers of its other calls, without
-    /// making this one, when its answer's turn came.
-    public var stillWaiting = false
 
     /// The report's section:
     ///
@@ -251,7 +247,7 @@ public struct ServiceCallDifference: Sendable, Equatable {
         [
             "  Service call \(index):",
             "    − \(recorded ?? "(no call: the recording's handler returned)")".displayEscaped,
-            "    + \(made ?? (stillWaiting ? "(no call: the handler waits for its other calls)" : "(no call: the handler returned)"))".displayEscaped,
+            "    + \(made ?? "(no call: the handler returned)")".displayEscaped,
         ].joined(separator: "\n")
     }
 }

@@ -138,7 +138,7 @@ struct ConcurrentCallsTests {
         #expect(divergence.serviceCall?.made == nil)
     }
 
-    @Test("a replayed handler that waits for one side-by-side call without making the other diverges, after the wait, naming the call not made",
+    @Test("a replayed handler that waits for one side-by-side call without making the other gets its answer first, and diverges naming the call not made",
           .timeLimit(.minutes(1)))
     func callNeverMade() async throws {
         let recording = try await record([.viewDidLoad(id: "p-1")], name: "waiting")
@@ -148,7 +148,7 @@ struct ConcurrentCallsTests {
 
               Service call 0:
                 − ProductService.fetchProduct("p-2")
-                + (no call: the handler waits for its other calls)
+                + (no call: the handler returned)
 
             (Recorded: −, Replayed: +)
             """)
@@ -225,57 +225,74 @@ struct ConcurrentCallsTests {
         return (recording, report, await MainActor.run { state.snapshot })
     }
 
-    @Test("a handler that waits for another handler's answer while it has the turn: the recording goes on after the longest wait, and the replay after its own",
+    @Test("a handler that waits, in its turn, for another handler's answer keeps the turn: no clock gives it away, and the recorder names both handlers",
           .timeLimit(.minutes(1)))
     func joinAnotherHandler() async throws {
-        /// What a first action loads, which a second one waits for.
+        /// What the second action waits for: the first one's product, or the recorder's report of the wait.
         actor Load {
             var product: Product?
             var loaded = false
-            var waiters: [CheckedContinuation<Product?, Never>] = []
+            var waiters: [CheckedContinuation<Void, Never>] = []
             func finish(_ product: Product?) {
                 (self.product, loaded) = (product, true)
-                for waiter in waiters { waiter.resume(returning: product) }
+                release()
+            }
+            func release() {
+                for waiter in waiters { waiter.resume() }
                 waiters = []
             }
-            func wait() async -> Product? {
-                if loaded { return product }
-                return await withCheckedContinuation { waiters.append($0) }
+            func wait() async {
+                if loaded { return }
+                await withCheckedContinuation { waiters.append($0) }
             }
         }
-        struct SlowService: ProductService {
-            func fetchProduct(id: String) async throws -> Product {
-                try await Task.sleep(for: .milliseconds(50))
-                return try await FakeProductService().fetchProduct(id: id)
-            }
-            func addToBasket(id: String, quantity: Int) async throws -> Int { quantity }
+        let load = Load()
+        let reports = Mutex<[String]>([])
+        var configuration = RecorderConfiguration()
+        configuration.onError = { error in
+            reports.withLock { $0.append("\(error)") }
+            Task { await load.release() }
         }
-        @Sendable func handler(_ service: any ProductService, _ state: ProductState) -> @Sendable (ProductAction) async -> Void {
-            let load = Load()
-            return { action in
+        let state = await ProductState()
+        let service = RecordedProductService(live: FakeProductService())
+        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: directory.path("join.actionlog"), sessionName: "join", services: ["ProductService"], configuration: configuration,
+            handle: { action in
                 switch action {
                 case .viewDidLoad:
-                    // Its own call: the turn goes to the second action, which then waits for this
-                    // answer while it has the turn.
+                    // Its own call: the turn goes to the second action, which then waits, in its
+                    // turn, for this answer, which needs a turn.
                     let product = try? await service.fetchProduct(id: "p-1")
                     await load.finish(product)
-                    await state.update {
-                        $0.product = product
-                        $0.loading = "loaded"
-                    }
+                    await state.update { $0.product = product }
                 case .addToBasket:
-                    _ = await load.wait()
+                    await load.wait()
+                    await state.update { $0.loading = "joined" }
                 case .onImageSliderAction:
                     break
                 }
-            }
+            },
+            snapshot: { state.snapshot })
+        await MainActor.run {
+            reducer(.viewDidLoad(id: "p-1"))
+            reducer(.addToBasket)
         }
-        let (recording, report, _) = try await recordPairAndReplay("join", live: SlowService(), handler)
-        #expect(recording.entries.count == 3)
-        // The snapshot a joining handler returns with depends on which of the two resumed first, in
-        // the recording and again in the replay: a state difference may show, but no failure and no hang.
-        #expect(report.failure == nil, "\(report)")
-        #expect(report.divergences.allSatisfy { $0.serviceCall == nil && $0.output == nil }, "\(report)")
+        await reducer.settle()
+        reducer.close()
+        // Only the report let the test release the wait: the answer waited behind the turn until the
+        // second handler returned, and was journaled after it.
+        #expect(reports.withLock { $0 } == [
+            """
+            join.actionlog, session 1: the handler of action 2 has kept its turn for 5.0 seconds without awaiting a recorded call \
+            or returning, and the handler of action 1 waits behind it: it may be waiting for something ActionLog cannot see \
+            (another handler's task, a continuation, a stream, a sleep that is not on a RecordedClock). Nothing is decided by \
+            this wait: the turn is given when the handler reaches a recorded call or returns
+            """,
+        ])
+        let recording = try Journal(path: directory.path("join.actionlog")).recordedSession(reducer.recorder.sessionID)
+        #expect(recording.entries.map { $0.label ?? "-" } == ["-", "addToBasket", "viewDidLoad"])
+        #expect(recording.handlers.map(\.started) == [1, 0])
+        #expect(recording.handlers[1].calls.map(\.answered) == [2])
     }
 
     @Test("a call made beside the handler keeps the handler's turn: another handler sent meanwhile runs after it, when recording and when replaying",

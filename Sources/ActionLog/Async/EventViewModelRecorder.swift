@@ -44,7 +44,7 @@ public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewMod
         recorder = try makeAsyncRecorder(
             path: path, sessionName: sessionName, architecture: .eventViewModel, services: services,
             outputType: String(reflecting: ViewModelEvent.self), configuration: configuration, initialState: NoState())
-        core = AsyncRecordingCore(recorder: recorder, handle: handle, snapshot: { NoState() })
+        core = AsyncRecordingCore(recorder: recorder, onError: configuration.onError, handle: handle, snapshot: { NoState() })
     }
 
     /// Hands a `ViewEvent` to the ViewModel; its handler runs in a task of its own. O(1), never blocks.
@@ -66,7 +66,7 @@ public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewMod
     ///
     /// - Parameter event: the emitted event.
     public func emitted(_ event: ViewModelEvent) {
-        guard let run = core.currentRun() else { return }
+        guard let run = HandlerRun.current else { return }
         run.append(.output(OutputEvent(label: ActionLabel.of(event), event: RecordedService.encode(event))))
     }
 

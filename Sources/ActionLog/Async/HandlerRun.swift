@@ -36,12 +36,19 @@ package struct ErrorTypeBox: @unchecked Sendable {
 /// One handler while it runs: the entry it works for, what it did so far. Found by service
 /// wrappers and output taps through a task-local value, so that a call is journaled with the
 /// action whose handler made it, whatever else runs meanwhile.
+///
+/// **Work the handler starts.** The task-local value is a ``HandlerScope`` that nothing but
+/// task-local storage holds. Swift copies task-local values into every `Task {}` a task starts (not
+/// into `Task.detached`), and child tasks (`async let`, task groups) read their parent's. So every
+/// task the handler starts, and every task those start, holds the scope until it ends, and the
+/// scope goes away exactly when the handler has returned and the last of that work has ended: a
+/// program event, with no clock and no edit of the ViewModel. ``waitForWork()`` waits for it.
 package final class HandlerRun: Sendable {
+    /// The scope of the handler this task (or the task that started it) works for.
+    @TaskLocal package static var scope: HandlerScope?
+
     /// The run of the handler this task (or the task that started it) works for.
-    @TaskLocal package static var current: HandlerRun?
-    /// Set while a recorded call's live service runs: a recorded service that the live one calls in
-    /// turn is part of that call, and is neither journaled nor given a turn of its own.
-    @TaskLocal package static var insideCall = false
+    package static var current: HandlerRun? { scope?.run }
 
     /// Tells this handler from the others of the session (recording: the order actions were sent).
     package let token: Int
@@ -49,9 +56,12 @@ package final class HandlerRun: Sendable {
     /// For replay: the entry replayed, which the handler may read (``ReplayedEntry``).
     package let entry: ReplayedEntry?
     private let recorded = Mutex<[HandlerRecord.Record]>([])
-    private let returned = Atomic<Bool>(false)
-    /// Tasks started with ``HandlerTask/start(_:)`` and not finished, and who waits for none to be left.
-    private let tasks = Mutex<(running: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+    /// Set when the handler's own code has returned; its tasks may go on.
+    private let ownPathReturned = Atomic<Bool>(false)
+    /// Set when the entry is written: what a task that outlives it does is not part of it.
+    private let closed = Atomic<Bool>(false)
+    /// Whether every task of the handler has ended, and who waits for it.
+    private let work = Mutex<(finished: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
     package init(token: Int, host: any HandlerHost, entry: ReplayedEntry? = nil) {
         self.token = token
@@ -59,9 +69,51 @@ package final class HandlerRun: Sendable {
         self.entry = entry
     }
 
+    /// Runs `body`, the handler's own code, on the current task (its *own path*) with this run's
+    /// scope, which every task it starts inherits. Returns when `body` returns; its tasks may go on
+    /// (``waitForWork()``).
+    package func runOwnPath(_ body: () async -> Void) async {
+        enterOwnPath()
+        // The scope is made here and handed to the binding alone: once the binding ends and the
+        // tasks that copied it end, it goes away and says so.
+        await HandlerRun.$scope.withValue(HandlerScope(self)) { await body() }
+        leaveOwnPath()
+        ownPathReturned.store(true, ordering: .releasing)
+    }
+
+    /// Whether the handler's own code has returned.
+    package var hasOwnPathReturned: Bool { ownPathReturned.load(ordering: .acquiring) }
+
+    /// Called by the scope when it goes away: every task of the handler has ended.
+    fileprivate func workFinished() {
+        let waiter: CheckedContinuation<Void, Never>? = work.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Whether the handler has returned and every task it started has ended.
+    package var isWorkFinished: Bool { work.withLock { $0.finished } }
+
+    /// Returns once the handler has returned and every task it started (and every task those
+    /// started) has ended.
+    package func waitForWork() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = work.withLock { state in
+                if state.finished { return true }
+                state.waiter = continuation
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
     /// The tasks on the handler's own path, by identity: the task it runs in, and those started with
     /// ``HandlerTask/start(_:)``. A call from any other task (an `async let` child, a task group's, a
-    /// plain `Task`) is made beside the handler, and does not give the handler's turn away.
+    /// `Task {}`) while the handler's own code still runs is made beside it, and does not give the
+    /// handler's turn away.
     private let ownTasks = Mutex<Set<Int>>([])
 
     /// Notes the current task as one of the handler's own path.
@@ -76,8 +128,10 @@ package final class HandlerRun: Sendable {
         ownTasks.withLock { _ = $0.remove(id) }
     }
 
-    /// Whether the current task is on the handler's own path.
-    package var isOnOwnPath: Bool {
+    /// Whether a call made now ends the handler's turn: one from its own path, or, once its own code
+    /// has returned, one from any task it started (nothing else of the entry runs in its turn then).
+    package var callEndsTurn: Bool {
+        if hasOwnPathReturned { return true }
         guard let id = Self.currentTaskID else { return true }
         return ownTasks.withLock { $0.contains(id) }
     }
@@ -102,47 +156,34 @@ package final class HandlerRun: Sendable {
         }
     }
 
-    /// Counts a task started for this handler's entry.
-    package func taskStarted() {
-        tasks.withLock { $0.running += 1 }
+    /// Marks the entry written: what a task that outlives it does later is not part of it.
+    package func close() {
+        closed.store(true, ordering: .releasing)
     }
 
-    /// A task started for this handler's entry finished.
-    package func taskFinished() {
-        let waiters: [CheckedContinuation<Void, Never>] = tasks.withLock { state in
-            state.running -= 1
-            guard state.running == 0 else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Returns once every task started for this entry has finished.
-    package func waitForTasks() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = tasks.withLock { state in
-                if state.running == 0 { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
-    }
-
-    /// Marks the handler returned: what a task it left behind does later is not part of its entry.
-    package func markReturned() {
-        returned.store(true, ordering: .releasing)
-    }
-
-    /// Whether the handler has returned.
-    package var hasReturned: Bool {
-        returned.load(ordering: .acquiring)
+    /// Whether the entry is written.
+    package var isClosed: Bool {
+        closed.load(ordering: .acquiring)
     }
 
     /// What the handler did so far, in order.
     package var records: [HandlerRecord.Record] {
         recorded.withLock { $0 }
+    }
+}
+
+/// The task-local value that ties a task to the handler it works for. Only task-local storage holds
+/// it: the binding around the handler's own code, and the copy each `Task {}` started under it
+/// keeps until it ends. Its end is the end of all that work (see ``HandlerRun``).
+package final class HandlerScope: Sendable {
+    package let run: HandlerRun
+
+    fileprivate init(_ run: HandlerRun) {
+        self.run = run
+    }
+
+    deinit {
+        run.workFinished()
     }
 }
 
@@ -179,39 +220,34 @@ public struct ReplayedEntry: Sendable, Hashable {
     public static var current: ReplayedEntry? { HandlerRun.current?.entry }
 }
 
-/// Starts a task that belongs to the action being handled: its service calls and output events are
-/// journaled with that action's entry, and the entry is written once the task has finished too.
+/// Starts a task on the handler's own path: a call it makes ends the handler's turn as the
+/// handler's own calls do, even while the handler's code still runs.
 ///
-/// For a ViewModel whose handler returns at once and answers later from a task it starts (an event
-/// ViewModel's `handle(event:)` that is not `async`), write `HandlerTask.start { … }` where it wrote
-/// `Task { … }`:
+/// A plain `Task {}` started in a handler is followed too: its calls and output events belong to the
+/// handler's entry, which is written once it has ended (see ``ViewModelRecorder``). Use
+/// `HandlerTask.start` only for a task that the handler's own code then waits for by other means
+/// than a recorded call (a continuation, `await task.value`) while it goes on making calls of its own:
 ///
 /// ```swift
-/// func handle(event: SignInViewEvent) {
-///     output.send(.showSpinner)
-///     HandlerTask.start {
-///         let name = try? await self.service.signIn(email: email)
-///         self.output.send(name.map { .signedIn(name: $0) } ?? .failed)
-///     }
+/// func handle(event: SearchViewEvent) async {
+///     let results = HandlerTask.start { await self.search(query) }   // its calls take turns
+///     await results.value
 /// }
 /// ```
 ///
-/// Recording and replay wait for it as for the handler itself, in the handler's turns. Outside a
-/// recorded or replayed handler it is a plain `Task`.
+/// Outside a recorded or replayed handler it is a plain `Task`.
 public enum HandlerTask {
-    /// Starts `body` in a task of the current handler's entry.
+    /// Starts `body` in a task of the current handler's entry, on the handler's own path.
     ///
     /// - Parameter body: the work; it inherits the handler's task-local values.
     /// - Returns: the task.
     @discardableResult
-    public static func start(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        guard let run = HandlerRun.current, !run.hasReturned else { return Task { await body() } }
-        run.taskStarted()
+    public static func start<Success: Sendable>(_ body: @escaping @Sendable () async -> Success) -> Task<Success, Never> {
+        guard let run = HandlerRun.current, !run.isClosed else { return Task { await body() } }
         return Task {
             run.enterOwnPath()
-            await body()
-            run.leaveOwnPath()
-            run.taskFinished()
+            defer { run.leaveOwnPath() }
+            return await body()
         }
     }
 }

@@ -80,7 +80,7 @@ public struct RecordedService: Sendable {
     public func call<Result: Codable & Sendable>(
         _ method: String, _ arguments: any (Encodable & Sendable)..., perform: () async throws -> Result
     ) async throws -> Result {
-        guard let run = HandlerRun.current, !HandlerRun.insideCall else { return try await perform() }
+        guard let run = HandlerRun.current else { return try await perform() }
         let request = CallRequest(service: name, method: method, arguments: arguments.map(Self.encode), errorTypes: errorTypes)
         return try await run.host.call(request, in: run, live: perform)
     }
@@ -97,7 +97,7 @@ public struct RecordedService: Sendable {
     ///   - perform: the live call. Not called on replay.
     /// - Throws: what the live service threw, or on replay the recorded error or a ``ServiceCallDivergence``.
     public func call(_ method: String, _ arguments: any (Encodable & Sendable)..., perform: () async throws -> Void) async throws {
-        guard let run = HandlerRun.current, !HandlerRun.insideCall else { return try await perform() }
+        guard let run = HandlerRun.current else { return try await perform() }
         let request = CallRequest(service: name, method: method, arguments: arguments.map(Self.encode), errorTypes: errorTypes)
         _ = try await run.host.call(request, in: run) { () async throws -> NoResult in
             try await perform()

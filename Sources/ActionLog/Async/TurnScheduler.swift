@@ -60,8 +60,17 @@ package final class TurnScheduler: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Told when a turn has waited ``diagnosticDelay`` behind the same holder: the holder's token,
+    /// the waiter's, and the wait. A diagnostic only: it changes no turn.
+    private let onLongWait: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)?
 
-    package init() {}
+    /// How long a turn waits behind one holder before ``onLongWait`` hears of it.
+    package static let diagnosticDelay = Duration.seconds(5)
+
+    /// - Parameter onLongWait: told when a turn has waited ``diagnosticDelay`` behind one holder.
+    package init(onLongWait: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)? = nil) {
+        self.onLongWait = onLongWait
+    }
 
     /// Asks for a turn for handler `token`, behind every turn asked before. `starts`: the turn
     /// starts a handler (counted until it ``finished(_:)``).
@@ -83,31 +92,23 @@ package final class TurnScheduler: Sendable {
             return Self.grantNext(&state)
         }
         for (ticket, position) in granted { ticket.grant(position) }
-        if !granted.contains(where: { $0.0 === ticket }) { grantIfStillWaiting(ticket, after: Self.longestWait) }
+        if !granted.contains(where: { $0.0 === ticket }) { reportIfStillWaiting(ticket) }
         return ticket
     }
 
-    /// How long a turn may wait before it is granted anyway, beside the turn running: a handler
-    /// that awaits another handler's work (a task the other started, which the app joins) while it
-    /// has the turn would otherwise wait for ever, and the app with it. The recording then holds the
-    /// order that happened, which a replay may not give again.
-    package static let longestWait = Duration.seconds(2)
-
-    /// Grants `ticket` after `wait` if it is still in the queue then.
-    private func grantIfStillWaiting(_ ticket: Ticket, after wait: Duration) {
-        Task { [self] in
-            try? await Task.sleep(for: wait)
-            // Mostly granted long since: then the queue is not searched.
-            guard !ticket.isGranted else { return }
-            let position: Int? = state.withLock { state in
-                guard let index = state.queue[state.head...].firstIndex(where: { $0 === ticket }) else { return nil }
-                state.queue.remove(at: index)
-                state.waiting[ticket.token, default: 1] -= 1
-                if state.waiting[ticket.token] == 0 { state.waiting[ticket.token] = nil }
-                defer { state.nextPosition += 1 }
-                return state.nextPosition
-            }
-            if let position { ticket.grant(position) }
+    /// Tells ``onLongWait`` when `ticket` still waits behind the same holder after
+    /// ``diagnosticDelay``. No turn is ever granted by time: a handler that waits, while it has the
+    /// turn, for something only another handler's turn would give (a task of another handler it
+    /// joins) keeps the others waiting, and this says which.
+    private func reportIfStillWaiting(_ ticket: Ticket) {
+        guard let onLongWait else { return }
+        let holder = state.withLock { $0.active }
+        // Detached: a task started here would otherwise inherit the handler's scope and count as
+        // its work, keeping its entry open for the delay.
+        Task.detached { [self] in
+            try? await Task.sleep(for: Self.diagnosticDelay)
+            guard !ticket.isGranted, let holder, state.withLock({ $0.active }) == holder else { return }
+            onLongWait(holder, ticket.token, Self.diagnosticDelay)
         }
     }
 

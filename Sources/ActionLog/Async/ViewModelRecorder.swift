@@ -61,7 +61,7 @@ public final class ViewModelRecorder<State: Codable & Sendable, Action: Codable 
         recorder = try makeAsyncRecorder(
             path: path, sessionName: sessionName, architecture: .actorViewModel, services: services, outputType: nil,
             configuration: configuration, initialState: initial)
-        core = AsyncRecordingCore(recorder: recorder, handle: handle, snapshot: snapshot)
+        core = AsyncRecordingCore(recorder: recorder, onError: configuration.onError, handle: handle, snapshot: snapshot)
     }
 
     /// Hands `action` to the ViewModel: its handler runs in a task of its own, in its turn. O(1), never blocks.
@@ -126,75 +126,80 @@ func makeAsyncRecorder<State: Codable & Sendable, Action: Codable & Sendable>(
 /// What both asynchronous fronts share: turns, handler runs, and the journaling of their calls.
 final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Sendable>: HandlerHost {
     let recorder: Recorder<State, Action, Never>
-    let scheduler = TurnScheduler()
+    let scheduler: TurnScheduler
     private let handle: @Sendable (Action) async -> Void
     private let snapshot: @MainActor @Sendable () -> State
     private let nextToken = Atomic<Int>(0)
-    /// The handlers running, by token: an event emitted outside a handler's task goes to the one
-    /// whose turn it is.
-    private let runs = Mutex<[Int: HandlerRun]>([:])
 
-    init(recorder: Recorder<State, Action, Never>, handle: @escaping @Sendable (Action) async -> Void, snapshot: @escaping @MainActor @Sendable () -> State) {
+    init(
+        recorder: Recorder<State, Action, Never>, onError: @escaping @Sendable (RecorderError) -> Void,
+        handle: @escaping @Sendable (Action) async -> Void, snapshot: @escaping @MainActor @Sendable () -> State
+    ) {
         self.recorder = recorder
         self.handle = handle
         self.snapshot = snapshot
+        let file = JournalFile.displayName(recorder.path)
+        let session = recorder.sessionID
+        scheduler = TurnScheduler { holder, waiter, waited in
+            onError(RecorderError(
+                code: .turnHeld, file: file, session: session, entry: nil,
+                reason: """
+                    the handler of action \(holder + 1) has kept its turn for \(waited) without awaiting a recorded call or \
+                    returning, and the handler of action \(waiter + 1) waits behind it: it may be waiting for something ActionLog \
+                    cannot see (another handler's task, a continuation, a stream, a sleep that is not on a RecordedClock). \
+                    Nothing is decided by this wait: the turn is given when the handler reaches a recorded call or returns
+                    """))
+        }
     }
 
     func send(_ action: Action) {
         let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
         let ticket = scheduler.ask(for: token, starts: true)
         let time = Date()
-        Task {
-            let started = await ticket.wait()
-            let run = HandlerRun(token: token, host: self)
-            run.enterOwnPath()
-            runs.withLock { $0[token] = run }
-            let clock = ContinuousClock()
-            let start = clock.now
-            await HandlerRun.$current.withValue(run) {
-                await handle(action)
-            }
-            await run.waitForTasks()
-            run.markReturned()
-            let duration = start.duration(to: clock.now)
-            let state = await snapshot()
-            recorder.record(
-                action: action, state: state, handler: HandlerRecord(seq: 0, started: started, records: run.records),
-                time: time, duration: duration)
-            runs.withLock { $0[token] = nil }
-            scheduler.finished(token)
-        }
+        // Outside any handler's scope: an action sent from a handler (its output handler, say) is a
+        // handler of its own, not work of the one that sent it.
+        HandlerRun.$scope.withValue(nil) { Task { await run(action, token: token, ticket: ticket, time: time) } }
     }
 
-    /// The run an output event emitted now belongs to: the current task's handler, or else the
-    /// handler whose turn it is; `nil` when no handler runs.
-    func currentRun() -> HandlerRun? {
-        if let run = HandlerRun.current { return run }
-        guard let token = scheduler.active else { return nil }
-        return runs.withLock { $0[token] }
+    /// Runs the handler of one action in its turns, then hands its entry to the writer.
+    private func run(_ action: Action, token: Int, ticket: TurnScheduler.Ticket, time: Date) async {
+        let started = await ticket.wait()
+        let run = HandlerRun(token: token, host: self)
+        let clock = ContinuousClock()
+        let start = clock.now
+        await run.runOwnPath { await handle(action) }
+        let duration = start.duration(to: clock.now)
+        if !run.isWorkFinished {
+            // The handler returned and tasks it started go on: the next turn is given, and the
+            // entry is written once they have ended, with the state read in a turn of its own.
+            scheduler.yield(token)
+            await run.waitForWork()
+            _ = await scheduler.ask(for: token).wait()
+        }
+        run.close()
+        let state = await snapshot()
+        recorder.record(
+            action: action, state: state, handler: HandlerRecord(seq: 0, started: started, records: run.records),
+            time: time, duration: duration)
+        scheduler.finished(token)
     }
 
     func call<Result: Codable & Sendable>(
         _ request: CallRequest, in run: HandlerRun, live: () async throws -> Result
     ) async throws -> Result {
-        // A task the handler left running calls after its entry was written: not journaled, no turn.
-        guard !run.hasReturned else { return try await live() }
-        // The handler's own call gives its turn away until the answer; a call made beside it (an
-        // `async let` child, a task group's) does not: the handler goes on with its turn meanwhile.
-        if run.isOnOwnPath { scheduler.yield(run.token) }
+        // A call from the handler's own code gives its turn away until the answer; one made beside
+        // it (an `async let` child, a task group's, a task it started) while that code still runs
+        // does not: the handler goes on with its turn meanwhile.
+        if run.callEndsTurn { scheduler.yield(run.token) }
         let outcome: Swift.Result<Result, any Error>
         do {
-            outcome = .success(try await HandlerRun.$insideCall.withValue(true) { try await live() })
+            // The live service runs outside the handler's scope: a recorded service it calls in turn
+            // is part of this call, and a task it starts is not the handler's work.
+            outcome = .success(try await HandlerRun.$scope.withValue(nil) { try await live() })
         } catch {
             outcome = .failure(error)
         }
         let answered = await scheduler.ask(for: run.token).wait()
-        if run.hasReturned {
-            // The handler returned meanwhile (the call came from a task it did not await): the
-            // turn goes back at once, or no other handler would ever run again.
-            scheduler.yield(run.token)
-            return try outcome.get()
-        }
         let recorded: ServiceCall.Outcome
         switch outcome {
         case .success(let value): recorded = .returned(RecordedService.encode(value))

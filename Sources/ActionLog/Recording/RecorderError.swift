@@ -31,6 +31,10 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         /// The retention policy could not be applied when the recorder opened the journal; the old
         /// sessions stay until the next recorder (or `replay-cli prune`) removes them.
         case retentionFailed
+        /// An asynchronous handler has kept its turn for a while without awaiting a recorded call or
+        /// returning, with another handler waiting behind it (see ``ViewModelRecorder``). Only said:
+        /// the turn still goes on until the handler reaches a recorded call or returns.
+        case turnHeld
     }
 
     public let code: Code

@@ -9,7 +9,8 @@ import Synchronization
 /// The driver gives one turn at a time and waits, on the caller's task (no thread blocked), until
 /// the handler whose turn it is awaits its next service call or returns. So handlers interleave as
 /// they did when recorded, whatever the machine's threads do, and a replay gives the same result
-/// every time.
+/// every time. It waits for what the handlers do, never for a clock: a busy machine makes a replay
+/// slower, never different.
 struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
     let recording: RecordedSession
     let options: ReplayOptions
@@ -35,8 +36,10 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         /// ``pending`` until their turns.
         var made: Set<Int> = []
         var pending: [Int: PendingCall] = [:]
-        /// Whether the handler's own path waits for the answer of a call (its turn has ended).
-        var ownPathWaits = false
+        /// Whether the handler's turn has ended: it waits for an answer, or its code has returned.
+        var turnEnded = false
+        /// Whether the handler's own code has returned (tasks it started may go on).
+        var returned = false
 
         /// The recorded call a call made now stands for: the first one not made yet with the same
         /// service, method and arguments. Calls made one after the other match in order; calls in
@@ -54,18 +57,9 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
 
     /// What the driver did with a handler's event.
     private enum Taken {
-        /// A call: from the handler's own path, which waits for its answer, or from beside it.
-        case call(ownPath: Bool)
-        case returned
+        case next
         case stop(ReplayReport)
-        /// No event came in time.
-        case none
     }
-
-    /// How long the driver waits for a handler to make a call whose answer's turn has come, while
-    /// the handler has other calls in flight: such a call comes from a task beside the handler's
-    /// (`async let`), at once; a handler that waits for its other calls instead never makes it.
-    static var callWait: Duration { .seconds(5) }
 
     func run(make: @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>) async -> ReplayReport {
         var builder = ReportBuilder(recording: recording)
@@ -148,10 +142,10 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             for step in steps.values { for call in step.pending.values { call.fail(ReplayStopped()) } }
         }
         /// Takes the next event of handler `seq`: checks a call against the recording and keeps it
-        /// for its answer's turn, or checks the state once the handler returned.
-        func take(_ seq: Int, timeout: Duration? = nil) async -> Taken {
-            guard var step = steps[seq] else { return .returned }
-            guard let event = await host.mailbox(for: seq).next(timeout: timeout) else { return .none }
+        /// for its answer's turn, or checks the state once all the handler's work has ended.
+        func take(_ seq: Int) async -> Taken {
+            guard var step = steps[seq], !finished.contains(seq) else { return .next }
+            let event = await host.mailbox(for: seq).next()
             if let divergence = outputs?.divergence(), let step = steps[divergence.seq] {
                 builder.divergences.append(self.divergence(step, output: divergence.difference))
                 return .stop(builder.report(failure: nil))
@@ -169,10 +163,16 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 }
                 step.made.insert(index)
                 step.pending[index] = pending
-                if pending.ownPath { step.ownPathWaits = true }
+                if pending.endsTurn { step.turnEnded = true }
                 steps[seq] = step
-                return .call(ownPath: pending.ownPath)
+                return .next
+            case .returned:
+                steps[seq]?.returned = true
+                steps[seq]?.turnEnded = true
+                return .next
             case .finished:
+                steps[seq]?.returned = true
+                steps[seq]?.turnEnded = true
                 outputs?.finish(seq)
                 if let missing = step.firstNotMade {
                     let difference = ServiceCallDifference(index: missing, recorded: step.calls[missing].description, made: nil)
@@ -200,27 +200,46 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                     builder.divergences.append(divergence(step, state: differences, dump: dump))
                     if options.stopAtFirstDivergence { return .stop(builder.report(failure: nil)) }
                 }
-                return .returned
+                return .next
             }
         }
 
-        /// Lets handler `seq` run its turn: until its own path calls a service or returns, the calls
-        /// made beside it taken as they come. Nothing to wait for when its own path already waits
-        /// for an answer.
+        /// Lets handler `seq` run its turn: until it awaits a call that ends its turn, its code
+        /// returns, or all its work ends; calls made beside its running code are taken as they come.
         func runTurn(_ seq: Int) async -> ReplayReport? {
-            while let step = steps[seq], !step.ownPathWaits, !finished.contains(seq) {
-                switch await take(seq, timeout: Self.callWait) {
-                case .stop(let report): return report
-                case .call(ownPath: false): continue
-                // One that waits for another handler's work instead (the recording granted a turn
-                // past it, see TurnScheduler.longestWait) is left to its next turn, or to the end.
-                case .call(ownPath: true), .returned, .none: return nil
-                }
+            while let step = steps[seq], !step.turnEnded, !finished.contains(seq) {
+                if case .stop(let report) = await take(seq) { return report }
             }
             return nil
         }
 
-        for (index, (_, turn)) in turns.enumerated() {
+        /// Gives handler `seq` the answer of recorded call `index`, which it has made.
+        func deliver(_ seq: Int, _ index: Int) -> ReplayReport? {
+            guard let call = steps[seq]?.pending.removeValue(forKey: index), let recorded = steps[seq]?.calls[index] else { return nil }
+            // The task that gets the answer runs in the handler's turn when the call ended its turn,
+            // or when the handler's code has returned (what runs then is that task alone).
+            if call.endsTurn || steps[seq]?.returned == true { steps[seq]?.turnEnded = false }
+            outputs?.activate(seq)
+            if let reason = call.deliver(recorded.outcome) {
+                return builder.report(failure: failure(.serviceResultDoesNotDecode, seq, "\(recorded.service).\(recorded.method)", reason))
+            }
+            return nil
+        }
+
+        /// The first call of handler `seq` that its own code made and waits for, and whose answer the
+        /// recording gave in the same unbroken run of the handler's turns as turn `place`, the answer
+        /// of a call not made yet.
+        func heldWithinTurn(_ seq: Int, from place: Int) -> Int? {
+            guard let step = steps[seq] else { return nil }
+            var next = place
+            while next < turns.count, case .answer(seq, let call) = turns[next].turn {
+                if let pending = step.pending[call], pending.endsTurn { return call }
+                next += 1
+            }
+            return nil
+        }
+
+        for (place, (_, turn)) in turns.enumerated() {
             let seq: Int
             switch turn {
             case .start(let started):
@@ -233,59 +252,43 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 let actions = step.actions
                 let handle = viewModel.handle
                 Task {
-                    run.enterOwnPath()
-                    await HandlerRun.$current.withValue(run) {
+                    await run.runOwnPath {
                         for action in actions { await handle(action) }
                     }
-                    await run.waitForTasks()
-                    run.markReturned()
+                    if !run.isWorkFinished {
+                        mailbox.post(.returned)
+                        await run.waitForWork()
+                    }
+                    run.close()
                     mailbox.post(.finished)
                 }
             case .answer(let answered, let index):
                 seq = answered
-                guard !finished.contains(seq), let recorded = steps[seq]?.calls[index] else { continue }
+                guard !finished.contains(seq), steps[seq]?.calls.indices.contains(index) == true else { continue }
                 // A call in flight beside another may not be made yet when its answer's turn comes:
-                // the handler's events are taken until it is (or until the handler returns without it).
-                while let step = steps[seq], step.pending[index] == nil {
-                    switch await take(seq, timeout: Self.callWait) {
-                    case .call, .returned: break
-                    case .stop(let report): return report
-                    case .none:
-                        var difference = ServiceCallDifference(index: index, recorded: recorded.description, made: nil)
-                        difference.stillWaiting = true
-                        builder.divergences.append(divergence(step, call: difference))
-                        return builder.report(failure: nil)
+                // the handler's events are taken until it is (or until its work ends without it).
+                while let step = steps[seq], !step.made.contains(index), !finished.contains(seq) {
+                    if step.turnEnded, !step.returned, let held = heldWithinTurn(seq, from: place) {
+                        // Its own code waits for a call the recording answered later in this same
+                        // turn, and cannot make this one before: that answer is given first.
+                        if let report = deliver(seq, held) { return report }
+                        continue
                     }
-                    if finished.contains(seq) { break }
+                    if case .stop(let report) = await take(seq) { return report }
                 }
-                guard let call = steps[seq]?.pending.removeValue(forKey: index) else { continue }
-                if call.ownPath { steps[seq]?.ownPathWaits = false }
-                outputs?.activate(seq)
-                if let reason = call.deliver(recorded.outcome) {
-                    return builder.report(failure: failure(.serviceResultDoesNotDecode, seq, "\(recorded.service).\(recorded.method)", reason))
-                }
+                if let report = deliver(seq, index) { return report }
             }
             // The handler's answers that follow at once in the run order were given within its turn
             // (calls in flight side by side): they come before it is waited for.
-            if index + 1 < turns.count, case .answer(seq, _) = turns[index + 1].turn { continue }
+            if place + 1 < turns.count, case .answer(seq, _) = turns[place + 1].turn { continue }
             outputs?.activate(seq)
             if let report = await runTurn(seq) { return report }
         }
-        // The handlers that had not returned by their last turn: their events, as they come.
+        // The handlers whose work had not ended by their last turn: their events, as they come.
         for seq in order {
             while !finished.contains(seq) {
-                switch await take(seq, timeout: Self.callWait) {
-                case .stop(let report): return report
-                case .call, .returned: continue
-                case .none: break
-                }
-                break
+                if case .stop(let report) = await take(seq) { return report }
             }
-        }
-        if let unfinished = order.first(where: { !finished.contains($0) }) {
-            return builder.report(failure: failure(.damagedHandlerRecords, unfinished, steps[unfinished]?.label, """
-                the handler did not return within its recorded turns: a call it made has no answer in the run order
-                """))
         }
         return builder.report(failure: nil)
     }

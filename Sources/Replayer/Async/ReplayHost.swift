@@ -2,9 +2,11 @@ import ActionLog
 import Synchronization
 
 /// What a replayed handler did next, as the replay driver waits for it: a call to a recorded
-/// service (the handler now waits for its answer), or its return.
+/// service (the task that made it now waits for its answer), the return of its own code while tasks
+/// it started go on, or the end of all its work.
 enum HandlerEvent: Sendable {
     case called(PendingCall)
+    case returned
     case finished
 }
 
@@ -12,9 +14,9 @@ enum HandlerEvent: Sendable {
 /// is called, once.
 final class PendingCall: Sendable {
     let request: CallRequest
-    /// Whether the call comes from the handler's own path (see `HandlerRun.isOnOwnPath`): only such
-    /// a call ends the handler's turn; one made beside it does not.
-    let ownPath: Bool
+    /// Whether the call ends the handler's turn (see `HandlerRun.callEndsTurn`): one from its own
+    /// code, or from a task it started once its code returned; not one made beside its running code.
+    let endsTurn: Bool
     /// Resumes the handler with the recorded answer; returns why the recorded result does not
     /// decode into the call's result type (the handler then gets an error).
     let deliver: @Sendable (ServiceCall.Outcome) -> String?
@@ -22,11 +24,11 @@ final class PendingCall: Sendable {
     let fail: @Sendable (any Error) -> Void
 
     init(
-        request: CallRequest, ownPath: Bool, deliver: @escaping @Sendable (ServiceCall.Outcome) -> String?,
+        request: CallRequest, endsTurn: Bool, deliver: @escaping @Sendable (ServiceCall.Outcome) -> String?,
         fail: @escaping @Sendable (any Error) -> Void
     ) {
         self.request = request
-        self.ownPath = ownPath
+        self.endsTurn = endsTurn
         self.deliver = deliver
         self.fail = fail
     }
@@ -36,17 +38,16 @@ final class PendingCall: Sendable {
 final class HandlerMailbox: Sendable {
     private struct State {
         var events: [HandlerEvent] = []
-        /// The driver waiting for the next event, and which of its waits this is.
-        var waiter: (id: Int, continuation: CheckedContinuation<HandlerEvent?, Never>)?
-        var waits = 0
+        /// The driver waiting for the next event.
+        var waiter: CheckedContinuation<HandlerEvent, Never>?
     }
     private let state = Mutex(State())
 
     func post(_ event: HandlerEvent) {
-        let waiter: CheckedContinuation<HandlerEvent?, Never>? = state.withLock { state in
+        let waiter: CheckedContinuation<HandlerEvent, Never>? = state.withLock { state in
             if let waiter = state.waiter {
                 state.waiter = nil
-                return waiter.continuation
+                return waiter
             }
             state.events.append(event)
             return nil
@@ -62,28 +63,16 @@ final class HandlerMailbox: Sendable {
         }
     }
 
-    /// The handler's next event, once it comes; `nil` when `timeout` passes first.
-    func next(timeout: Duration? = nil) async -> HandlerEvent? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<HandlerEvent?, Never>) in
-            let (ready, wait): (HandlerEvent?, Int) = state.withLock { state in
-                if !state.events.isEmpty { return (state.events.removeFirst(), 0) }
-                state.waits += 1
-                state.waiter = (state.waits, continuation)
-                return (nil, state.waits)
+    /// The handler's next event, once it comes. No clock: the driver waits for what the handler
+    /// does, however busy the machine.
+    func next() async -> HandlerEvent {
+        await withCheckedContinuation { (continuation: CheckedContinuation<HandlerEvent, Never>) in
+            let ready: HandlerEvent? = state.withLock { state in
+                if !state.events.isEmpty { return state.events.removeFirst() }
+                state.waiter = continuation
+                return nil
             }
-            if let ready {
-                continuation.resume(returning: ready)
-            } else if let timeout {
-                Task {
-                    try? await Task.sleep(for: timeout)
-                    let expired: CheckedContinuation<HandlerEvent?, Never>? = self.state.withLock { state in
-                        guard let waiter = state.waiter, waiter.id == wait else { return nil }
-                        state.waiter = nil
-                        return waiter.continuation
-                    }
-                    expired?.resume(returning: nil)
-                }
-            }
+            if let ready { continuation.resume(returning: ready) }
         }
     }
 }
@@ -138,10 +127,10 @@ final class ReplayHost: HandlerHost {
     func call<Result: Codable & Sendable>(
         _ request: CallRequest, in run: HandlerRun, live: () async throws -> Result
     ) async throws -> Result {
-        let ownPath = run.isOnOwnPath
+        let endsTurn = run.callEndsTurn
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             let pending = PendingCall(
-                request: request, ownPath: ownPath,
+                request: request, endsTurn: endsTurn,
                 deliver: { outcome in
                     switch outcome {
                     case .returned(let json):
