@@ -7,6 +7,12 @@
 // `CrashState(seq:)`, so the test can check every entry without being told what was recorded. SEED
 // picks how many actions go between flushes and when the child pauses, so that kills land while it
 // encodes, while it commits, and while it is idle.
+//
+// `actionlog-crash-child JOURNAL --exit-from-error-handler encoding|committer N K`: records N
+// actions and never returns from `main`; the recorder's error handler ends the process with
+// `exit(0)` on the writer's thread once all N were handed over. `encoding`: the state of action K
+// does not encode (the encoding thread reports it). `committer`: the file refuses writes until the
+// handler runs, with batches of K (the committing thread reports the first failed commit).
 
 import ActionLog
 import Foundation
@@ -75,8 +81,56 @@ if arguments.count == 4, arguments[2] == "--exit-without-close", let count = Int
     }
 }
 
+/// The state after action `count`: its count; it throws from `encode(to:)` at `failsAt`.
+struct ExitState: Encodable, Sendable {
+    var count: Int
+    var failsAt: Int
+
+    enum CodingKeys: String, CodingKey { case count }
+
+    func encode(to encoder: any Encoder) throws {
+        if count == failsAt {
+            throw EncodingError.invalidValue(count, EncodingError.Context(codingPath: [], debugDescription: "action \(count) fails on purpose"))
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(count, forKey: .count)
+    }
+}
+
+if arguments.count == 6, arguments[2] == "--exit-from-error-handler", ["encoding", "committer"].contains(arguments[3]),
+    let count = Int(arguments[4]), let failing = Int(arguments[5]), count >= failing, failing > 0
+{
+    let onCommitter = arguments[3] == "committer"
+    let allHandedOver = DispatchSemaphore(value: 0)
+    let faults = WriteFaults()
+    var configuration = RecorderConfiguration()
+    configuration.batchInterval = .seconds(60)
+    configuration.batchSize = onCommitter ? failing : 1_000_000
+    configuration.writeFaults = faults
+    configuration.onError = { _ in
+        faults.set(nil)  // The file accepts writes again: what the end of the process writes goes in.
+        allHandedOver.wait()
+        exit(0)
+    }
+    do {
+        let recorder = try Recorder<ExitState, CrashAction, Never>(
+            path: arguments[1], sessionName: "exit from the error handler", initialState: ExitState(count: 0, failsAt: -1),
+            configuration: configuration)
+        if onCommitter { faults.set(.readOnly) }
+        for seq in stride(from: 1, through: count, by: 1) {
+            recorder.record(action: .step, state: ExitState(count: seq, failsAt: onCommitter ? -1 : failing))
+        }
+        say("recorded \(count)")
+        allHandedOver.signal()
+        while true { pause() }
+    } catch {
+        FileHandle.standardError.write(Data("actionlog-crash-child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: actionlog-crash-child JOURNAL SEED | JOURNAL --exit-without-close N\n".utf8))
+    FileHandle.standardError.write(Data("usage: actionlog-crash-child JOURNAL SEED | JOURNAL --exit-without-close N | JOURNAL --exit-from-error-handler encoding|committer N K\n".utf8))
     exit(64)
 }
 var random = Generator(state: seed)

@@ -215,8 +215,9 @@ private final class LineReader: Sendable {
     }
 }
 
-/// The `actionlog-crash-child` binary that `swift test` built next to the test bundle.
-private func crashChildBinary() throws -> URL {
+/// The `actionlog-crash-child` binary that `swift test` built next to the test bundle (also for
+/// ``ExitFromErrorHandlerTests``).
+func crashChildBinary() throws -> URL {
     var directories = [Bundle.main.bundleURL]
     directories += Bundle.allBundles
         .filter { $0.bundleURL.pathExtension == "xctest" }

@@ -46,7 +46,7 @@ struct GoldenTests {
     }
 
     /// What `assertReplay` says when the total loses a dollar at validation; the XCTest suite pins the same text.
-    static let checkoutRegressionMessage = """
+    nonisolated static let checkoutRegressionMessage = """
         Replay diverged at entry 4 of session "checkout" of checkout.jsonl (cartValidated(totalCents: 67400)).
 
           State:

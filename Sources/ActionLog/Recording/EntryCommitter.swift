@@ -47,6 +47,8 @@ final class CommitPipe: @unchecked Sendable {
     /// The first seq the next successful commit writes, with the gap of a pending loss.
     private var resumeSeq = 1
     private var isGone = false
+    /// Actions handed over that the encoding half will never hand on: the process ended on its thread.
+    private var lostAtProcessEnd = 0
 
     /// The most batches waiting: beyond that the encoding half waits, whatever their size.
     private static var batchCapacity: Int { 4 }
@@ -71,10 +73,12 @@ final class CommitPipe: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Asks the committing half to finish the session once the queue is empty.
-    func close() {
+    /// Asks the committing half to finish the session once the queue is empty, counting
+    /// `lostAtProcessEnd` actions that will not come (see ``JournalWriter/endOnProcessEnd(_:)``).
+    func close(lostAtProcessEnd: Int = 0) {
         condition.lock()
         closing = true
+        self.lostAtProcessEnd += lostAtProcessEnd
         condition.broadcast()
         condition.unlock()
     }
@@ -130,6 +134,14 @@ final class CommitPipe: @unchecked Sendable {
         condition.lock()
         resumeSeq = nextSeq
         condition.unlock()
+    }
+
+    /// The actions counted by ``close(lostAtProcessEnd:)``, once: later calls answer 0.
+    func takeLostAtProcessEnd() -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        defer { lostAtProcessEnd = 0 }
+        return lostAtProcessEnd
     }
 
     func didGo() {
@@ -208,6 +220,12 @@ final class EntryCommitter: @unchecked Sendable {
 
     /// Commits what comes until the pipe closes, then finishes the session; tells `handOff` what
     /// each batch became.
+    ///
+    /// When the process ends on this thread (`exit` from the error handler, which this half calls
+    /// after a failed commit, see ``HandOff/closeAtProcessEnd()``), this runs again from there, on
+    /// the same thread: the call it interrupts never resumes, and each of its calls of the handler
+    /// comes once this half's state is settled (a failed transaction rolled back and counted), so
+    /// this half goes on committing what the encoding half still hands over, and closes the session.
     func run<Item>(_ handOff: HandOff<Item>) {
         while true {
             switch pipe.next() {
@@ -316,6 +334,15 @@ final class EntryCommitter: @unchecked Sendable {
             connection.close()
         }
         guard !stopIfGone(lost: nil) else { return }
+        let lostAtEnd = pipe.takeLostAtProcessEnd()
+        if lostAtEnd > 0 {
+            let reason = "the process ended on the recorder's writer thread (exit from its error handler) before they were written"
+            if let loss = unrecordedLoss {
+                unrecordedLoss = (loss.count + lostAtEnd, "\(loss.reason); \(lostAtEnd) of them because \(reason)", loss.time)
+            } else {
+                unrecordedLoss = (lostAtEnd, reason, Date())
+            }
+        }
         do {
             try writeClosing()
         } catch {

@@ -181,19 +181,64 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         while wait, !finished { condition.wait() }
     }
 
-    /// Asks the writer to finish once the queue is empty, and waits for it at most `limit`.
-    /// Returns whether it finished.
-    func close(waitingAtMost limit: Duration) -> Bool {
-        let deadline = Date().addingTimeInterval(limit.timeInterval)
+    /// Closes the recorder as the process ends (see ``OpenRecorders``): nothing more is accepted, and
+    /// the writer finishes what was handed over. On any thread but the writer's own two, waits until
+    /// it has: however long that takes, the work is bounded (what was accepted before, encoded and
+    /// committed once each), and no clock decides what reaches the file. On one of the writer's
+    /// threads (`exit` called from ``RecorderConfiguration/onError``), which cannot wait for itself,
+    /// runs what that thread registered with ``onProcessEnd(_:)`` instead.
+    func closeAtProcessEnd() {
         condition.lock()
-        defer { condition.unlock() }
         closing = true
         condition.broadcast()
-        while !finished {
-            guard condition.wait(until: deadline) else { return finished }
+        guard !finished else {
+            condition.unlock()
+            return
         }
-        return true
+        let current = pthread_self()
+        if let own = processEndActions.first(where: { pthread_equal($0.thread, current) != 0 }) {
+            endedOnWriterThread = true
+            condition.unlock()
+            own.run()
+            return
+        }
+        while !finished { condition.wait() }
+        condition.unlock()
     }
+
+    /// What to do, on the calling thread (one of the writer's), when the process ends on it: see
+    /// ``closeAtProcessEnd()``. Each of the writer's threads registers once, as it starts.
+    func onProcessEnd(_ action: @escaping () -> Void) {
+        condition.lock()
+        processEndActions.append(ThreadAction(thread: pthread_self(), run: action))
+        condition.unlock()
+    }
+
+    /// Whether the process began to end on one of the writer's threads: the error handler that ended
+    /// it is not called again (a second `exit` while the first runs is undefined behaviour).
+    var processEndedOnWriterThread: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return endedOnWriterThread
+    }
+
+    /// Every action the dispatching side handed over or dropped: what the session must account for
+    /// once ``closeAtProcessEnd()`` has stopped accepting more (entry 0 included).
+    var handedOverActions: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return accepted + dropped
+    }
+
+    /// A closure that only ``closeAtProcessEnd()`` runs, and only on `thread`.
+    private struct ThreadAction: @unchecked Sendable {
+        // @unchecked: `run` is called on `thread` alone, the thread that made it.
+        let thread: pthread_t
+        let run: () -> Void
+    }
+
+    @exclusivity(unchecked) private var processEndActions: [ThreadAction] = []
+    @exclusivity(unchecked) private var endedOnWriterThread = false
 
     /// See ``encodedCount``.
     @exclusivity(unchecked) private var encoded = 0

@@ -196,10 +196,14 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         let committer = self.committer
         let thread = Thread {
             lowerCurrentThreadPriority()
+            // `exit` from the error handler on this thread: it goes on committing, there (see
+            // ``EntryCommitter/run(_:)``).
+            handOff.onProcessEnd { committer.run(handOff) }
             committer.run(handOff)
         }
         thread.name = "ActionLog committer"
         thread.qualityOfService = .utility
+        committerStarted = true
         thread.start()
         var publishedBytes = keyframeBytes
         while true {
@@ -240,6 +244,30 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// The queue to the committing half.
     private var pipe: CommitPipe { committer.pipe }
 
+    /// Whether ``run(_:)`` has started the committing half's thread.
+    private var committerStarted = false
+    /// The actions (steps, and drops carried by them) in the batches handed to the committing half.
+    private var submittedActions = 0
+
+    /// Ends the session when the process ends on this thread, the encoding half's (`exit` called
+    /// from the error handler, see ``HandOff/closeAtProcessEnd()``). This thread cannot go back to
+    /// the step it was encoding, so the rows encoded so far go to the committing half, and every
+    /// action handed over beyond them is counted as lost: the committing half writes their gap,
+    /// adds them to the session's `dropped` and marks it closed, while this thread waits for it
+    /// (or does it here, before ``run(_:)`` has started it). Nothing new is accepted by then, so
+    /// the count is final.
+    func endOnProcessEnd(_ handOff: HandOff<Item>) {
+        // The rows held stand for these steps; the rest of the take they came with has none.
+        held.items = held.rows.filter { $0.kind != .gap }.count + held.lostToEncoding
+        submitHeld()
+        pipe.close(lostAtProcessEnd: max(0, handOff.handedOverActions - 1 - submittedActions))
+        if committerStarted {
+            pipe.waitUntilFinished()
+        } else {
+            committer.run(handOff)
+        }
+    }
+
     /// Hands the held rows to the committing half, and starts a new batch.
     private func submitHeld() {
         // A failure the committing half met since: the held rows follow states lost with it. They go
@@ -247,6 +275,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         noticeFailures(pipe.outcome())
         guard !held.isEmpty else { return }
         nextSeq += held.rows.count
+        submittedActions += EncodedBatch.actions(in: held.rows)
         pipe.submit(held)
         held = Held(generation: failuresSeen)
     }
@@ -256,6 +285,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     private func noticeFailures(_ outcome: (failures: Int, resumeSeq: Int, gone: Bool)) {
         guard outcome.failures != failuresSeen else { return }
         if !held.isEmpty {
+            submittedActions += EncodedBatch.actions(in: held.rows)
             pipe.submit(held)  // its generation is older: the committing half counts it as lost
         }
         failuresSeen = outcome.failures

@@ -82,7 +82,13 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         let started = WriterStart()
         let startedAt = Date()
         let handOff = self.handOff
-        let onError = configuration.onError
+        let reportError = configuration.onError
+        // Once the handler has ended the process from a writer thread, it is not called again: a
+        // second `exit` while the first runs is undefined behaviour (what is lost is in the file).
+        let onError: @Sendable (RecorderError) -> Void = { error in
+            guard !handOff.processEndedOnWriterThread else { return }
+            reportError(error)
+        }
         let retention = configuration.retention
         let faults = configuration.writeFaults
         let overloadQuietPeriod = configuration.overloadQuietPeriod
@@ -115,6 +121,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
             case .success(let made):
                 writer = made
             }
+            // `exit` from the error handler on this thread (from here on, retention's reports too).
+            handOff.onProcessEnd { writer.endOnProcessEnd(handOff) }
             handOff.didCommitDirectly()
             handOff.estimateStateBytes(writer.keyframeBytes)
             // Before the initializer returns, so that what it leaves in the journal is settled.
@@ -128,14 +136,14 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         // whether `close()` was called or the recorder went away with its writer still writing.
         // Weakly: the registry keeps no hand-off alive; the writer thread forgets it as it ends.
         OpenRecorders.add(handOffID) { [weak handOff] in
-            _ = handOff?.close(waitingAtMost: OpenRecorders.exitWait)
+            handOff?.closeAtProcessEnd()
         }
         thread.start()
         sessionID = try started.wait().get()
     }
 
     /// Closes the session if ``close()`` was not called. Does not wait for the writer; the process's
-    /// normal end does, at most 2 seconds (a recorder left open is closed then too).
+    /// normal end does, until the writer has committed what was handed over (see ``close()``).
     deinit {
         handOff.close(wait: false)
     }
@@ -188,8 +196,14 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     /// and the last writer to close does the same.
     ///
     /// A recorder still open when the process ends normally (`exit`, the end of `main`) is closed
-    /// then, waiting at most 2 seconds for its writer. A process killed, or an app the system
-    /// terminates, runs no such handler: close the recorder where the app ends.
+    /// then: `exit` ends the process only once everything handed over is committed and the session
+    /// is closed, however long a busy machine makes that (the work is bounded by what was handed
+    /// over: nothing more is accepted). A disk that stops answering holds it up as it would hold up ``close()``.
+    /// When `exit` is called on the writer's own threads (from ``RecorderConfiguration/onError``),
+    /// the writer finishes there or, for what it can no longer encode, writes a `gap` that counts
+    /// it and adds it to the session's `dropped`; the handler is not called again. A process
+    /// killed, or an app the system terminates, runs no such handler: close the recorder where the
+    /// app ends.
     ///
     /// ```swift
     /// recorder.close()

@@ -72,7 +72,9 @@ public struct RecorderConfiguration: Sendable {
     /// Called on the writer's thread for every failure: an entry that does not encode, entries dropped
     /// under back-pressure, a write that fails (once per episode: the next failures are only counted
     /// until a write succeeds again), a journal deleted or replaced while recording. The default prints
-    /// to standard error.
+    /// to standard error. It may call `exit`: the session is still closed, and what the writer could
+    /// not finish is counted in a gap (see ``Recorder/close()``); it is not called again after that.
+    /// At the end of the process it must not wait for the thread that is ending it.
     public var onError: @Sendable (RecorderError) -> Void = RecorderError.printToStandardError
     /// For tests: the writer takes nothing from the queue until a flush or close asks for it, as a
     /// writer that fell behind would, so that a test can fill the queue and see what is dropped.

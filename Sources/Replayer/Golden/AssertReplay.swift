@@ -26,6 +26,20 @@ import IssueReporting
 /// A Swift Testing target must depend on `IssueReportingTestSupport` (xctest-dynamic-overlay), or
 /// the issue is not recorded and the test passes.
 ///
+/// Called from the test's task, or from a `Task { }` it creates (which inherits the test), the
+/// failure fails that test, in XCTest and Swift Testing alike. Called from a `Task.detached` or
+/// another thread: XCTest still fails the running test (it finds it from any thread); Swift Testing
+/// finds its test only through task-local values, which neither inherits, so no test can be told
+/// apart from the others running beside it. There the failure is recorded as an issue that belongs
+/// to no test (Swift Testing prints it as `Test «unknown» recorded an issue`), which fails the whole
+/// run, with the message and a note that says to assert on the test's task; `withKnownIssue` in the
+/// test cannot match it. (Before, such a failure reached neither framework: the test passed.)
+///
+/// ```swift
+/// let report = await Task.detached { verifyReplay(golden: "fixtures/checkout.jsonl", reducer: Checkout.reduce) }.value
+/// #expect(report.message == nil)   // on the test's task: fails this test
+/// ```
+///
 /// - Parameters:
 ///   - golden: the golden file (`.jsonl` or `.actionlog`), relative to the test file's folder or above.
 ///   - sessionName: for a journal golden holding several sessions, the one to replay.
@@ -55,7 +69,7 @@ public func assertReplay<State: Codable, Action: Codable, Effect: Encodable>(
         golden: golden, sessionName: sessionName, options: options, record: record, ifMissing: ifMissing,
         environment: environment, filePath: filePath, reducer: reducer)
     if let message = result.message {
-        reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+        reportReplayFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
@@ -82,6 +96,6 @@ public func assertReplay<State: Codable, Action: Codable>(
         golden: golden, sessionName: sessionName, options: options, record: record, ifMissing: ifMissing,
         environment: environment, filePath: filePath, reducer: reducer)
     if let message = result.message {
-        reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+        reportReplayFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

@@ -138,7 +138,7 @@ public func assertReplay<State: Codable & Sendable, Action: Codable & Sendable>(
         golden: golden, sessionName: sessionName, services: services, options: options, record: record, liveSession: liveSession,
         filePath: filePath, viewModel: viewModel)
     if let message = result.message {
-        reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+        reportReplayFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
@@ -186,7 +186,7 @@ public func assertReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable 
         golden: golden, sessionName: sessionName, services: services, options: options, record: record, liveSession: liveSession,
         filePath: filePath, eventViewModel: eventViewModel)
     if let message = result.message {
-        reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+        reportReplayFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
