@@ -118,6 +118,40 @@ struct GoldenTimeFormTests {
             """)
     }
 
+    @Test("an event ViewModel's golden re-recorded in mode all writes the same text and says which calls it kept; an unreadable golden is replaced, saying so")
+    func eventGolden() async throws {
+        let path = directory.path("sign-in.jsonl")
+        let live: @Sendable () async throws -> RecordedSession = ArchitectureGoldenTests.liveSession {
+            try await recordSignInSession(path: $0, script: [.viewDidLoad, .signInTapped(email: "ada@example.com")])
+        }
+        func verify(_ mode: RecordMode) async -> GoldenReport {
+            await verifyReplay(golden: path, services: ["AuthService"], record: mode, liveSession: live, environment: [:]) {
+                (emit: @escaping @Sendable (SignInViewModelEvent) -> Void) in
+                let viewModel = SignInViewModel(service: RecordedAuthService(live: OfflineAuthService()))
+                viewModel.output.addHandler(emit)
+                return { (event: SignInViewEvent) in await viewModel.handle(event: event) }
+            }
+        }
+        _ = await verify(.missing)
+        let before = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(await verify(.all).message == """
+            Re-recorded \(path) (record mode all) from a new live session: 3 entries. Review it, commit it, and re-run the test.
+
+            Recorded service calls, entry by entry (1 kept, 0 changed, 0 dropped):
+              entry 2 signInTapped: kept call 0 AuthService.signIn("ada@example.com")
+            """)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+
+        try "not a session\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let replaced = await verify(.all)
+        #expect(replaced.message == """
+            Re-recorded \(path) (record mode all) from a new live session: 3 entries. Review it, commit it, and re-run the test.
+
+            The golden it replaced could not be read (sign-in.jsonl: line 1: not an ActionLog session header: invalid JSON at byte 1: unexpected character "o"), so its recorded service calls are not compared.
+            """)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+    }
+
     @Test("a call whose arguments are the same but whose answer changed is shown with both answers")
     func changedAnswer() {
         let old = ServiceCall(service: "ProductService", method: "addToBasket", arguments: ["p-7", 1], outcome: .returned(1), answered: 4)
