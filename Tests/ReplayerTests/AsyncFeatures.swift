@@ -89,6 +89,7 @@ enum ProductChange: Sendable {
     case skipsTheFetch
     case addsAnExtraCall
     case sliderOffByOne
+    case addsTwoToBasket
 }
 
 actor ProductViewModel {
@@ -133,7 +134,7 @@ actor ProductViewModel {
             await state.update { $0.sliderPosition = shown }
         case .addToBasket:
             guard let product = await state.snapshot.product else { return }
-            if let count = try? await service.addToBasket(id: product.id, quantity: 1) {
+            if let count = try? await service.addToBasket(id: product.id, quantity: change == .addsTwoToBasket ? 2 : 1) {
                 await state.update { $0.basketCount += count }
             }
         }
@@ -142,9 +143,11 @@ actor ProductViewModel {
 
 /// Records `script` into a new session of `path`: the actions of each batch are sent at once (so
 /// they overlap), and each batch waits until the one before has settled.
-func recordProductSession(path: String, script: [[ProductAction]], sessionName: String = "product card") async throws -> Session.ID {
+func recordProductSession(
+    path: String, script: [[ProductAction]], sessionName: String = "product card", change: ProductChange = .none
+) async throws -> Session.ID {
     let state = await ProductState()
-    let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: FakeProductService()))
+    let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: FakeProductService()), change: change)
     let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
         path: path, sessionName: sessionName, services: ["ProductService"],
         handle: { await viewModel.handle($0) },

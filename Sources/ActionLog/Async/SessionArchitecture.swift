@@ -14,6 +14,16 @@ package enum SessionArchitecture: String, Sendable, Hashable {
     package static let servicesKey = "actionlog.services"
     /// The session metadata key that names the output event type of an event ViewModel.
     package static let outputTypeKey = "actionlog.outputType"
+    /// The reserved service name of ``RecordedClock``'s sleeps. Every ViewModel may use the clock,
+    /// so it is never listed: ``adding(services:outputType:to:)`` leaves it out of the metadata,
+    /// and ``declared(_:)`` out of what is compared.
+    package static let clockService = "RecordedClock"
+
+    /// The services of `names` that must be listed, sorted: all but the reserved ``clockService``.
+    /// What the check of a replay's `services:` against the recorded ones compares, on both sides.
+    package static func declared(_ names: [String]) -> [String] {
+        names.filter { $0 != clockService }.sorted()
+    }
 
     /// How messages name it: `an actor ViewModel`.
     package var phrase: String {
@@ -57,7 +67,7 @@ package enum SessionArchitecture: String, Sendable, Hashable {
     package func adding(services: [String], outputType: String?, to metadata: JSONValue) -> JSONValue {
         guard case .object(var members) = metadata else { return metadata }
         members[Self.metadataKey] = .string(rawValue)
-        members[Self.servicesKey] = .array(services.sorted().map(JSONValue.string))
+        members[Self.servicesKey] = .array(Self.declared(services).map(JSONValue.string))
         if let outputType { members[Self.outputTypeKey] = .string(outputType) }
         return .object(members)
     }

@@ -16,6 +16,17 @@ import ActionLog
 ///
 /// Writing a golden always fails the test with a message that says what was written, so a recording
 /// is never mistaken for a pass.
+///
+/// **Times.** Goldens that a record mode writes are in a deterministic time form: every time is 0
+/// (`"startedAt":0.0`, `"time":0.0`) and no entry has a `durationNs`
+/// (``ActionLog/RecordedSession/withZeroTimes()``), since wall-clock times differ in every
+/// recording of the same script. A new golden recorded from actions, from a `.recorded` source or
+/// from a new live session is written so; re-recording a reducer's golden keeps each entry's time
+/// and duration as the golden has them (zero for one a record mode wrote). So recording again after
+/// a change of behaviour changes only the lines of the entries whose content changed, and
+/// `git diff` shows those. Re-recording an asynchronous golden from a new live session also says,
+/// entry by entry, which recorded service calls it kept, changed, dropped or added. A golden exported
+/// from a journal (`replay-cli export`) keeps its real times until a record mode rewrites it.
 public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     /// The mode's name, as `ACTIONLOG_RECORD` spells it.
     public let description: String

@@ -11,6 +11,20 @@ import IssueReporting
 /// new live recording of the feature's script; without it, a missing golden or a changed
 /// behaviour asks to record the session again.
 ///
+/// A golden written from `liveSession` is in the deterministic time form
+/// (``ActionLog/RecordedSession/withZeroTimes()``: every time 0, no durations), so recording it
+/// again changes only the lines of the entries whose content changed. The message of a re-record
+/// (`failed`, `all`) then lists, entry by entry, which of the golden's recorded service calls the
+/// new session kept, changed or dropped, and the calls it added:
+///
+/// ```
+/// Re-recorded fixtures/product.jsonl (record mode failed) from a new live session: 4 entries. Review it, commit it, and re-run the test.
+///
+/// Recorded service calls, entry by entry (1 kept, 1 changed, 0 dropped):
+///   entry 2 viewDidLoad: kept call 0 ProductService.fetchProduct("p-7")
+///   entry 3 addToBasket: changed call 0 ProductService.addToBasket("p-7", 1) → ProductService.addToBasket("p-7", 2)
+/// ```
+///
 /// ```swift
 /// let result = await verifyReplay(golden: "fixtures/product.actionlog", services: ["ProductService"]) { initial in
 ///     let state = ProductState(initial)
@@ -207,17 +221,24 @@ private func asyncGoldenCheck(
     func report(_ replay: ReplayReport?, _ message: String?, wrote: Bool = false) -> GoldenReport {
         GoldenReport(golden: file.displayPath, url: file.url, mode: mode, replay: replay, wroteGolden: wrote, message: message)
     }
-    /// Writes a new live session as the golden; `nil` when there is none to write.
-    func write(_ replay: ReplayReport?, _ verb: String) async -> GoldenReport? {
+    /// Writes a new live session as the golden, in the deterministic time form; `nil` when there is
+    /// none to write. `previous`: the golden it replaces, whose calls the message compares with the
+    /// new ones (or why it could not be read).
+    func write(_ replay: ReplayReport?, _ verb: String, replacing previous: Result<RecordedSession, any Error>? = nil) async -> GoldenReport? {
         guard let liveSession else { return nil }
         do {
-            let recording = try await liveSession()
+            let recording = try await liveSession().withZeroTimes()
             try file.write(recording)
             let count = recording.entries.count
-            let summary = """
+            var summary = """
                 \(verb) \(file.displayPath) (\(why)) from a new live session: \(count) \(count == 1 ? "entry" : "entries"). \
                 Review it, commit it, and re-run the test.
                 """
+            switch previous {
+            case .success(let old)?: summary += "\n\n" + CallChanges(old: old, new: recording).message
+            case .failure(let error)?: summary += "\n\nThe golden it replaced could not be read (\(error)), so its recorded service calls are not compared."
+            case nil: break
+            }
             return report(replay, replay.map { "\($0)\n\n\(summary)" } ?? summary, wrote: true)
         } catch {
             return report(replay, "Cannot record the golden \(file.displayPath) from a new live session: \(error)")
@@ -236,16 +257,17 @@ private func asyncGoldenCheck(
             ViewModelRecorder or EventViewModelRecorder and keep its journal there, or pass liveSession: to record one.
             """)
     }
-    if mode == .all, let written = await write(nil, "Re-recorded") { return written }
+    let read = Result<RecordedSession, any Error> { try file.read(sessionName: sessionName) }
+    if mode == .all, let written = await write(nil, "Re-recorded", replacing: read) { return written }
     let recorded: RecordedSession
     do {
-        recorded = try file.read(sessionName: sessionName)
+        recorded = try read.get()
     } catch {
         return report(nil, "Cannot check the golden \(file.displayPath): \(error)")
     }
     let result = await replay(recorded)
     if result.isMatch { return report(result, nil) }
-    if mode == .failed, let written = await write(result, "Re-recorded") { return written }
+    if mode == .failed, let written = await write(result, "Re-recorded", replacing: .success(recorded)) { return written }
     let fix = goldenFix(for: result, ifIntended: liveSession == nil
         ? "If the new behaviour is intended, record the session again and replace the golden."
         : "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.")

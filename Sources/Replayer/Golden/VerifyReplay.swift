@@ -153,7 +153,7 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
             let name = file.url.deletingPathExtension().lastPathComponent
             recording = try Rerecording.record(name: name, file: file.url.lastPathComponent, from: initial, actions: actions, reducer: reducer)
         case .recorded(let make):
-            recording = try make()
+            recording = try make().withZeroTimes()
         }
         try file.write(recording)
         let count = recording.entries.count
