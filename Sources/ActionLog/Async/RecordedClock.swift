@@ -198,7 +198,7 @@ public struct RecordedClock: Clock {
     /// The handler whose sleeps are journaled or replayed now; `nil` outside one, or inside the
     /// live call of a recorded service (which is not journaled either).
     private static var handlerRun: HandlerRun? {
-        guard let run = HandlerRun.current, !HandlerRun.insideCall else { return nil }
+        guard let run = HandlerRun.current else { return nil }
         return run
     }
 }

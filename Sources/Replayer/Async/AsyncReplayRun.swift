@@ -297,13 +297,13 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
     private func refusal() -> ReplayFailure? {
         let metadata = recording.session.metadata
         let (recorded, raw) = SessionArchitecture.of(metadata)
-        let recordedServices = SessionArchitecture.services(in: metadata)
-        let asked = "\(architecture.phrase)\(Self.servicesPhrase(services.sorted()))"
+        let recordedServices = SessionArchitecture.services(in: metadata).map(SessionArchitecture.declared)
+        let asked = "\(architecture.phrase)\(Self.servicesPhrase(SessionArchitecture.declared(services)))"
         guard let recorded, let recordedServices else {
             return failure(.wrongArchitecture, nil, nil, "the session's metadata names an unknown architecture \(raw) or a damaged list of services; the replay asked for \(asked)")
         }
-        guard recorded == architecture, recordedServices.sorted() == services.sorted() else {
-            let holds = "\(recorded.phrase)\(recorded == .reducer ? "" : Self.servicesPhrase(recordedServices.sorted()))"
+        guard recorded == architecture, recordedServices == SessionArchitecture.declared(services) else {
+            let holds = "\(recorded.phrase)\(recorded == .reducer ? "" : Self.servicesPhrase(recordedServices))"
             return failure(.wrongArchitecture, nil, nil, "the session holds \(holds), but the replay asked for \(asked)")
         }
         return nil
