@@ -55,25 +55,6 @@ struct ExportImportDiffTests {
         }
     }
 
-    @Test("export --zero-times writes every time as 0 and no durations, the rest as export does; it imports and verifies")
-    func zeroTimes() throws {
-        try withTemporaryDirectory { directory in
-            try copyFixture("checkout.actionlog", to: directory)
-            let real = try runCLI(["export", "checkout.actionlog"], in: directory)
-            let zeroed = try runCLI(["export", "checkout.actionlog", "--zero-times", "--output", "golden.jsonl"], in: directory)
-            #expect(zeroed.status == 0 && zeroed.stderr == "", "\(zeroed.stderr)")
-            let text = try contents("golden.jsonl", in: directory)
-            let expected = real.stdout
-                .replacingOccurrences(of: #""(startedAt|endedAt|time)":[0-9.e+-]+"#, with: #""$1":0.0"#, options: .regularExpression)
-                .replacingOccurrences(of: #","durationNs":[0-9]+"#, with: "", options: .regularExpression)
-            #expect(text == expected)
-            #expect(real.stdout.contains("durationNs") && !text.contains("durationNs"))
-            #expect(lines(text).dropFirst().allSatisfy { $0.contains(#""time":0.0"#) })
-            #expect(try runCLI(["import", "golden.jsonl", "--into", "copy.actionlog"], in: directory).status == 0)
-            #expect(try runCLI(["verify", "copy.actionlog"], in: directory).stdout == "copy.actionlog: 1 session, 15 entries: OK\n")
-        }
-    }
-
     @Test("import into an existing journal adds a session; export without --session needs a single session")
     func importIntoExistingJournal() throws {
         try withTemporaryDirectory { directory in

@@ -124,18 +124,17 @@ extension Journal {
     }
 
     /// ``exportJSONL(_:to:)`` with the text handed to `write` in chunks of about 64 KiB: for a caller
-    /// that reports its own write failures (the CLI names the file it could not write). `zeroTimes`:
-    /// write the deterministic time form of goldens (``RecordedSession/withZeroTimes()``).
+    /// that reports its own write failures (the CLI names the file it could not write).
     ///
     /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
-    package func exportJSONL(_ id: Session.ID, zeroTimes: Bool = false, write: ([UInt8]) throws -> Void) throws {
+    package func exportJSONL(_ id: Session.ID, write: ([UInt8]) throws -> Void) throws {
         let session = try self.session(id)
         // An asynchronous session's handler records are read a window of entries at a time, as the entries are.
         var handlers = HandlerRecordPager(journal: self, session: id)
         var cursor = try entryCursor(in: id)
         try RecordedSession.writeJSONL(
             session: session, file: fileName, handler: { seq throws(JournalError) in try handlers.record(at: seq) },
-            next: { () throws(JournalError) in try cursor.next() }, zeroTimes: zeroTimes, write: write)
+            next: { () throws(JournalError) in try cursor.next() }, write: write)
     }
 }
 
@@ -162,17 +161,16 @@ extension RecordedSession {
     }
 
     /// Writes a session's text form from entries read one at a time, checking them on the way, and
-    /// hands it to `write` in chunks of about 64 KiB; with `zeroTimes`, in the deterministic time
-    /// form of goldens (every time 0, no durations: ``RecordedSession/withZeroTimes()``).
+    /// hands it to `write` in chunks of about 64 KiB.
     ///
     /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
     package static func writeJSONL(
         session: Session, file: String, handler: (Int) throws(JournalError) -> HandlerRecord? = { _ in nil },
-        next: () throws(JournalError) -> Entry?, zeroTimes: Bool = false, write: ([UInt8]) throws -> Void
+        next: () throws(JournalError) -> Entry?, write: ([UInt8]) throws -> Void
     ) throws {
         var writer = JSONLWriter()
         var states = SessionStates(file: file, session: session.journalID)
-        writer.header(zeroTimes ? session.withZeroTimes() : session)
+        writer.header(session)
         func drain(force: Bool) throws {
             guard force || writer.buffer.count >= 1 << 16 else { return }
             try write(writer.buffer)
@@ -183,7 +181,7 @@ extension RecordedSession {
                 guard let entry = try next() else { break }
                 try states.checkAction(of: entry)
                 try states.advance(past: entry)
-                writer.entry(zeroTimes ? entry.withZeroTime() : entry, handler: try handler(entry.seq))
+                writer.entry(entry, handler: try handler(entry.seq))
             } catch {
                 // The lines before the damaged entry are written, then its error: the error is what
                 // the caller reports, so a failure to write those lines too is not told over it.

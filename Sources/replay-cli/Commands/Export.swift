@@ -24,7 +24,6 @@ struct Export: ParsableCommand {
               replay-cli export app.actionlog --session checkout --output checkout.jsonl
               replay-cli export app.actionlog --session 3 | jq -c '.label'
               replay-cli export edited.jsonl --output normal.jsonl --force
-              replay-cli export app.actionlog --session checkout --zero-times --output fixtures/checkout.jsonl
             """
     )
 
@@ -44,9 +43,6 @@ struct Export: ParsableCommand {
     @Flag(help: "Replace the --output file if it exists.")
     var force = false
 
-    @Flag(help: "Write every time as 0 and no reducer durations: the form of goldens, which re-recording changes only where behaviour changed.")
-    var zeroTimes = false
-
     func validate() throws {
         if let output { try refuseEmptyPath(output, "--output") }
     }
@@ -54,7 +50,7 @@ struct Export: ParsableCommand {
     func run() throws {
         guard let output else {
             // Text going to a terminal shows its own progress; a line drawn over it would garble it.
-            try source.exportJSONL(showingProgress: !Terminal.isInteractive, zeroTimes: zeroTimes, write: OutputTarget.standardOutput.write)
+            try source.exportJSONL(showingProgress: !Terminal.isInteractive, write: OutputTarget.standardOutput.write)
             return
         }
         let shown = output.displayEscaped
@@ -111,7 +107,7 @@ struct Export: ParsableCommand {
         let target = OutputTarget(descriptor: descriptor, name: path)
         guard descriptor >= 0 else { throw target.failure(errno) }
         defer { close(descriptor) }
-        try source.exportJSONL(zeroTimes: zeroTimes, write: target.write)
+        try source.exportJSONL(write: target.write)
     }
 
     /// Writes beside the target and renames over it at the end: a failed export (a full disk, a
@@ -131,7 +127,7 @@ struct Export: ParsableCommand {
         let target = OutputTarget(descriptor: descriptor, name: path)
         var isOpen = true
         do {
-            try source.exportJSONL(zeroTimes: zeroTimes, write: target.write)
+            try source.exportJSONL(write: target.write)
             // A full disk may show only when the data reaches it, or when the file is closed.
             guard fsync(descriptor) == 0 else { throw target.failure(errno) }
             isOpen = false

@@ -48,9 +48,8 @@ struct SessionFileOptions: ParsableArguments {
     /// exit status; what `write` throws passes through.
     ///
     /// On a terminal, a long export shows how many entries it has written (``ProgressLine``), unless
-    /// `showingProgress` is `false` (the text itself goes to the terminal). `zeroTimes`: every time
-    /// 0 and no durations, the deterministic form of goldens.
-    func exportJSONL(showingProgress: Bool = true, zeroTimes: Bool = false, write: ([UInt8]) throws -> Void) throws {
+    /// `showingProgress` is `false` (the text itself goes to the terminal).
+    func exportJSONL(showingProgress: Bool = true, write: ([UInt8]) throws -> Void) throws {
         var progress: ProgressLine?
         defer { progress?.finish() }
         // Lines written, counted in the chunks: no JSON text holds a raw newline. Line 1 is the header.
@@ -69,13 +68,13 @@ struct SessionFileOptions: ParsableArguments {
                 let handlers = reader.handlers
                 try RecordedSession.writeJSONL(
                     session: reader.session, file: reader.file, handler: { handlers.bySeq[$0] },
-                    next: { () throws(JournalError) in try reader.next() }, zeroTimes: zeroTimes, write: counting)
+                    next: { () throws(JournalError) in try reader.next() }, write: counting)
             }
             return
         }
         let (journal, session) = try journalSession()
         progress = ProgressLine("export", total: session.entryCount, unit: "entries", isEnabled: showingProgress && Terminal.isErrorInteractive)
-        try reportingJournalErrors { try journal.exportJSONL(session.id, zeroTimes: zeroTimes, write: counting) }
+        try reportingJournalErrors { try journal.exportJSONL(session.id, write: counting) }
     }
 
     /// The session's states after two entries, and how to name the session.
