@@ -12,10 +12,17 @@ package final class TurnScheduler: Sendable {
     /// A request for a turn; granted once, with the turn's position in the run order.
     package final class Ticket: Sendable {
         package let token: Int
+        /// Whether the turn takes a place in the run order (a start, an answer); the turn in which an
+        /// entry's state is read takes none, so that the numbering does not depend on whether a
+        /// handler's tasks ended before or after its code returned.
+        let takesPlace: Bool
         private enum State { case waiting(CheckedContinuation<Int, Never>?), granted(Int) }
         private let state = Mutex<State>(.waiting(nil))
 
-        init(token: Int) { self.token = token }
+        init(token: Int, takesPlace: Bool) {
+            self.token = token
+            self.takesPlace = takesPlace
+        }
 
         fileprivate func grant(_ position: Int) {
             let waiter: CheckedContinuation<Int, Never>? = state.withLock { state in
@@ -79,13 +86,12 @@ package final class TurnScheduler: Sendable {
     /// handler with calls in flight side by side (`async let`, a task group, a `Task` beside its own
     /// call) holds the turn from its first answer, and an answer of another of its calls must not
     /// wait behind that turn, which only the handler's own next call or return would give back.
-    package func ask(for token: Int, starts: Bool = false) -> Ticket {
-        let ticket = Ticket(token: token)
+    package func ask(for token: Int, starts: Bool = false, takesPlace: Bool = true) -> Ticket {
+        let ticket = Ticket(token: token, takesPlace: takesPlace)
         let granted: [(Ticket, Int)] = state.withLock { state in
             if starts { state.inFlight += 1 }
             if !starts, state.active == token {
-                defer { state.nextPosition += 1 }
-                return [(ticket, state.nextPosition)]
+                return [(ticket, Self.place(for: ticket, &state))]
             }
             state.queue.append(ticket)
             state.waiting[token, default: 0] += 1
@@ -156,6 +162,13 @@ package final class TurnScheduler: Sendable {
     /// The handler whose turn it is, if any.
     package var active: Int? { state.withLock { $0.active } }
 
+    /// The place in the run order of a turn granted now: the next one, when it takes one.
+    private static func place(for ticket: Ticket, _ state: inout State) -> Int {
+        guard ticket.takesPlace else { return state.nextPosition }
+        defer { state.nextPosition += 1 }
+        return state.nextPosition
+    }
+
     /// Grants the next turn asked for, when no handler has one; and with it the other turns its
     /// handler has waiting (answers of its calls in flight side by side), as ``ask(for:starts:)``
     /// would grant them if they were asked now: only the handler's own next call or return would
@@ -165,16 +178,14 @@ package final class TurnScheduler: Sendable {
         let first = state.queue[state.head]
         state.head += 1
         state.active = first.token
-        var granted = [(first, state.nextPosition)]
-        state.nextPosition += 1
+        var granted = [(first, place(for: first, &state))]
         state.waiting[first.token, default: 1] -= 1
         if let others = state.waiting.removeValue(forKey: first.token), others > 0 {
             // Rare (a handler with calls side by side): one pass over the queue takes them out.
             var rest: [Ticket] = []
             for ticket in state.queue[state.head...] {
                 if ticket.token == first.token {
-                    granted.append((ticket, state.nextPosition))
-                    state.nextPosition += 1
+                    granted.append((ticket, place(for: ticket, &state)))
                 } else {
                     rest.append(ticket)
                 }

@@ -174,7 +174,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             // entry is written once they have ended, with the state read in a turn of its own.
             scheduler.yield(token)
             await run.waitForWork()
-            _ = await scheduler.ask(for: token).wait()
+            _ = await scheduler.ask(for: token, takesPlace: false).wait()
         }
         run.close()
         let state = await snapshot()
