@@ -18,11 +18,13 @@ import Foundation
 /// events.close()
 /// ```
 ///
-/// An event emitted while a handler runs is journaled with the `ViewEvent` that handler answers
-/// (the task's handler, or else the one whose turn it is; see ``ViewModelRecorder`` for turns). The
-/// handler must return when the ViewModel's work for the event is done: `await` the service calls,
-/// or start the task that answers later with ``HandlerTask/start(_:)``, which the entry waits for.
-/// An event emitted while no handler runs (from a timer, say) is not journaled. The session has no state: each entry's state is ``NoState``.
+/// An event emitted by a handler's work is journaled with the `ViewEvent` that handler answers: its
+/// own code, and every `Task {}` it starts (see ``ViewModelRecorder`` for turns and for the work a
+/// handler starts); the entry is written once that work has ended. An event emitted before the first
+/// `ViewEvent` (while the ViewModel is bound or started) is entry 0's. One emitted outside any
+/// handler's work after that (a timer, `Task.detached`, a GCD or delegate callback) is not journaled:
+/// the recorder says so once and counts them (``outsideHandlers``). The session has no state: each
+/// entry's state is ``NoState``.
 public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewModelEvent: Encodable & Sendable>: Sendable {
     /// The recorder of the entries.
     public let recorder: Recorder<NoState, ViewEvent, Never>
@@ -66,9 +68,22 @@ public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewMod
     ///
     /// - Parameter event: the emitted event.
     public func emitted(_ event: ViewModelEvent) {
-        guard let run = HandlerRun.current else { return }
-        run.append(.output(OutputEvent(label: ActionLabel.of(event), event: RecordedService.encode(event))))
+        let label = ActionLabel.of(event)
+        let record = HandlerRecord.Record.output(OutputEvent(label: label, event: RecordedService.encode(event)))
+        guard let run = HandlerRun.current else { return core.emittedOutsideHandlers(record, label: label) }
+        run.append(record)
     }
+
+    /// How many output events were emitted outside any handler's work after the first `ViewEvent`
+    /// (from a timer, `Task.detached`, a GCD or delegate callback): not journaled, since no action
+    /// can be said to have caused them. The first is reported through
+    /// ``RecorderConfiguration/onError`` (``RecorderError/Code/untrackedWork``).
+    ///
+    /// ```swift
+    /// events.close()
+    /// if events.outsideHandlers > 0 { print("\(events.outsideHandlers) output events were not journaled") }
+    /// ```
+    public var outsideHandlers: Int { core.untrackedCount }
 
     /// Returns once every handler sent so far has returned and its entry is handed to the writer.
     public func settle() async {

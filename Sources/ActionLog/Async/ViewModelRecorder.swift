@@ -130,6 +130,11 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
     private let handle: @Sendable (Action) async -> Void
     private let snapshot: @MainActor @Sendable () -> State
     private let nextToken = Atomic<Int>(0)
+    private let onError: @Sendable (RecorderError) -> Void
+    /// What the ViewModel did before the first action (`open` until then), and whether it has been
+    /// handed to the writer, with the first entry written; and what was done outside any handler's
+    /// work since, counted.
+    private let outside = Mutex<(open: Bool, initial: [HandlerRecord.Record], untracked: Int)>((true, [], 0))
 
     init(
         recorder: Recorder<State, Action, Never>, onError: @escaping @Sendable (RecorderError) -> Void,
@@ -138,6 +143,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
         self.recorder = recorder
         self.handle = handle
         self.snapshot = snapshot
+        self.onError = onError
         let file = JournalFile.displayName(recorder.path)
         let session = recorder.sessionID
         scheduler = TurnScheduler { holder, waiter, waited in
@@ -153,6 +159,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
     }
 
     func send(_ action: Action) {
+        outside.withLock { $0.open = false }
         let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
         let ticket = scheduler.ask(for: token, starts: true)
         let time = Date()
@@ -178,11 +185,42 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
         }
         run.close()
         let state = await snapshot()
+        let initial: HandlerRecord? = outside.withLock { outside in
+            guard !outside.initial.isEmpty else { return nil }
+            defer { outside.initial = [] }
+            return HandlerRecord(seq: 0, started: 0, records: outside.initial)
+        }
         recorder.record(
             action: action, state: state, handler: HandlerRecord(seq: 0, started: started, records: run.records),
-            time: time, duration: duration)
+            initialHandler: initial, time: time, duration: duration)
         scheduler.finished(token)
     }
+
+    /// An output event emitted outside any handler's work: before the first action it is entry 0's
+    /// (a ViewModel set up in `bind` or `start()`); after, ActionLog cannot tell which action it
+    /// answers (a timer, `Task.detached`, a GCD or delegate callback): said once, then counted.
+    func emittedOutsideHandlers(_ record: HandlerRecord.Record, label: String) {
+        let untracked: Int? = outside.withLock { outside in
+            if outside.open {
+                outside.initial.append(record)
+                return nil
+            }
+            outside.untracked += 1
+            return outside.untracked
+        }
+        guard untracked == 1 else { return }
+        onError(RecorderError(
+            code: .untrackedWork, file: JournalFile.displayName(recorder.path), session: recorder.sessionID, entry: nil,
+            reason: """
+                the output event \(label) was emitted outside any handler's work (a timer, Task.detached, a GCD or \
+                delegate callback), so no action can be said to have caused it: it is not journaled, and neither are \
+                the ones after it that come the same way (counted in outsideHandlers)
+                """))
+    }
+
+    /// How many output events were emitted outside any handler's work after the first action, and
+    /// so not journaled.
+    var untrackedCount: Int { outside.withLock { $0.untracked } }
 
     func call<Result: Codable & Sendable>(
         _ request: CallRequest, in run: HandlerRun, live: () async throws -> Result

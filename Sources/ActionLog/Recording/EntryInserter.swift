@@ -22,6 +22,9 @@ final class EntryInserter {
         var note: String?
         /// What an asynchronous handler did for this entry, stored in `handlers` and `calls`.
         var handler: HandlerRecord?
+        /// Entry 0's handler record (what an asynchronous ViewModel did before its first action),
+        /// carried by the first entry written after it.
+        var initialHandler: HandlerRecord?
     }
 
     private let connection: Connection
@@ -56,6 +59,9 @@ final class EntryInserter {
             start += 1 << run
         }
         for (offset, row) in rows.enumerated() {
+            if let initial = row.initialHandler {
+                try HandlerInserter.insert(initial, connection: connection, session: sessionID, seq: 0)
+            }
             guard let handler = row.handler else { continue }
             try HandlerInserter.insert(handler, connection: connection, session: sessionID, seq: firstSeq + offset)
         }

@@ -14,6 +14,9 @@ struct Step<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: E
     @usableFromInline var reducerDuration: Duration?
     /// For a step of an asynchronous handler: when it ran, its service calls and output events.
     @usableFromInline var handler: HandlerRecord?
+    /// What an asynchronous session's ViewModel did before its first action (output events sent
+    /// while it was set up), journaled as entry 0's handler record with the first entry written.
+    @usableFromInline var initialHandler: HandlerRecord?
 
     @inlinable
     init(action: Action?, state: State, effect: Effect?, time: Date, reducerDuration: Duration?) {
@@ -23,6 +26,7 @@ struct Step<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: E
         self.time = time
         self.reducerDuration = reducerDuration
         self.handler = nil
+        self.initialHandler = nil
     }
 }
 
@@ -398,7 +402,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             state: stateText,
             effect: effect,
             durationNanoseconds: step.reducerDuration?.saturatingNanoseconds,
-            handler: step.handler
+            handler: step.handler,
+            initialHandler: step.initialHandler
         )
     }
 

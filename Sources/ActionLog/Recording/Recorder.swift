@@ -171,9 +171,10 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
 
     /// Hands one step of an asynchronous handler to the writer, with what the handler did (see
     /// ``ViewModelRecorder``). O(1), as ``record(action:state:effect:reducerDuration:)``.
-    func record(action: Action, state: State, handler: HandlerRecord, time: Date, duration: Duration?) {
+    func record(action: Action, state: State, handler: HandlerRecord, initialHandler: HandlerRecord? = nil, time: Date, duration: Duration?) {
         var item = Item(action: action, state: state, effect: nil, time: time, reducerDuration: duration)
         item.handler = handler
+        item.initialHandler = initialHandler
         _ = handOff.put(item, timeout: waitTimeout)
     }
 

@@ -35,6 +35,10 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         /// returning, with another handler waiting behind it (see ``ViewModelRecorder``). Only said:
         /// the turn still goes on until the handler reaches a recorded call or returns.
         case turnHeld
+        /// An event ViewModel emitted an output event outside any handler's work after its first
+        /// action (from a timer, `Task.detached`, a GCD or delegate callback): it is not journaled.
+        /// Said once per session; the rest are counted (``EventViewModelRecorder/outsideHandlers``).
+        case untrackedWork
     }
 
     public let code: Code

@@ -134,7 +134,19 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         }
 
         var finished: Set<Int> = []
+        // What the ViewModel emits while it is made (set up in `bind`, `start()`) is entry 0's.
+        let initialRecord = handlers[0] ?? HandlerRecord(seq: 0, started: 0, records: [])
+        outputs?.begin(0, recorded: initialRecord.outputs)
+        outputs?.activate(0)
         let viewModel = await make(initialState)
+        outputs?.finish(0)
+        if let entry = recording.entries.first, entry.seq == 0, let outputs {
+            let step = Step(entry: entry, label: "initial state", actions: [], handler: initialRecord, state: initial, calls: [])
+            if let difference = outputs.divergence()?.difference ?? outputs.missing(0) {
+                builder.divergences.append(divergence(step, output: difference))
+                return builder.report(failure: nil)
+            }
+        }
         let host = ReplayHost()
         let redactor = (try? Redactor.recorded(in: recording.session.metadata).get()) ?? .none
         defer {
@@ -219,7 +231,6 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             // The task that gets the answer runs in the handler's turn when the call ended its turn,
             // or when the handler's code has returned (what runs then is that task alone).
             if call.endsTurn || steps[seq]?.returned == true { steps[seq]?.turnEnded = false }
-            outputs?.activate(seq)
             if let reason = call.deliver(recorded.outcome) {
                 return builder.report(failure: failure(.serviceResultDoesNotDecode, seq, "\(recorded.service).\(recorded.method)", reason))
             }
@@ -281,7 +292,6 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             // The handler's answers that follow at once in the run order were given within its turn
             // (calls in flight side by side): they come before it is waited for.
             if place + 1 < turns.count, case .answer(seq, _) = turns[place + 1].turn { continue }
-            outputs?.activate(seq)
             if let report = await runTurn(seq) { return report }
         }
         // The handlers whose work had not ended by their last turn: their events, as they come.

@@ -26,6 +26,8 @@ final class OutputLog: Sendable {
         state.withLock { $0.recorded[seq] = recorded }
     }
 
+    /// Events emitted outside any handler's work are entry `seq`'s until it finishes: entry 0's
+    /// while the ViewModel is made, as they were journaled when recorded; after that, none's.
     func activate(_ seq: Int) {
         state.withLock { $0.active = seq }
     }
