@@ -19,7 +19,7 @@ public enum ExampleScripts {
     /// - Returns: the session's id and the final state.
     /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
     @MainActor
-    public static func recordCitySearch(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (Session.ID, CitySearch) {
+    public static func recordCitySearch(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (JournalSession.ID, CitySearch) {
         let store = Store(initialState: CitySearch(), effectHandler: CitySearchEffects())
         let recorder = try store.startRecording(path: path, sessionName: "city search", configuration: configuration)
         for input in citySearchInputs {
@@ -49,7 +49,7 @@ public enum ExampleScripts {
     /// - Returns: the session's id and the final state.
     /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
     @MainActor
-    public static func recordCheckout(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (Session.ID, Checkout.State) {
+    public static func recordCheckout(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (JournalSession.ID, Checkout.State) {
         let recorder = try CheckoutRecorder(path: path, sessionName: "checkout", initialState: .initial, configuration: configuration)
         let viewModel = CheckoutViewModel(reduce: recorder.recording(Checkout.reduce))
         for event in checkoutUserEvents {
@@ -81,7 +81,7 @@ public enum ExampleScripts {
     /// - Returns: the session's id and the last snapshot.
     /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
     @MainActor
-    public static func recordProductCard(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (Session.ID, ProductCard) {
+    public static func recordProductCard(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (JournalSession.ID, ProductCard) {
         let state = ProductCardState()
         let viewModel = ProductCardViewModel(state: state, service: RecordedProductService(live: SimulatedProductService()))
         let reducer = try await ViewModelRecorder<ProductCard, ProductCardAction>(
@@ -132,7 +132,7 @@ public enum ExampleScripts {
     /// - Returns: the session's id and every event the ViewModel emitted, in order.
     /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
     @MainActor
-    public static func recordSignIn(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (Session.ID, [SignInViewModelEvent]) {
+    public static func recordSignIn(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (JournalSession.ID, [SignInViewModelEvent]) {
         let viewModel = SignInViewModel(service: RecordedAuthService(live: SimulatedAuthService()))
         let events = try await EventViewModelRecorder<SignInViewEvent, SignInViewModelEvent>(
             path: path, sessionName: "sign in", services: ["AuthService"], configuration: configuration,

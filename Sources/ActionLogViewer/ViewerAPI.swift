@@ -115,11 +115,11 @@ struct ViewerAPI: Sendable {
     /// oldest first; `older` is the id to ask `before` for the sessions before them, `null` when
     /// there are none. One answer stays bounded however many sessions the journal holds.
     private func sessions(query: [String: String]) -> HTTPResponse {
-        let before: Session.ID?
+        let before: JournalSession.ID?
         let limit: Int
         do {
             before = try query["before"].map { text throws(HTTPRequest.Problem) in
-                Session.ID(try Self.integer(text, name: "before", default: 0, range: Int.min...Int.max))
+                JournalSession.ID(try Self.integer(text, name: "before", default: 0, range: Int.min...Int.max))
             }
             limit = try Self.integer(query["limit"], name: "limit", default: Self.sessionsLimit, range: 1...Self.sessionsLimit)
         } catch {
@@ -253,8 +253,8 @@ struct ViewerAPI: Sendable {
 
     // MARK: - Support
 
-    private func sessionID(_ text: Substring) throws(JournalError) -> Session.ID {
-        guard let id = Session.ID(text) else {
+    private func sessionID(_ text: Substring) throws(JournalError) -> JournalSession.ID {
+        guard let id = JournalSession.ID(text) else {
             throw JournalError(.sessionNotFound, file: journal.fileName, reason: "no session \(JSONValue.string(String(text)).canonicalText)")
         }
         return id

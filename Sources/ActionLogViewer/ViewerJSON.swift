@@ -15,7 +15,7 @@ enum ViewerJSON {
 
     /// A session as the session list shows it. `id` is a string, so that a report can name its
     /// sessions (`recorded`, `replayed`) as a journal numbers them.
-    static func session(_ session: Session, id: String? = nil) -> JSONValue {
+    static func session(_ session: JournalSession, id: String? = nil) -> JSONValue {
         .object([
             "id": .string(id ?? String(session.id)),
             "name": .string(session.name),

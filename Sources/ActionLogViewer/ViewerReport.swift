@@ -32,14 +32,14 @@ public enum ViewerReport {
     /// - Throws: ``JournalError``: the journal's errors (no such session, a damaged entry, naming
     ///   it); ``JournalError/Code/invalidArgument`` when the data would pass `maximumBytes`;
     ///   ``JournalError/Code/fileSystem`` when the file cannot be written.
-    public static func write(journalPath: String, session id: Session.ID, to path: String, maximumBytes: Int = defaultMaximumBytes) throws(JournalError) {
+    public static func write(journalPath: String, session id: JournalSession.ID, to path: String, maximumBytes: Int = defaultMaximumBytes) throws(JournalError) {
         try write(journalPath: journalPath, session: id, to: path, maximumBytes: maximumBytes, progress: { _ in })
     }
 
     /// ``write(journalPath:session:to:maximumBytes:)``, telling `progress` how many entries are
     /// embedded so far after each one: for a command that shows how far it got.
     package static func write(
-        journalPath: String, session id: Session.ID, to path: String, maximumBytes: Int, progress: (Int) -> Void
+        journalPath: String, session id: JournalSession.ID, to path: String, maximumBytes: Int, progress: (Int) -> Void
     ) throws(JournalError) {
         let journal = try Journal(path: journalPath)
         let session = try journal.session(id)
@@ -106,7 +106,7 @@ struct ReportBuilder {
         data = Array(#"{"sessions":["#.utf8)
     }
 
-    mutating func beginSession(_ json: JSONValue, session: Session.ID?) throws(JournalError) {
+    mutating func beginSession(_ json: JSONValue, session: JournalSession.ID?) throws(JournalError) {
         if sessions > 0 { data.append(UInt8(ascii: ",")) }
         sessions += 1
         entries = 0
@@ -120,7 +120,7 @@ struct ReportBuilder {
     /// One entry: `[seq, offset, label, kind, reducerNanoseconds, dropped, action, effect, stored,
     /// change, handler, note]`, where `stored` is the keyframe's state or the delta's patch, and
     /// `change` a keyframe's diff from the previous state (`null` otherwise).
-    mutating func add(_ entry: Entry, previous: JSONValue?, startedAt: Date, handler: HandlerRecord?, session: Session.ID?) throws(JournalError) {
+    mutating func add(_ entry: Entry, previous: JSONValue?, startedAt: Date, handler: HandlerRecord?, session: JournalSession.ID?) throws(JournalError) {
         var row: [JSONValue]
         if case .array(let cells) = ViewerJSON.row(entry, startedAt: startedAt) { row = cells } else { row = [] }
         var change: JSONValue = .null
@@ -141,7 +141,7 @@ struct ReportBuilder {
         data += Array("]}".utf8)
     }
 
-    private func checkSize(session: Session.ID?, entry: Int?) throws(JournalError) {
+    private func checkSize(session: JournalSession.ID?, entry: Int?) throws(JournalError) {
         guard data.count > maximumBytes else { return }
         throw JournalError(
             .invalidArgument, file: file, session: session, entry: entry,
@@ -151,7 +151,7 @@ struct ReportBuilder {
                 """)
     }
 
-    mutating func finish(open: (session: String, seq: Int), message: String?, title: String, to path: String, session: Session.ID?) throws(JournalError) {
+    mutating func finish(open: (session: String, seq: Int), message: String?, title: String, to path: String, session: JournalSession.ID?) throws(JournalError) {
         data += Array("],".utf8)
         let tail: JSONValue = .object([
             "file": .string(file),

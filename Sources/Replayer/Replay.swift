@@ -31,7 +31,7 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     // @unchecked: the reducer closure is called only from `run`, on the caller's thread.
 
     private enum Source {
-        case journal(Journal, Session.ID)
+        case journal(Journal, JournalSession.ID)
         case recording(RecordedSession)
     }
 
@@ -48,7 +48,7 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     ///   - options: what to ignore, when to stop, which upcasters to run.
     ///   - reducer: today's reducer.
     public init(
-        journal: Journal, session: Session.ID, options: ReplayOptions = ReplayOptions(),
+        journal: Journal, session: JournalSession.ID, options: ReplayOptions = ReplayOptions(),
         reducer: @escaping (inout State, Action) -> Effect?
     ) {
         self.source = .journal(journal, session)
@@ -158,7 +158,7 @@ extension Replay where Effect == Never {
     /// let report = try Replay(journal: journal, session: 1, reducer: Checkout.transition).run()   // states only
     /// ```
     public init(
-        journal: Journal, session: Session.ID, options: ReplayOptions = ReplayOptions(),
+        journal: Journal, session: JournalSession.ID, options: ReplayOptions = ReplayOptions(),
         reducer: @escaping (inout State, Action) -> Void
     ) {
         self.init(journal: journal, session: session, options: options, reducer: Self.noEffect(reducer))

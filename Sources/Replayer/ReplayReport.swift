@@ -16,7 +16,7 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     /// The name of the file the session was read from.
     public let file: String
     /// The session's metadata.
-    public let session: Session
+    public let session: JournalSession
     /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` for a text file.
     public let sessionName: String
     /// Entries whose action went through the reducer and whose state and effect matched.
@@ -169,7 +169,7 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
     /// The name of the file the session was read from.
     public let file: String
     /// The session's id in its journal; `nil` for a session in text form.
-    public let session: Session.ID?
+    public let session: JournalSession.ID?
     /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` in text form.
     public let sessionName: String
     /// The entry, or `nil` when the whole session is refused.
@@ -195,7 +195,7 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
     ///   - label: the action's label, when the failure concerns an action.
     ///   - reason: what went wrong.
     public init(
-        _ code: Code, file: String, session: Session.ID?, sessionName: String, entry: Int?, label: String? = nil, reason: String
+        _ code: Code, file: String, session: JournalSession.ID?, sessionName: String, entry: Int?, label: String? = nil, reason: String
     ) {
         self.code = code
         self.file = file

@@ -139,7 +139,7 @@ struct ActionLogRun {
     /// Growth of the journal per entry (SQLite pages, indexes and every column included).
     var fileBytesPerEntry: Double
     var droppedOrLost: Int
-    var sessionID: Session.ID
+    var sessionID: JournalSession.ID
 }
 
 /// Records `actions` with a recorder in its default configuration, except a queue that never drops.
@@ -211,7 +211,7 @@ struct WorkloadResult {
     var droppedOrLost: Int
     /// The journal of the last ActionLog run, kept for the replay measurement.
     var journalPath: String
-    var sessionID: Session.ID
+    var sessionID: JournalSession.ID
 }
 
 /// Runs the reducer alone, ActionLog, the naive journal and the floor `runs` times each, interleaved.

@@ -7,7 +7,7 @@ import Replayer
 // MARK: - Long sessions
 
 /// Records `count` actions into a fresh journal with a long back-pressure wait, so nothing is dropped; returns how long recording took, up to `close()`.
-func recordLongSession<State, Action>(_ workload: Workload<State, Action>, count: Int, path: String) throws -> (elapsed: Duration, session: Session.ID, lost: Int) {
+func recordLongSession<State, Action>(_ workload: Workload<State, Action>, count: Int, path: String) throws -> (elapsed: Duration, session: JournalSession.ID, lost: Int) {
     var configuration = RecorderConfiguration()
     configuration.queueCapacity = 1_024  // Bounds the memory of queued states; the wait means nothing is dropped.
     configuration.backpressure = .wait(timeout: .seconds(60))
@@ -33,7 +33,7 @@ func recordLongSession<State, Action>(_ workload: Workload<State, Action>, count
 /// spent (unless `budget` is `nil`): a rate measured on a short run cannot predict how long it takes.
 func recordGrowingSession<State, Action>(
     _ workload: Workload<State, Action>, count: Int, budget: Duration?, path: String
-) throws -> (count: Int, elapsed: Duration, session: Session.ID, lost: Int) {
+) throws -> (count: Int, elapsed: Duration, session: JournalSession.ID, lost: Int) {
     var configuration = RecorderConfiguration()
     configuration.queueCapacity = 1_024
     configuration.backpressure = .wait(timeout: .seconds(60))
@@ -88,7 +88,7 @@ struct RandomStepResult {
 }
 
 func measureRandomStep<State: Decodable>(
-    _ type: State.Type, path: String, session: Session.ID, entries: Int, samples: Int, budget: Duration
+    _ type: State.Type, path: String, session: JournalSession.ID, entries: Int, samples: Int, budget: Duration
 ) throws -> RandomStepResult {
     let journal = try Journal(path: path)
     let database = try Database(path: path, readOnly: true)
@@ -208,12 +208,12 @@ struct ReplayResult {
 }
 
 /// The action texts of a session, read with a plain `SELECT`: what the decode-only loop decodes.
-func actionTexts(path: String, session: Session.ID) throws -> [String] {
+func actionTexts(path: String, session: JournalSession.ID) throws -> [String] {
     try actionTexts(in: Database(path: path, readOnly: true), session: session)
 }
 
 /// ``actionTexts(path:session:)`` on a connection already open.
-func actionTexts(in database: Database, session: Session.ID) throws -> [String] {
+func actionTexts(in database: Database, session: JournalSession.ID) throws -> [String] {
     let texts = try database.prepare("SELECT action FROM entries WHERE session_id = ?1 AND action IS NOT NULL ORDER BY seq")
     texts.bind(1, Int(session))
     var actionTexts: [String] = []
@@ -222,7 +222,7 @@ func actionTexts(in database: Database, session: Session.ID) throws -> [String] 
 }
 
 /// Entry 0's stored state, the keyframe every reading of the session from its start parses.
-func startKeyframeText(in database: Database, path: String, session: Session.ID) throws -> [UInt8] {
+func startKeyframeText(in database: Database, path: String, session: JournalSession.ID) throws -> [UInt8] {
     let row = try database.prepare("SELECT state FROM entries WHERE session_id = ?1 AND seq = 0")
     row.bind(1, Int(session))
     guard try row.step(), let text = row.text(0) else { throw BenchError("session \(session) of \(path) has no entry 0") }
@@ -240,7 +240,7 @@ func decodeActions<Action: Decodable>(_ actionTexts: [String], decoding: Action.
 /// Reads a session as `Replay.run()` does and decodes every action: each entry through a cursor,
 /// its state walked by `SessionStates`, a keyframe's text parsed when the delta after it needs it
 /// (a replay compares the others as text first), and the last state parsed. Returns the entries read.
-func rebuild<Action: Decodable>(_ journal: Journal, session: Session.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> Int {
+func rebuild<Action: Decodable>(_ journal: Journal, session: JournalSession.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> Int {
     var states = SessionStates(file: journal.fileName, session: session)
     var cursor = try journal.entryCursor(in: session)
     var count = 0
@@ -255,7 +255,7 @@ func rebuild<Action: Decodable>(_ journal: Journal, session: Session.ID, decodin
     return count
 }
 
-func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: String, session: Session.ID, repeats: Int, runReplay: Bool) throws -> ReplayResult {
+func measureReplay<State, Action>(_ workload: Workload<State, Action>, path: String, session: JournalSession.ID, repeats: Int, runReplay: Bool) throws -> ReplayResult {
     let journal = try Journal(path: path)
     let decoder = JSONDecoder()
     let database = try Database(path: path, readOnly: true)

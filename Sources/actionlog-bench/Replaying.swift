@@ -15,7 +15,7 @@ import Foundation
     /// Removes the session's journal.
     let remove: () -> Void
 
-    init<State, Action>(_ workload: Workload<State, Action>, name: String? = nil, path: String, session: Session.ID, entries: Int, rate: Double?, long: Bool = false) {
+    init<State, Action>(_ workload: Workload<State, Action>, name: String? = nil, path: String, session: JournalSession.ID, entries: Int, rate: Double?, long: Bool = false) {
         self.name = name ?? workload.name
         self.entries = entries
         self.rate = rate

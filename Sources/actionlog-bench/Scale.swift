@@ -48,7 +48,7 @@ struct ReaderCost {
 struct ScaleSession {
     var workload: String
     var path: String
-    var id: Session.ID
+    var id: JournalSession.ID
     /// Actions recorded (the session holds one more entry: the initial state).
     var actions: Int
     var recordingSeconds: Double
@@ -161,7 +161,7 @@ func scaleWorkloads(_ sizes: ScaleSizes) -> [(name: String, count: Int)] {
 /// queue each suits. The counter's states are one Int: a deep queue costs nothing. Each queued
 /// ledger state is its own copy of the history (the reducer appends while the queue holds the
 /// previous one), so its queue stays short; `.wait` back-pressure means nothing drops either way.
-func recordScaleSession(_ workload: String, count: Int, path: String) throws -> (seconds: Double, session: Session.ID) {
+func recordScaleSession(_ workload: String, count: Int, path: String) throws -> (seconds: Double, session: JournalSession.ID) {
     let plan = Plan(actionLog: 0, naive: 0, floor: 0)
     let counter = counterWorkload(plan: plan)
     return workload == counter.name
@@ -172,7 +172,7 @@ func recordScaleSession(_ workload: String, count: Int, path: String) throws -> 
 /// Records `count` actions with the library's `Recorder`; back-pressure waits, so nothing is dropped.
 func recordScaleSession<State, Action>(
     _ workload: Workload<State, Action>, count: Int, path: String, queue: Int, batch: Int
-) throws -> (seconds: Double, session: Session.ID) {
+) throws -> (seconds: Double, session: JournalSession.ID) {
     var configuration = RecorderConfiguration()
     configuration.queueCapacity = queue
     configuration.batchSize = batch
@@ -294,7 +294,7 @@ private func sampled(
 
 /// Opens `path` on a bare sqlite3 connection and steps entries `from...through` of `session`, reading
 /// every column and every byte of each text column: what any reader of those rows pays at least. Seconds.
-func selectFloor(path: String, session: Session.ID, from: Int, through: Int) throws -> Double {
+func selectFloor(path: String, session: JournalSession.ID, from: Int, through: Int) throws -> Double {
     let start = clock.now
     let database = try Database(path: path, readOnly: true)
     let query = try database.prepare("""
@@ -320,7 +320,7 @@ func selectFloor(path: String, session: Session.ID, from: Int, through: Int) thr
 }
 
 /// The keyframe a state at `seq` is rebuilt from.
-private func keyframeSeq(path: String, session: Session.ID, atOrBefore seq: Int) throws -> Int {
+private func keyframeSeq(path: String, session: JournalSession.ID, atOrBefore seq: Int) throws -> Int {
     let database = try Database(path: path, readOnly: true)
     let query = try database.prepare("SELECT coalesce(max(seq), 0) FROM entries WHERE session_id = ?1 AND seq <= ?2 AND kind = 'keyframe'")
     query.bind(1, Int(session))
@@ -335,7 +335,7 @@ private func keyframeSeq(path: String, session: Session.ID, atOrBefore seq: Int)
 /// workload's reducer and prints the number of entries and whether they matched, so that
 /// `Replay.run()` gets a process, and a peak memory, of its own. Returns the exit status.
 func replayChild(_ arguments: [String]) -> Int32 {
-    guard arguments.count == 3, let session = Session.ID(arguments[1]) else {
+    guard arguments.count == 3, let session = JournalSession.ID(arguments[1]) else {
         return childFailure("usage: actionlog-bench --replay-child PATH SESSION counter|ledger|chunked-ledger|cart|search", usage: true)
     }
     do {
@@ -390,18 +390,18 @@ func decodeChild(_ arguments: [String]) -> Int32 {
 /// the loop is specialized for it as in the replay section).
 private protocol ReadingLoop {
     /// Prepares the loop; each call of the result reads the session once and returns its count.
-    static func make<Action: Decodable>(path: String, session: Session.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> () throws -> Int
+    static func make<Action: Decodable>(path: String, session: JournalSession.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> () throws -> Int
 }
 
 private enum RebuildLoop: ReadingLoop {
-    static func make<Action: Decodable>(path: String, session: Session.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> () throws -> Int {
+    static func make<Action: Decodable>(path: String, session: JournalSession.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> () throws -> Int {
         let journal = try Journal(path: path)
         return { try rebuild(journal, session: session, decoding: Action.self, decoder: decoder) }
     }
 }
 
 private enum DecodeLoop: ReadingLoop {
-    static func make<Action: Decodable>(path: String, session: Session.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> () throws -> Int {
+    static func make<Action: Decodable>(path: String, session: JournalSession.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> () throws -> Int {
         let texts = try actionTexts(path: path, session: session)
         return {
             try decodeActions(texts, decoding: Action.self, decoder: decoder)
@@ -413,7 +413,7 @@ private enum DecodeLoop: ReadingLoop {
 /// Runs a reading child: `Loop`'s loop for the workload named in the arguments, `REPEATS` times,
 /// then prints the count of the last run. Returns the exit status.
 private func readingChild<Loop: ReadingLoop>(_ flag: String, _ arguments: [String], _: Loop.Type) -> Int32 {
-    guard arguments.count == 4, let session = Session.ID(arguments[1]), let repeats = Int(arguments[3]), repeats > 0 else {
+    guard arguments.count == 4, let session = JournalSession.ID(arguments[1]), let repeats = Int(arguments[3]), repeats > 0 else {
         return childFailure("usage: actionlog-bench \(flag) PATH SESSION counter|ledger|cart|search REPEATS", usage: true)
     }
     let (path, decoder) = (arguments[0], JSONDecoder())
@@ -460,7 +460,7 @@ func parseChild(_ arguments: [String]) -> Int32 {
 /// share for one session of a kept journal (`ACTIONLOG_BENCH_KEEP=1`), without recording anything
 /// first. `Replay.run()` is left out. Returns the exit status.
 func shareChild(_ arguments: [String]) -> Int32 {
-    guard arguments.count == 3 || arguments.count == 4, let session = Session.ID(arguments[1]) else {
+    guard arguments.count == 3 || arguments.count == 4, let session = JournalSession.ID(arguments[1]) else {
         return childFailure("usage: actionlog-bench --share-child PATH SESSION counter|ledger|cart|search [REPEATS]", usage: true)
     }
     let repeats = arguments.count == 4 ? Int(arguments[3]) ?? 5 : 5

@@ -44,7 +44,7 @@ func runViewerSection(sizes: ScaleSizes, directory: String) {
     print()
 }
 
-private func measureViewer(path: String, session: Session.ID, entries: Int, workload: String) throws -> [[String]] {
+private func measureViewer(path: String, session: JournalSession.ID, entries: Int, workload: String) throws -> [[String]] {
     let server = try ViewerServer(journalPath: path, port: 0)
     defer { server.stop() }
     var rows: [[String]] = []

@@ -316,7 +316,7 @@ print("## State at a random step")
 print()
 /// Records a long session of `workload`: the first of `sizes` that the measured writer throughput
 /// records within `budget` seconds (all of `sizes[0]` with `--long`), else as many as fit.
-@MainActor func longSession<State, Action>(_ workload: Workload<State, Action>, sizes: [Int], measuredRate: Double, budget: Double) throws -> (count: Int, path: String, session: Session.ID, elapsed: Double, note: String) {
+@MainActor func longSession<State, Action>(_ workload: Workload<State, Action>, sizes: [Int], measuredRate: Double, budget: Double) throws -> (count: Int, path: String, session: JournalSession.ID, elapsed: Double, note: String) {
     let fitting = longSessions ? sizes[0] : sizes.first { Double($0) / measuredRate <= budget } ?? max(2_000, Int(budget * measuredRate) / 1_000 * 1_000)
     var note = ""
     if fitting != sizes[0] {
@@ -333,7 +333,7 @@ print()
 }
 
 var randomSteps: [(name: String, entries: Int, result: RandomStepResult)] = []
-var longCart: (path: String, session: Session.ID)?
+var longCart: (path: String, session: JournalSession.ID)?
 var randomTable = Table(["session", "entries", "recorded in", "samples", "state(at:)+decode", "keyframe parse", "parse+decode", "ratio", "keyframe read", "ratio", "median chain", "one entry"])
 do {
     let counterRate = results[0].actionLogRate

@@ -102,7 +102,7 @@ struct CrashDurabilityTests {
     }
 
     /// What the killed session must look like. Returns the number of actions it holds.
-    private func check(path: String, session: Session.ID, lastFlushed: Int, _ context: String) throws -> Int {
+    private func check(path: String, session: JournalSession.ID, lastFlushed: Int, _ context: String) throws -> Int {
         // Killed while it wrote the log's index: a reader names it, and opening to write rebuilds it
         // (as the next recorder does).
         if case .failure(let error) = Result(catching: { () throws(JournalError) in try Journal(path: path) }), JournalFile.isUnfinishedWrite(error) {
@@ -134,7 +134,7 @@ struct CrashDurabilityTests {
 
 /// What a killed child printed.
 private struct ChildRun {
-    var session: Session.ID?
+    var session: JournalSession.ID?
     var lastFlushed: Int?
     var errors: String
 }

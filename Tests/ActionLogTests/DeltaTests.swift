@@ -37,7 +37,7 @@ struct DeltaTests {
     }
 
     /// Records `actions` and returns the states the reducer produced, entry 0 first.
-    func record(_ actions: [CartAction], into path: String, policy: KeyframePolicy = KeyframePolicy()) throws -> (Session.ID, [Cart]) {
+    func record(_ actions: [CartAction], into path: String, policy: KeyframePolicy = KeyframePolicy()) throws -> (JournalSession.ID, [Cart]) {
         var state = Self.cart(200)
         let recorder = try Recorder<Cart, CartAction, Never>(path: path, sessionName: "cart", initialState: state, configuration: configuration(ErrorLog()) {
             $0.keyframes = policy

@@ -155,10 +155,10 @@ struct JournalTests {
 
     @Test("a message lists the sessions' distinct names in order, the first few and how many more")
     func quotedNames() {
-        func sessions(_ names: [String]) -> [Session] {
+        func sessions(_ names: [String]) -> [JournalSession] {
             names.enumerated().map { index, name in
-                Session(
-                    id: Session.ID(index + 1), name: name, startedAt: Date(timeIntervalSince1970: 0), endedAt: nil, status: .closed,
+                JournalSession(
+                    id: JournalSession.ID(index + 1), name: name, startedAt: Date(timeIntervalSince1970: 0), endedAt: nil, status: .closed,
                     libraryVersion: "0.1.0", appVersion: nil, stateType: "S", actionType: "A", effectType: nil, metadata: [:],
                     entryCount: 1, droppedCount: 0, lastEntryAt: nil)
             }

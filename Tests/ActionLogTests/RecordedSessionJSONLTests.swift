@@ -3,7 +3,7 @@ import Testing
 @testable import ActionLog
 
 /// A small session with every kind of entry and every optional field, at times that are exact in binary.
-func tinySession(status: Session.Status = .closed, endedAt: Date? = Date(timeIntervalSince1970: 1_763_700_002.5)) -> RecordedSession {
+func tinySession(status: JournalSession.Status = .closed, endedAt: Date? = Date(timeIntervalSince1970: 1_763_700_002.5)) -> RecordedSession {
     let entries = [
         Entry(session: 0, seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
               content: .keyframe(["items": [], "total": 0]), effect: nil),
@@ -18,7 +18,7 @@ func tinySession(status: Session.Status = .closed, endedAt: Date? = Date(timeInt
         Entry(session: 0, seq: 3, time: Date(timeIntervalSince1970: 1_763_700_002), label: "clear",
               action: ["clear": [:]], content: .keyframe(["items": [], "total": 0]), effect: nil, reducerDuration: .nanoseconds(800)),
     ]
-    let session = Session(
+    let session = JournalSession(
         id: 0, name: #"checkout "tiny""#, startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: endedAt,
         status: status, libraryVersion: "0.1.0", appVersion: "2.4.1 (311)", stateType: "App.Cart",
         actionType: "App.CartAction", effectType: "App.CartEffect", metadata: ["device": "iPhone", "build": 311],
@@ -118,7 +118,7 @@ struct RecordedSessionJSONLTests {
     }
 
     /// A closed session named `name` of 3,000 actions, each appending its text to a log: `text(seq)`.
-    private func longSession(_ name: String, text: (Int) -> String) -> (session: Session, entries: [Entry]) {
+    private func longSession(_ name: String, text: (Int) -> String) -> (session: JournalSession, entries: [Entry]) {
         var entries = [Entry(session: 0, seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
                              content: .keyframe(["log": []]), effect: nil)]
         for seq in 1...3_000 {
@@ -129,7 +129,7 @@ struct RecordedSessionJSONLTests {
                 content: .delta(JSONPatch(operations: [.add(path: JSONPointer(tokens: ["log", "-"]), value: .string(line))])),
                 effect: nil))
         }
-        let session = Session(
+        let session = JournalSession(
             id: 0, name: name, startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: Date(timeIntervalSince1970: 1_763_703_000),
             status: .closed, libraryVersion: "0.1.0", appVersion: nil, stateType: "T", actionType: "A", effectType: nil,
             metadata: [:], entryCount: entries.count, droppedCount: 0, lastEntryAt: nil)
@@ -203,7 +203,7 @@ struct RecordedSessionJSONLTests {
             Entry(session: 0, seq: seq, time: time, label: seq == 0 ? nil : "tick", action: seq == 0 ? nil : ["tick": [:]],
                   content: .keyframe(["n": JSONValue(integerLiteral: seq)]), effect: nil)
         }
-        let session = Session(
+        let session = JournalSession(
             id: 0, name: "times", startedAt: times[1], endedAt: times[7], status: .closed, libraryVersion: "0.1.0",
             appVersion: nil, stateType: "T", actionType: "A", effectType: nil, metadata: [:],
             entryCount: entries.count, droppedCount: 0, lastEntryAt: nil

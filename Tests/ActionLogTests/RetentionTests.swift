@@ -8,7 +8,7 @@ struct RetentionTests {
 
     /// Records closed sessions named `s1`, `s2`, … with `actions` increments each; returns their ids.
     @discardableResult
-    private func closedSessions(_ count: Int, at path: String, actions: Int = 3) throws -> [Session.ID] {
+    private func closedSessions(_ count: Int, at path: String, actions: Int = 3) throws -> [JournalSession.ID] {
         try (1...count).map { index in
             let recorder = try CounterRecorder(path: path, sessionName: "s\(index)", initialState: Counter(), configuration: configuration(ErrorLog()))
             for value in 1...actions { recorder.record(action: .increment, state: Counter(count: value, history: Array(1...value)), effect: nil) }

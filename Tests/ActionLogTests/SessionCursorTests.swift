@@ -25,7 +25,7 @@ struct SessionCursorTests {
     func pages() throws {
         let path = try journal(extra: 1_200, damaged: 700)
         var cursor = try Journal(path: path).sessionCursor()
-        var ids: [Session.ID] = []
+        var ids: [JournalSession.ID] = []
         var errors: [String] = []
         while true {
             do {

@@ -163,7 +163,7 @@ package struct HostileFixture: Sendable {
 
     /// Inserts session `id` again, with a gap at ``gapSeq``, a keyframe after it and ``handlers``;
     /// returns the new id.
-    private static func insertGappedCopy(of id: Session.ID, path: String) throws -> Session.ID {
+    private static func insertGappedCopy(of id: JournalSession.ID, path: String) throws -> JournalSession.ID {
         let writer = try Journal(path: path, mode: .readWrite)
         var recorded = try writer.recordedSession(id)
         let lost = recorded.entries[gapSeq]
@@ -173,7 +173,7 @@ package struct HostileFixture: Sendable {
         recorded.entries[gapSeq + 1] = recorded.entries[gapSeq + 1].replacing(content: .keyframe(try writer.state(at: gapSeq + 1, in: id)))
         recorded.handlers = handlers
         let s = recorded.session
-        recorded.session = Session(
+        recorded.session = JournalSession(
             id: s.id, name: "basket with a gap", startedAt: s.startedAt, endedAt: s.endedAt, status: s.status,
             libraryVersion: s.libraryVersion, appVersion: s.appVersion, stateType: s.stateType, actionType: s.actionType,
             effectType: s.effectType, metadata: s.metadata, entryCount: s.entryCount, droppedCount: gapDropped,

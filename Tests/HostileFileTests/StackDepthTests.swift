@@ -71,7 +71,7 @@ struct StackDepthTests {
                   content: .delta(try JSONPatch(JSONValue(parsing: #"[{"op":"replace","path":"\#(innermost)","value":{}}]"#))), effect: nil),
             Entry(session: 0, seq: 2, time: time, label: "wait", action: ["wait": [:]], content: .keyframe(try JSONValue(parsing: deepest("{}"))), effect: nil),
         ]
-        let session = Session(
+        let session = JournalSession(
             id: 0, name: "deep", startedAt: time, endedAt: time, status: .closed, libraryVersion: "0.1.0", appVersion: nil,
             stateType: "Node", actionType: "Poke", effectType: nil, metadata: [:], entryCount: 3, droppedCount: 0, lastEntryAt: time)
         return RecordedSession(session: session, entries: entries, file: "deep.jsonl")

@@ -27,7 +27,7 @@ struct ArchitectureGoldenTests {
 
     /// A new live session of an example's script (with its simulated services): what a record mode
     /// writes as the golden (`ACTIONLOG_RECORD=failed swift test --filter ArchitectureGoldenTests`).
-    nonisolated static func liveSession(_ record: @escaping @Sendable @MainActor (String) async throws -> Session.ID) -> @Sendable () async throws -> RecordedSession {
+    nonisolated static func liveSession(_ record: @escaping @Sendable @MainActor (String) async throws -> JournalSession.ID) -> @Sendable () async throws -> RecordedSession {
         {
             let directory = TemporaryDirectory()
             let path = directory.path("live.actionlog")

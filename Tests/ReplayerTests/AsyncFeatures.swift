@@ -145,7 +145,7 @@ actor ProductViewModel {
 /// they overlap), and each batch waits until the one before has settled.
 func recordProductSession(
     path: String, script: [[ProductAction]], sessionName: String = "product card", change: ProductChange = .none
-) async throws -> Session.ID {
+) async throws -> JournalSession.ID {
     let state = await ProductState()
     let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: FakeProductService()), change: change)
     let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
@@ -256,7 +256,7 @@ actor SignInViewModel {
     }
 }
 
-func recordSignInSession(path: String, script: [SignInViewEvent]) async throws -> Session.ID {
+func recordSignInSession(path: String, script: [SignInViewEvent]) async throws -> JournalSession.ID {
     let viewModel = SignInViewModel(service: RecordedAuthService(live: FakeAuthService()))
     let events = try await EventViewModelRecorder<SignInViewEvent, SignInViewModelEvent>(
         path: path, sessionName: "sign in", services: ["AuthService"],

@@ -76,7 +76,7 @@ struct GoldenFixtureTests {
     }
 
     /// Records into a temporary journal, then replaces the fixture with a compact single-file copy.
-    private static func rerecord(_ fixture: String, _ record: (String) async throws -> Session.ID) async throws {
+    private static func rerecord(_ fixture: String, _ record: (String) async throws -> JournalSession.ID) async throws {
         let directory = TemporaryDirectory()
         let scratch = directory.path("scratch.actionlog")
         _ = try await record(scratch)

@@ -168,7 +168,7 @@ struct GoldenTimeFormTests {
             """)
     }
 
-    static let session = Session(
+    static let session = JournalSession(
         id: 0, name: "s", startedAt: Date(timeIntervalSince1970: 0), endedAt: nil, status: .recording, libraryVersion: "0",
         appVersion: nil, stateType: "S", actionType: "A", effectType: nil, metadata: [:], entryCount: 0, droppedCount: 0, lastEntryAt: nil)
 

@@ -57,7 +57,7 @@ struct GrowingStateReplayTests {
     let directory = TemporaryDirectory()
 
     /// Records the feed script; returns the journal and session.
-    private func record() throws -> (Journal, Session.ID) {
+    private func record() throws -> (Journal, JournalSession.ID) {
         let path = directory.path("feed.actionlog")
         var state = Feed()
         let recorder = try Recorder<Feed, Feed.Action, Never>(path: path, sessionName: "feed", initialState: state)

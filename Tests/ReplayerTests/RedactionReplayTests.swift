@@ -43,7 +43,7 @@ struct RedactionReplayTests {
     let directory = TemporaryDirectory()
 
     /// Records `vaultScript` with `/token` and `/cards/*/number` redacted; returns the path and session.
-    private func record() throws -> (String, Session.ID) {
+    private func record() throws -> (String, JournalSession.ID) {
         let path = directory.path("vault.actionlog")
         var configuration = RecorderConfiguration()
         configuration.redactedPaths = ["/token", "/cards/*/number"]
@@ -142,7 +142,7 @@ struct RedactionReplayTests {
     func damagedListIsRefused() throws {
         let (path, id) = try record()
         var recorded = try Journal(path: path).recordedSession(id)
-        recorded.session = Session(
+        recorded.session = JournalSession(
             id: 0, name: recorded.session.name, startedAt: recorded.session.startedAt, endedAt: recorded.session.endedAt,
             status: .closed, libraryVersion: recorded.session.libraryVersion, appVersion: nil, stateType: recorded.session.stateType,
             actionType: recorded.session.actionType, effectType: nil, metadata: ["actionlog.redactedPaths": ["/token", 7]],

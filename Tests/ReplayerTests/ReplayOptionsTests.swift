@@ -43,7 +43,7 @@ struct PlainNotebook: Codable, Sendable {
 func record<State: Codable & Sendable, Action: Codable & Sendable>(
     _ path: String, session: String = "notes", initial: State, _ actions: [Action], keyframes: KeyframePolicy = KeyframePolicy(),
     reduce: @escaping (inout State, Action) -> Void
-) throws -> (Journal, Session.ID) {
+) throws -> (Journal, JournalSession.ID) {
     var configuration = RecorderConfiguration()
     configuration.keyframes = keyframes
     let recorder = try Recorder<State, Action, Never>(path: path, sessionName: session, initialState: initial, configuration: configuration)
@@ -221,7 +221,7 @@ struct ReplayOptionsTests {
         let recorded = try journal.recordedSession(id)
         let s = recorded.session
         let newer = RecordedSession(
-            session: Session(id: s.id, name: s.name, startedAt: s.startedAt, endedAt: s.endedAt, status: s.status,
+            session: JournalSession(id: s.id, name: s.name, startedAt: s.startedAt, endedAt: s.endedAt, status: s.status,
                              libraryVersion: "9.1.0", appVersion: nil, stateType: s.stateType, actionType: s.actionType,
                              effectType: nil, metadata: s.metadata, entryCount: s.entryCount, droppedCount: 0, lastEntryAt: nil),
             entries: recorded.entries, file: recorded.file)

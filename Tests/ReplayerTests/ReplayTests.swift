@@ -180,7 +180,7 @@ struct ReplayTests {
     @Test("a session whose entry 0 is not its initial state is a replay failure with the readers' own message")
     func noInitialState() throws {
         let epoch = Date(timeIntervalSince1970: 0)
-        let session = Session(
+        let session = JournalSession(
             id: 0, name: "cart", startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLog.version,
             appVersion: nil, stateType: "CartV1", actionType: "CartV1.Action", effectType: nil, metadata: [:],
             entryCount: 1, droppedCount: 0, lastEntryAt: epoch)

@@ -119,7 +119,7 @@ struct TouchedPlacesTests {
     // MARK: - Replays of a growing history
 
     /// 60 postings, recorded as deltas from entry 30 on at least (each an append to the history and a new balance).
-    private func recordedAccount() throws -> (Journal, Session.ID) {
+    private func recordedAccount() throws -> (Journal, JournalSession.ID) {
         let (journal, id) = try record(directory.path("account.actionlog"), initial: Account(), Array(1...60),
                                        keyframes: KeyframePolicy(deltaBudget: 1_000), reduce: Account.reduce)
         let entries = try journal.entries(in: id)

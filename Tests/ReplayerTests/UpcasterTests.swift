@@ -9,7 +9,7 @@ struct UpcasterTests {
     let directory = TemporaryDirectory()
 
     /// A cart recorded with `CartV1.Action.addToCart(id:)`, before `quantity` was added.
-    func recordV1() throws -> (Journal, Session.ID) {
+    func recordV1() throws -> (Journal, JournalSession.ID) {
         try record(directory.path("cart.actionlog"), session: "cart", initial: CartV1(), [CartV1.Action.addToCart(id: "p-7"), .addToCart(id: "p-8")],
                    reduce: CartV1.reduce)
     }

@@ -18,7 +18,7 @@ func selected(_ seq: Int) -> String {
 }
 
 /// The kinds of a session's entries, as the journal has them.
-func recordedKinds(_ path: String, _ session: Session.ID) throws -> [JSONValue] {
+func recordedKinds(_ path: String, _ session: JournalSession.ID) throws -> [JSONValue] {
     try Journal(path: path).entries(in: session).map { .string($0.kind.rawValue) }
 }
 
@@ -388,7 +388,7 @@ extension BrowserTests {
             // The same actions through the feature's reducer, and through one that forgets the note.
             let path = directory.path("golden.actionlog")
             let actions: [ShopAction] = [.addItem("tea"), .addItem("cup"), .setNote("gift"), .checkout]
-            func record(_ reducer: @escaping (inout Shop, ShopAction) -> ShopEffect?) throws -> Session.ID {
+            func record(_ reducer: @escaping (inout Shop, ShopAction) -> ShopEffect?) throws -> JournalSession.ID {
                 let recorder = try ShopRecorder(path: path, sessionName: "cart", initialState: Shop(), configuration: quietConfiguration())
                 let reduce = recorder.recording(reducer)
                 var state = Shop()
@@ -455,7 +455,7 @@ extension BrowserTests {
 
         /// Checks that every hostile string is in the page as text, that none of their markup became an
         /// element, and that none of their script ran.
-        func assertShownAsText(_ page: Page, session: Session.ID) async throws {
+        func assertShownAsText(_ page: Page, session: JournalSession.ID) async throws {
             // Time for an injected handler (an image's onerror, a details' ontoggle) to have run.
             try await page.evaluate("new Promise(r => setTimeout(r, 300))")
             #expect(try await page.evaluate("typeof window.__pwned") == "undefined")

@@ -48,7 +48,7 @@ public struct Entry: Sendable, Hashable {
     }
 
     /// The session's id in its journal (0 outside a journal).
-    public let session: Session.ID
+    public let session: JournalSession.ID
     public let seq: Int
     public let time: Date
     /// The action's case name, e.g. `addToCart`, or `input.queryChanged` for a nested enum.
@@ -82,7 +82,7 @@ public struct Entry: Sendable, Hashable {
     ///   - effect: the effect's JSON, if any.
     ///   - reducerDuration: how long the reducer took.
     public init(
-        session: Session.ID, seq: Int, time: Date, label: String?, action: JSONValue?, content: Content,
+        session: JournalSession.ID, seq: Int, time: Date, label: String?, action: JSONValue?, content: Content,
         effect: JSONValue?, reducerDuration: Duration? = nil
     ) {
         self.session = session
@@ -175,7 +175,7 @@ package struct EntryProblem: Error, Sendable {
 
 /// An entry row as stored: texts not parsed yet. Readers that must survive bad rows (verify) use it.
 struct RawEntry: Sendable {
-    let session: Session.ID
+    let session: JournalSession.ID
     let seq: Int64
     let kind: String
     let time: Double
@@ -201,7 +201,7 @@ struct RawEntry: Sendable {
     static let columns = "session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note"
 
     /// A row of which only the columns that rebuild a state were read.
-    init(session: Session.ID, seq: Int64, kind: String, state: [UInt8]?, dropped: Int64?, misstored: (column: String, type: String)?) {
+    init(session: JournalSession.ID, seq: Int64, kind: String, state: [UInt8]?, dropped: Int64?, misstored: (column: String, type: String)?) {
         self.session = session
         self.seq = seq
         self.kind = kind

@@ -15,7 +15,7 @@ public struct EntryCursor: Sendable {
     static let pageSize = 512
 
     private let journal: Journal
-    private let session: Session.ID
+    private let session: JournalSession.ID
     private var nextSeq: Int?
     /// The rows of the page not handed out yet, the next one last: each leaves by `popLast()`, moved
     /// out rather than copied, so that its columns are not retained and released once more.
@@ -26,7 +26,7 @@ public struct EntryCursor: Sendable {
     /// Rows still to read when the caller wants only so many; `nil` for the rest of the session.
     private var remaining: Int?
 
-    init(journal: Journal, session: Session.ID, from seq: Int, readingStates: Bool = true, limit: Int? = nil) {
+    init(journal: Journal, session: JournalSession.ID, from seq: Int, readingStates: Bool = true, limit: Int? = nil) {
         self.readingStates = readingStates
         self.remaining = limit.map { max(0, $0) }
         self.journal = journal

@@ -3,7 +3,7 @@ import Foundation
 /// Writes a ``HandlerRecord`` into the `handlers` and `calls` tables (schema version 2), inside the
 /// transaction that writes its entry.
 enum HandlerInserter {
-    static func insert(_ handler: HandlerRecord, connection: Connection, session: Session.ID, seq: Int) throws(SQLiteError) {
+    static func insert(_ handler: HandlerRecord, connection: Connection, session: JournalSession.ID, seq: Int) throws(SQLiteError) {
         try connection.cachedStatement("INSERT INTO handlers (session_id, seq, started) VALUES (?1, ?2, ?3)")
             .execute([.integer(session), .integer(Int64(seq)), .integer(Int64(handler.started))])
         guard !handler.records.isEmpty else { return }
@@ -49,7 +49,7 @@ extension Journal {
     /// - Returns: one record per entry that has one, by seq.
     /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is no
     ///   such session, ``JournalError/Code/corrupt`` naming the entry when a row is damaged.
-    public func handlerRecords(in session: Session.ID) throws(JournalError) -> [HandlerRecord] {
+    public func handlerRecords(in session: JournalSession.ID) throws(JournalError) -> [HandlerRecord] {
         _ = try self.session(session)
         return try handlerRecords(in: session, seqs: 0...Int.max)
     }
@@ -60,7 +60,7 @@ extension Journal {
     /// A window from seq 0 also reads the rows whose seq is not an integer (a damaged file), which no
     /// range holds: the first window of every walk refuses them, as reading the whole session does.
     /// That costs one scan of the session's rows per walk; the other windows read their range only.
-    package func handlerRecords(in session: Session.ID, seqs: ClosedRange<Int>) throws(JournalError) -> [HandlerRecord] {
+    package func handlerRecords(in session: JournalSession.ID, seqs: ClosedRange<Int>) throws(JournalError) -> [HandlerRecord] {
         let file = fileName
         return try read(session: session) { connection in
             guard try Self.hasHandlerTables(connection) else { return [] }
@@ -91,7 +91,7 @@ extension Journal {
     /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the entry when the
     ///   file's index answers one before `seq`, which only a damaged index does: a walk going on
     ///   from there would read the same windows for ever.
-    package func firstHandlerSeq(in session: Session.ID, from seq: Int) throws(JournalError) -> Int? {
+    package func firstHandlerSeq(in session: JournalSession.ID, from seq: Int) throws(JournalError) -> Int? {
         let first = try read(session: session) { connection -> Int? in
             guard try Self.hasHandlerTables(connection) else { return nil }
             // Integers only: SQLite orders a text after every number, and reads it as 0. Each side
@@ -132,12 +132,12 @@ package struct HandlerRecordPager: Sendable {
     static let windowSize = 512
 
     private let journal: Journal
-    private let session: Session.ID
+    private let session: JournalSession.ID
     /// The entries whose records ``records`` holds.
     private var window: ClosedRange<Int>?
     private var records: [Int: HandlerRecord] = [:]
 
-    package init(journal: Journal, session: Session.ID) {
+    package init(journal: Journal, session: JournalSession.ID) {
         self.journal = journal
         self.session = session
     }
@@ -162,12 +162,12 @@ package struct HandlerRecordPager: Sendable {
 /// Reads the rows of `handlers` and `calls`, checking what a damaged or hostile file could hold.
 struct HandlerRowReader {
     let file: String
-    let session: Session.ID
+    let session: JournalSession.ID
     private(set) var handlers: [HandlerRecord] = []
     /// Where each entry's record is in ``handlers``.
     private var positions: [Int: Int] = [:]
 
-    init(file: String, session: Session.ID) {
+    init(file: String, session: JournalSession.ID) {
         self.file = file
         self.session = session
     }

@@ -5,7 +5,7 @@ struct JSONLReader {
     let file: String
     private var source: ByteLines
     /// The session from the header; its entry count and last time are known once all is read.
-    let header: Session
+    let header: JournalSession
     /// A blank line read ahead, and its number: an error unless only blank lines follow it.
     private var blank: Int?
     private var expected = 0
@@ -163,8 +163,8 @@ struct JSONLReader {
     }
 
     /// The header's session, with what reading the entries found.
-    func session(entryCount: Int) -> Session {
-        Session(
+    func session(entryCount: Int) -> JournalSession {
+        JournalSession(
             id: 0, name: header.name, startedAt: header.startedAt, endedAt: header.endedAt, status: header.status,
             libraryVersion: header.libraryVersion, appVersion: header.appVersion, stateType: header.stateType,
             actionType: header.actionType, effectType: header.effectType, metadata: header.metadata,
@@ -177,7 +177,7 @@ struct JSONLReader {
     static let lineDepth = JSONValue.maximumDepth + 1
 
     /// Reads line 1: a header of a format this ActionLog reads. The entry count is filled in later.
-    private static func readHeader(_ line: ArraySlice<UInt8>, file: String) throws(JournalError) -> Session {
+    private static func readHeader(_ line: ArraySlice<UInt8>, file: String) throws(JournalError) -> JournalSession {
         // A journal given where its text form is expected: said so, rather than as bad JSON at byte 0.
         if line.starts(with: Array("SQLite format 3".utf8) + [0]) {
             throw JournalError(.notAJournal, file: file, reason: "an SQLite database (a journal?), not an ActionLog session in text form")
@@ -205,7 +205,7 @@ struct JSONLReader {
         guard format >= 1 else { throw fail(file, line: 1, entry: nil, "unknown text format \(format)") }
         let dropped = try fields.int("dropped") ?? 0
         guard dropped >= 0 else { throw fields.fail("\"dropped\" must not be negative, not \(dropped)") }
-        let session = Session(
+        let session = JournalSession(
             id: 0,
             name: try fields.require(fields.string("name"), "name"),
             startedAt: try fields.require(fields.time("startedAt"), "startedAt"),
@@ -315,9 +315,9 @@ private struct Fields {
         return JSONLTime.date(seconds)
     }
 
-    func status() throws(JournalError) -> Session.Status {
+    func status() throws(JournalError) -> JournalSession.Status {
         let name = try require(string("status"), "status")
-        guard let status = Session.Status(rawValue: name) else {
+        guard let status = JournalSession.Status(rawValue: name) else {
             throw fail("unknown session status \"\(name)\" (expected recording, closed or interrupted)")
         }
         return status
@@ -351,7 +351,7 @@ extension RecordedSession {
         init(reader: JSONLReader) { self.reader = reader }
 
         /// The header's session (its entry count is the entries read so far).
-        package var session: Session { reader.session(entryCount: count) }
+        package var session: JournalSession { reader.session(entryCount: count) }
         /// The file's name.
         package var file: String { reader.file }
         /// The handler records of the entries read so far.

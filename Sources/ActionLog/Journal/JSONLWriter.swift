@@ -8,7 +8,7 @@ struct JSONLWriter {
     private var isFirst = true
 
     /// The header line: the session's metadata.
-    mutating func header(_ session: Session) {
+    mutating func header(_ session: JournalSession) {
         begin()
         add("actionlog", "\"session\"")
         add("format", String(RecordedSession.jsonlFormatVersion))
@@ -112,7 +112,7 @@ extension Journal {
     ///   - handle: where the text goes.
     /// - Throws: ``JournalError``: the session's errors, or ``JournalError/Code/fileSystem`` when
     ///   writing to `handle` fails (a full disk, a closed pipe).
-    public func exportJSONL(_ id: Session.ID, to handle: FileHandle) throws(JournalError) {
+    public func exportJSONL(_ id: JournalSession.ID, to handle: FileHandle) throws(JournalError) {
         try snapshot { () throws(JournalError) in
             let session = try self.session(id)
             var handlers = HandlerRecordPager(journal: self, session: id)
@@ -127,7 +127,7 @@ extension Journal {
     /// that reports its own write failures (the CLI names the file it could not write).
     ///
     /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
-    package func exportJSONL(_ id: Session.ID, write: ([UInt8]) throws -> Void) throws {
+    package func exportJSONL(_ id: JournalSession.ID, write: ([UInt8]) throws -> Void) throws {
         let session = try self.session(id)
         // An asynchronous session's handler records are read a window of entries at a time, as the entries are.
         var handlers = HandlerRecordPager(journal: self, session: id)
@@ -141,7 +141,7 @@ extension Journal {
 extension RecordedSession {
     /// Writes a session's text form from entries read one at a time, checking them on the way.
     package static func writeJSONL(
-        session: Session, file: String, to handle: FileHandle, handler: (Int) throws(JournalError) -> HandlerRecord? = { _ in nil },
+        session: JournalSession, file: String, to handle: FileHandle, handler: (Int) throws(JournalError) -> HandlerRecord? = { _ in nil },
         next: () throws(JournalError) -> Entry?
     ) throws(JournalError) {
         do {
@@ -165,7 +165,7 @@ extension RecordedSession {
     ///
     /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
     package static func writeJSONL(
-        session: Session, file: String, handler: (Int) throws(JournalError) -> HandlerRecord? = { _ in nil },
+        session: JournalSession, file: String, handler: (Int) throws(JournalError) -> HandlerRecord? = { _ in nil },
         next: () throws(JournalError) -> Entry?, write: ([UInt8]) throws -> Void
     ) throws {
         var writer = JSONLWriter()

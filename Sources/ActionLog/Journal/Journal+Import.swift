@@ -24,7 +24,7 @@ extension Journal {
     /// - Throws: ``JournalError`` naming `recorded.file` when the session is damaged; naming this
     ///   journal when it was opened read-only or when SQLite refuses the insert (the error names the entry).
     @discardableResult
-    public func insert(_ recorded: RecordedSession) throws(JournalError) -> Session.ID {
+    public func insert(_ recorded: RecordedSession) throws(JournalError) -> JournalSession.ID {
         var entries = recorded.entries.makeIterator()
         do {
             return try insert(session: recorded.session, file: recorded.file, handlers: { recorded.handlers }) { entries.next() }
@@ -43,11 +43,11 @@ extension Journal {
     ///   - next: the next entry, or `nil` after the last.
     /// - Returns: the new session's id.
     package func insert(
-        session: Session, file source: String, handlers: () -> [HandlerRecord] = { [] }, next: () throws(JournalError) -> Entry?
-    ) throws(JournalError) -> Session.ID {
+        session: JournalSession, file source: String, handlers: () -> [HandlerRecord] = { [] }, next: () throws(JournalError) -> Entry?
+    ) throws(JournalError) -> JournalSession.ID {
         let file = fileName
         let isLive = session.status == .recording
-        let status = isLive ? Session.Status.interrupted : session.status
+        let status = isLive ? JournalSession.Status.interrupted : session.status
         return try read { connection in
             guard connection.mode == .readWrite else {
                 throw JournalError(.fileSystem, file: file, reason: "opened read-only, so no session can be inserted; open it with mode: .readWrite")
@@ -131,7 +131,7 @@ extension Journal {
     ///   entry and the line), or the journal cannot be written; ``JournalError/Code/invalidArgument``
     ///   when `url` is not a regular file.
     @discardableResult
-    public static func importJSONL(at url: URL, into path: String) throws(JournalError) -> Session.ID {
+    public static func importJSONL(at url: URL, into path: String) throws(JournalError) -> JournalSession.ID {
         try importingJSONL(at: url, into: path).id
     }
 
@@ -144,7 +144,7 @@ extension Journal {
     ///   - inserted: called with the number of entries read for inserting so far, and the total.
     package static func importingJSONL(
         at url: URL, into path: String, checked: (Int) -> Void = { _ in }, inserted: (Int, Int) -> Void = { _, _ in }
-    ) throws(JournalError) -> (session: Session, id: Session.ID) {
+    ) throws(JournalError) -> (session: JournalSession, id: JournalSession.ID) {
         var check = try JSONLReader(url: url, readTwice: true)
         var count = 0
         while try check.next(checking: true) != nil {
@@ -222,7 +222,7 @@ extension RecordedSession {
     }
 
     /// The session's id for errors: `nil` for a session without a journal.
-    package var journalID: Session.ID? { session.journalID }
+    package var journalID: JournalSession.ID? { session.journalID }
 
     /// Whether the session was read from the text form: it has no journal id (journals count from 1).
     var isTextForm: Bool { session.id == 0 }

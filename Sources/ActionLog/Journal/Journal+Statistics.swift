@@ -19,7 +19,7 @@ extension Journal {
     /// - Throws: ``JournalError``: ``JournalError/Code/sessionNotFound`` when there is no such
     ///   session; ``JournalError/Code/corrupt`` naming the entry when a row's kind is unknown or its
     ///   duration or dropped count is not stored as an integer.
-    public func statistics(in session: Session.ID, labels: Int? = nil, slowest: Int = 5) throws(JournalError) -> SessionStatistics {
+    public func statistics(in session: JournalSession.ID, labels: Int? = nil, slowest: Int = 5) throws(JournalError) -> SessionStatistics {
         try snapshot { () throws(JournalError) in
             try read(session: session) { connection in
                 let exists = try connection.prepare("SELECT 1 FROM sessions WHERE id = ?1").firstRow([.integer(session)]) { _ in true } ?? false
@@ -30,7 +30,7 @@ extension Journal {
     }
 
     private static func statistics(
-        _ connection: Connection, session: Session.ID, labels: Int?, slowest: Int, file: String
+        _ connection: Connection, session: JournalSession.ID, labels: Int?, slowest: Int, file: String
     ) throws -> SessionStatistics {
         let id = SQLiteValue.integer(session)
         // `total()` sums as a real number, so a sum that would not fit an integer is clamped below

@@ -15,7 +15,7 @@ public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
         case handlerRecord
     }
 
-    public let session: Session.ID?
+    public let session: JournalSession.ID?
     public let entry: Int?
     /// What is wrong, as a sentence fragment.
     public let problem: String
@@ -35,7 +35,7 @@ public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
     ///   - entry: the entry, or `nil` for the session (or file) as a whole.
     ///   - problem: what is wrong.
     ///   - code: what part of the journal the finding is about; by default an entry.
-    public init(session: Session.ID?, entry: Int?, problem: String, code: Code = .entry) {
+    public init(session: JournalSession.ID?, entry: Int?, problem: String, code: Code = .entry) {
         self.session = session
         self.entry = entry
         self.problem = problem
@@ -84,7 +84,7 @@ extension Journal {
 
     /// ``verify()``, telling `progress` how many entries it has checked so far, after each one:
     /// for a caller that shows progress (`replay-cli verify` on a terminal). The total to expect is
-    /// the sum of the sessions' ``Session/entryCount``.
+    /// the sum of the sessions' ``JournalSession/entryCount``.
     ///
     /// - Parameter progress: called with the number of entries checked, from 1 up.
     /// - Throws: ``JournalError`` only when the file cannot be read at all.
@@ -109,7 +109,7 @@ extension Journal {
         }
         while let row = try sessions.nextRow() {
             sessionCount += 1
-            let session: Session
+            let session: JournalSession
             switch row {
             case .success(let read):
                 session = read
@@ -163,7 +163,7 @@ extension Journal {
     /// (its place in the run order and its service calls), which replay and the text form need.
     /// The first ``unrecordedShown`` are findings of their own, the rest counted in one more; by
     /// SQL over the primary keys, so memory stays bounded however long the session.
-    private func unrecordedHandlers(of session: Session) throws(JournalError) -> [JournalFinding] {
+    private func unrecordedHandlers(of session: JournalSession) throws(JournalError) -> [JournalFinding] {
         guard let architecture = SessionArchitecture.of(session.metadata).architecture, architecture.recordsHandlers else { return [] }
         let condition = """
             FROM entries e WHERE e.session_id = ?1 AND e.seq > 0 AND e.kind != 'gap'
@@ -193,7 +193,7 @@ extension Journal {
 
     /// The sequence numbers of the session's entries from `first` through `last` (stored as
     /// integers), by the primary key.
-    private func entrySeqs(in session: Session.ID, from first: Int, through last: Int) throws(JournalError) -> Set<Int> {
+    private func entrySeqs(in session: JournalSession.ID, from first: Int, through last: Int) throws(JournalError) -> Set<Int> {
         let seqs = try read(session: session) { connection in
             try connection.cachedStatement(
                 "SELECT seq FROM entries WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 AND typeof(seq) = 'integer'"
@@ -203,7 +203,7 @@ extension Journal {
     }
 
     private func check(
-        session: Session, cursor: inout EntryCursor, progress: (Int) -> Void
+        session: JournalSession, cursor: inout EntryCursor, progress: (Int) -> Void
     ) throws(JournalError) -> (Int, [JournalFinding]) {
         var findings: [JournalFinding] = []
         func finding(_ entry: Int?, _ problem: String) {

@@ -59,7 +59,7 @@ public final class Journal: Sendable {
     }
 
     /// Runs `body` with the connection, turning SQLite errors into journal errors that name the file.
-    func read<T>(session: Session.ID? = nil, entry: Int? = nil, _ body: (Connection) throws -> T) throws(JournalError) -> T {
+    func read<T>(session: JournalSession.ID? = nil, entry: Int? = nil, _ body: (Connection) throws -> T) throws(JournalError) -> T {
         do {
             return try connection.withConnection(body)
         } catch {
@@ -78,7 +78,7 @@ public final class Journal: Sendable {
         }
     }
 
-    private func journalError(_ error: any Error, session: Session.ID? = nil, entry: Int? = nil) -> JournalError {
+    private func journalError(_ error: any Error, session: JournalSession.ID? = nil, entry: Int? = nil) -> JournalError {
         switch error {
         case let error as JournalError: error
         case let error as SQLiteError: JournalFile.wrap(error, file: fileName, session: session, entry: entry)
@@ -109,8 +109,8 @@ public final class Journal: Sendable {
     /// ```
     ///
     /// - Throws: ``JournalError`` when the file cannot be read or a session row is damaged.
-    public func sessions() throws(JournalError) -> [Session] {
-        var sessions: [Session] = []
+    public func sessions() throws(JournalError) -> [JournalSession] {
+        var sessions: [JournalSession] = []
         var cursor = sessionCursor()
         while let session = try cursor.next() { sessions.append(session) }
         return sessions
@@ -135,20 +135,20 @@ public final class Journal: Sendable {
     /// Up to `limit` session rows after the session `id` in order of their ids (from the first when
     /// `id` is `nil`), each read or the error that names it, with the row's id: a damaged row does
     /// not stop the rows after it.
-    func sessionPage(after id: Session.ID?, limit: Int) throws(JournalError) -> [(id: Session.ID, row: Result<Session, JournalError>)] {
+    func sessionPage(after id: JournalSession.ID?, limit: Int) throws(JournalError) -> [(id: JournalSession.ID, row: Result<JournalSession, JournalError>)] {
         try sessionPage(where: "s.id \(id == nil ? ">=" : ">") ?1 ORDER BY s.id", id ?? .min, limit: limit)
     }
 
     /// Up to `limit` session rows before the session `id` (the newest when `id` is `nil`), newest
     /// first, each read or the error that names it, with the row's id: a window of the newest
     /// sessions for a list that shows those first and pages back (the viewer).
-    package func sessionPage(before id: Session.ID?, limit: Int) throws(JournalError) -> [(id: Session.ID, row: Result<Session, JournalError>)] {
+    package func sessionPage(before id: JournalSession.ID?, limit: Int) throws(JournalError) -> [(id: JournalSession.ID, row: Result<JournalSession, JournalError>)] {
         try sessionPage(where: "s.id \(id == nil ? "<=" : "<") ?1 ORDER BY s.id DESC", id ?? .max, limit: limit)
     }
 
     private func sessionPage(
-        where condition: String, _ id: Session.ID, limit: Int
-    ) throws(JournalError) -> [(id: Session.ID, row: Result<Session, JournalError>)] {
+        where condition: String, _ id: JournalSession.ID, limit: Int
+    ) throws(JournalError) -> [(id: JournalSession.ID, row: Result<JournalSession, JournalError>)] {
         try read { connection in
             try connection.cachedStatement(Self.sessionColumns + " WHERE " + condition + " LIMIT ?2")
                 .rows([.integer(id), .integer(Int64(Swift.max(0, limit)))], expected: Swift.max(0, limit)) { row in
@@ -185,13 +185,13 @@ public final class Journal: Sendable {
             let distinct = try connection.prepare("SELECT count(DISTINCT name) FROM sessions").firstRow { Int($0.int(0)) } ?? 0
             return (names, distinct)
         }
-        return [Session].quoted(names, distinct: distinct)
+        return [JournalSession].quoted(names, distinct: distinct)
     }
 
     /// The session with the given id.
     ///
     /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is none.
-    public func session(_ id: Session.ID) throws(JournalError) -> Session {
+    public func session(_ id: JournalSession.ID) throws(JournalError) -> JournalSession {
         let found = try read(session: id) { connection in
             try connection.prepare(Self.sessionColumns + " WHERE s.id = ?1").firstRow([.integer(id)]) { try self.session(from: $0) }
         }
@@ -203,7 +203,7 @@ public final class Journal: Sendable {
 
     /// Throws ``JournalError/Code/sessionNotFound`` unless the session exists: a primary-key lookup,
     /// unlike ``session(_:)``, which counts the session's entries.
-    private func requireSession(_ id: Session.ID) throws(JournalError) {
+    private func requireSession(_ id: JournalSession.ID) throws(JournalError) {
         let exists = try read(session: id) { connection in
             try connection.cachedStatement("SELECT 1 FROM sessions WHERE id = ?1").firstRow([.integer(id)]) { _ in true } ?? false
         }
@@ -212,10 +212,10 @@ public final class Journal: Sendable {
         }
     }
 
-    private func session(from row: Row) throws(JournalError) -> Session {
+    private func session(from row: Row) throws(JournalError) -> JournalSession {
         let id = row.int(0)
         let storedStatus = row.text(4) ?? ""
-        guard var status = Session.Status(rawValue: storedStatus) else {
+        guard var status = JournalSession.Status(rawValue: storedStatus) else {
             throw JournalError(.corrupt, file: fileName, session: id, reason: "unknown session status \"\(storedStatus)\"")
         }
         func time(_ column: Int32, _ what: String) throws(JournalError) -> Date? {
@@ -242,7 +242,7 @@ public final class Journal: Sendable {
         } catch {
             throw JournalError(.corrupt, file: fileName, session: id, reason: "the session metadata is not valid JSON: \(error)")
         }
-        return Session(
+        return JournalSession(
             id: id,
             name: row.text(1) ?? "",
             startedAt: startedAt,
@@ -296,7 +296,7 @@ public final class Journal: Sendable {
     ///   - limit: the most entries to return; `nil` for all.
     /// - Throws: ``JournalError`` when the session does not exist or an entry cannot be read; the error
     ///   names the entry.
-    public func entries(in session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> [Entry] {
+    public func entries(in session: JournalSession.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> [Entry] {
         try requireSession(session)
         var cursor = EntryCursor(journal: self, session: session, from: seq, limit: limit)
         var entries: [Entry] = []
@@ -322,7 +322,7 @@ public final class Journal: Sendable {
     ///   - session: the session's id.
     ///   - seq: the first entry to read.
     /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is no such session.
-    public func entryCursor(in session: Session.ID, from seq: Int = 0) throws(JournalError) -> EntryCursor {
+    public func entryCursor(in session: JournalSession.ID, from seq: Int = 0) throws(JournalError) -> EntryCursor {
         try requireSession(session)
         return EntryCursor(journal: self, session: session, from: seq)
     }
@@ -337,7 +337,7 @@ public final class Journal: Sendable {
     ///   - seq: the first entry to read.
     ///   - limit: the most entries to read; `nil` for the rest of the session.
     /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is no such session.
-    package func timelineCursor(in session: Session.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> EntryCursor {
+    package func timelineCursor(in session: JournalSession.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> EntryCursor {
         try requireSession(session)
         return EntryCursor(journal: self, session: session, from: seq, readingStates: false, limit: limit)
     }
@@ -345,7 +345,7 @@ public final class Journal: Sendable {
     /// One entry of a session.
     ///
     /// - Throws: ``JournalError`` with code ``JournalError/Code/entryNotFound`` when the session has no such entry.
-    public func entry(_ seq: Int, in session: Session.ID) throws(JournalError) -> Entry {
+    public func entry(_ seq: Int, in session: JournalSession.ID) throws(JournalError) -> Entry {
         guard let entry = try entries(in: session, from: seq, limit: 1).first, entry.seq == seq else {
             throw JournalError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "no such entry")
         }
@@ -365,7 +365,7 @@ public final class Journal: Sendable {
     /// - Throws: ``JournalError``: ``JournalError/Code/entryNotFound`` when there is no such entry or
     ///   the entry is a gap (no state was recorded there); ``JournalError/Code/corrupt`` naming the
     ///   entry when an entry on the way cannot be read or breaks a rule of ``SessionStates``.
-    public func state(at seq: Int, in session: Session.ID) throws(JournalError) -> JSONValue {
+    public func state(at seq: Int, in session: JournalSession.ID) throws(JournalError) -> JSONValue {
         // One statement, one descent of the entries' b-tree: walk back from `seq` to a keyframe (or a
         // gap, which ends any chain), reading only the kind and the state.
         let chain: [RawEntry] = try read(session: session, entry: seq) { connection in
@@ -417,7 +417,7 @@ public final class Journal: Sendable {
         """
 
     /// A page of raw rows for a cursor; without their states unless `readingStates`.
-    func rawPage(session: Session.ID, from seq: Int, limit: Int, readingStates: Bool = true) throws(JournalError) -> [RawEntry] {
+    func rawPage(session: JournalSession.ID, from seq: Int, limit: Int, readingStates: Bool = true) throws(JournalError) -> [RawEntry] {
         try read(session: session, entry: seq) { connection in
             try connection.cachedStatement(readingStates ? Self.rawEntriesQuery : Self.timelineQuery)
                 .rows([.integer(session), .integer(Int64(seq)), .integer(Int64(limit))], expected: limit) { RawEntry(row: $0) }

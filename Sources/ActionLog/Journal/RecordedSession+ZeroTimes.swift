@@ -25,11 +25,11 @@ extension RecordedSession {
     }
 }
 
-extension Session {
+extension JournalSession {
     /// The session with its start, end (when it has one) and last entry time at 0.
-    package func withZeroTimes() -> Session {
+    package func withZeroTimes() -> JournalSession {
         let epoch = Date(timeIntervalSince1970: 0)
-        return Session(
+        return JournalSession(
             id: id, name: name, startedAt: epoch, endedAt: endedAt.map { _ in epoch }, status: status, libraryVersion: libraryVersion,
             appVersion: appVersion, stateType: stateType, actionType: actionType, effectType: effectType, metadata: metadata,
             entryCount: entryCount, droppedCount: droppedCount, lastEntryAt: lastEntryAt.map { _ in epoch })

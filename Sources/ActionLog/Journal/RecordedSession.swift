@@ -9,9 +9,9 @@
 /// print(recorded.session.name, recorded.entries.count)
 /// ```
 public struct RecordedSession: Sendable, Hashable {
-    /// The session's metadata. For a session read from a text file, ``Session/id`` is 0: ids belong
+    /// The session's metadata. For a session read from a text file, ``JournalSession/id`` is 0: ids belong
     /// to a journal, and the text form does not carry one.
-    public var session: Session
+    public var session: JournalSession
     /// Every entry, in order, entry 0 (the initial state) first, gaps included.
     public var entries: [Entry]
     /// The name of the file it was read from, for messages: `checkout.actionlog` or `checkout.jsonl`.
@@ -26,7 +26,7 @@ public struct RecordedSession: Sendable, Hashable {
     ///   - session: the session's metadata.
     ///   - entries: its entries in order.
     ///   - file: the file name messages name.
-    public init(session: Session, entries: [Entry], file: String) {
+    public init(session: JournalSession, entries: [Entry], file: String) {
         self.session = session
         self.entries = entries
         self.file = file
@@ -52,7 +52,7 @@ extension Journal {
     ///
     /// - Parameter id: the session's id.
     /// - Throws: ``JournalError`` when there is no such session or an entry cannot be read.
-    public func recordedSession(_ id: Session.ID) throws(JournalError) -> RecordedSession {
+    public func recordedSession(_ id: JournalSession.ID) throws(JournalError) -> RecordedSession {
         try snapshot { () throws(JournalError) in
             var recorded = RecordedSession(session: try session(id), entries: try entries(in: id), file: fileName)
             recorded.handlers = try handlerRecords(in: id)

@@ -14,9 +14,9 @@ public struct SessionCursor: Sendable {
 
     private let journal: Journal
     /// The id of the last row read, which the next page starts after; `nil` before the first page.
-    private var lastID: Session.ID?
+    private var lastID: JournalSession.ID?
     /// The rows of the page not handed out yet, the next one last.
-    private var page: [Result<Session, JournalError>] = []
+    private var page: [Result<JournalSession, JournalError>] = []
     private var exhausted = false
 
     init(journal: Journal) {
@@ -29,7 +29,7 @@ public struct SessionCursor: Sendable {
     /// JSON) is reported by the error it throws; the call after the error reads the row after it.
     ///
     /// - Throws: ``JournalError`` naming the file and the session when its row cannot be read.
-    public mutating func next() throws(JournalError) -> Session? {
+    public mutating func next() throws(JournalError) -> JournalSession? {
         guard let row = try nextRow() else { return nil }
         return try row.get()
     }
@@ -38,10 +38,10 @@ public struct SessionCursor: Sendable {
     /// readers that go on past a damaged row (`verify`, the CLI's lists).
     ///
     /// - Throws: ``JournalError`` when the rows themselves cannot be read; the cursor then ends.
-    package mutating func nextRow() throws(JournalError) -> Result<Session, JournalError>? {
+    package mutating func nextRow() throws(JournalError) -> Result<JournalSession, JournalError>? {
         if page.isEmpty {
             guard !exhausted else { return nil }
-            let rows: [(id: Session.ID, row: Result<Session, JournalError>)]
+            let rows: [(id: JournalSession.ID, row: Result<JournalSession, JournalError>)]
             do {
                 rows = try journal.sessionPage(after: lastID, limit: Self.pageSize)
             } catch {

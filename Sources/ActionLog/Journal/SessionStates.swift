@@ -28,7 +28,7 @@ public struct SessionStates: Sendable {
     /// The file messages name.
     public let file: String
     /// The session messages name; `nil` for a session in text form.
-    public let session: Session.ID?
+    public let session: JournalSession.ID?
     /// The recorded state after the last entry, or `nil` when it is unknown (a gap, or an error).
     public private(set) var state: JSONValue?
     /// The actions the gaps so far lost, in all.
@@ -51,7 +51,7 @@ public struct SessionStates: Sendable {
     /// - Parameters:
     ///   - file: the file's name, for errors.
     ///   - session: the session's id, for errors; `nil` for a session in text form.
-    public init(file: String, session: Session.ID?) {
+    public init(file: String, session: JournalSession.ID?) {
         self.file = file
         self.session = session
         self.nextSeq = 0
@@ -64,7 +64,7 @@ public struct SessionStates: Sendable {
     ///   - file: the file's name, for errors.
     ///   - session: the session's id, for errors.
     ///   - seq: the entry the walk starts at, which must be a keyframe.
-    package init(file: String, session: Session.ID?, resumingAt seq: Int) {
+    package init(file: String, session: JournalSession.ID?, resumingAt seq: Int) {
         self.init(file: file, session: session)
         self.nextSeq = seq
         self.resuming = true
@@ -279,7 +279,7 @@ extension SessionStates {
     /// - Throws: ``JournalError``: ``JournalError/Code/entryNotFound`` when `seq` is a gap;
     ///   ``JournalError/Code/corrupt`` when the chain breaks a rule.
     package static func state(
-        at seq: Int, chain: some Collection<Entry>, file: String, session: Session.ID?
+        at seq: Int, chain: some Collection<Entry>, file: String, session: JournalSession.ID?
     ) throws(JournalError) -> JSONValue {
         if let target = chain.reversed().first, case .gap(let dropped, _) = target.content {
             throw JournalError(.entryNotFound, file: file, session: session, entry: seq, reason: """

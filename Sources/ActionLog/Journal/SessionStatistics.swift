@@ -68,7 +68,7 @@ public struct SessionStatistics: Sendable, Hashable {
     }
 
     /// The session's id.
-    public let session: Session.ID
+    public let session: JournalSession.ID
     /// How many entries the session holds (entry 0, the initial state, included).
     public let entries: Int
     /// How many entries store their state whole.

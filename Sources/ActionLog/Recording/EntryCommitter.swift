@@ -181,7 +181,7 @@ final class EntryCommitter: @unchecked Sendable {
     // @unchecked: after `init`, everything here is used by the committing thread alone.
     typealias Row = EntryInserter.Row
 
-    let sessionID: Session.ID
+    let sessionID: JournalSession.ID
     private let connection: Connection
     private let lock: SessionLock
     private let inserter: EntryInserter
@@ -204,7 +204,7 @@ final class EntryCommitter: @unchecked Sendable {
     private var gone = false
 
     init(
-        connection: Connection, session: Session.ID, lock: SessionLock, path: String, file: String, faults: WriteFaults?,
+        connection: Connection, session: JournalSession.ID, lock: SessionLock, path: String, file: String, faults: WriteFaults?,
         pipe: CommitPipe, onError: @escaping @Sendable (RecorderError) -> Void
     ) {
         self.connection = connection

@@ -28,7 +28,7 @@ final class EntryInserter {
     }
 
     private let connection: Connection
-    private let sessionID: Session.ID
+    private let sessionID: JournalSession.ID
     /// The statement inserting `1 << index` rows, once prepared.
     private var statements: [Statement?] = Array(repeating: nil, count: EntryInserter.largestRun + 1)
 
@@ -36,7 +36,7 @@ final class EntryInserter {
     private static var largestRun: Int { 5 }
     private static var columns: Int32 { 11 }
 
-    init(connection: Connection, session: Session.ID) {
+    init(connection: Connection, session: JournalSession.ID) {
         self.connection = connection
         self.sessionID = session
     }

@@ -56,7 +56,7 @@ struct SessionDescription: Sendable {
 final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable> {
     typealias Item = Step<State, Action, Effect>
 
-    let sessionID: Session.ID
+    let sessionID: JournalSession.ID
     /// The committing half, until ``run(_:)`` starts its thread.
     private let committer: EntryCommitter
     private let file: String
@@ -143,7 +143,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         // SQLite refuse the pragma, the checks simply stay on.
         // See <https://www.sqlite.org/pragma.html#pragma_ignore_check_constraints>.
         try? connection.execute("PRAGMA ignore_check_constraints = ON")
-        let (sessionID, lock): (Session.ID, SessionLock)
+        let (sessionID, lock): (JournalSession.ID, SessionLock)
         do {
             (sessionID, lock) = try connection.transaction {
                 try connection.prepare("""

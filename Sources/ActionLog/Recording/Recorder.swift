@@ -29,7 +29,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     @usableFromInline typealias Item = Step<State, Action, Effect>
 
     /// The session this recorder writes.
-    public let sessionID: Session.ID
+    public let sessionID: JournalSession.ID
     /// The journal file.
     public let path: String
     @usableFromInline let handOff: HandOff<Item>
@@ -273,15 +273,15 @@ private final class InitialState<State: Sendable>: Sendable {
 
 /// The writer thread's answer to the initializer: the new session's id, or why it could not start.
 private final class WriterStart: Sendable {
-    private let result = Mutex<Result<Session.ID, JournalError>?>(nil)
+    private let result = Mutex<Result<JournalSession.ID, JournalError>?>(nil)
     private let semaphore = DispatchSemaphore(value: 0)
 
-    func resolve(_ value: Result<Session.ID, JournalError>) {
+    func resolve(_ value: Result<JournalSession.ID, JournalError>) {
         result.withLock { $0 = value }
         semaphore.signal()
     }
 
-    func wait() -> Result<Session.ID, JournalError> {
+    func wait() -> Result<JournalSession.ID, JournalError> {
         semaphore.wait()
         return result.withLock { $0! }
     }

@@ -18,11 +18,11 @@ public struct PruneReport: Sendable, Equatable {
     /// One session removed.
     public struct Removal: Sendable, Equatable {
         /// The session's id in the journal.
-        public let id: Session.ID
+        public let id: JournalSession.ID
         /// The session's name.
         public let name: String
         /// `closed` or `interrupted`: a live session is never removed.
-        public let status: Session.Status
+        public let status: JournalSession.Status
         /// Its entries, entry 0 and gaps included.
         public let entryCount: Int
         /// The UTF-8 bytes of its entries' texts (see ``RetentionPolicy/maximumBytes``).
@@ -34,7 +34,7 @@ public struct PruneReport: Sendable, Equatable {
     /// The sessions removed, oldest first.
     public let removed: [Removal]
     /// Live sessions that a limit would have removed had they not been recording, by id.
-    public let keptLive: [Session.ID]
+    public let keptLive: [JournalSession.ID]
     /// The sessions left.
     public let remainingSessions: Int
     /// The bytes of the sessions left, when ``RetentionPolicy/maximumBytes`` made them counted.

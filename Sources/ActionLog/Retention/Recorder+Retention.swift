@@ -4,7 +4,7 @@ extension Recorder {
     /// writer's is not involved. The new session is live, so it counts and stays. A failure is
     /// reported (``RecorderError/Code/retentionFailed``) and recording goes on.
     static func applyRetention(
-        _ policy: RetentionPolicy, path: String, session: Session.ID, onError: @Sendable (RecorderError) -> Void
+        _ policy: RetentionPolicy, path: String, session: JournalSession.ID, onError: @Sendable (RecorderError) -> Void
     ) {
         guard !policy.keepsEverything else { return }
         do throws(JournalError) {

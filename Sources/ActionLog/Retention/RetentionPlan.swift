@@ -10,16 +10,16 @@ import Foundation
 /// under its limit is not read at all).
 struct RetentionPlan {
     private(set) var removed: [PruneReport.Removal] = []
-    private(set) var keptLive: [Session.ID] = []
+    private(set) var keptLive: [JournalSession.ID] = []
     private(set) var remainingSessions = 0
     private(set) var remainingBytes: Int?
 
     private struct Candidate {
         /// Its place among the sessions, oldest first.
         let order: Int
-        let id: Session.ID
+        let id: JournalSession.ID
         let name: String
-        let status: Session.Status
+        let status: JournalSession.Status
         let isLive: Bool
         let startedAt: Double
         let endedAt: Double?
@@ -31,7 +31,7 @@ struct RetentionPlan {
             let id = row.int(0)
             order += 1
             let stored = row.text(2) ?? ""
-            guard let status = Session.Status(rawValue: stored) else {
+            guard let status = JournalSession.Status(rawValue: stored) else {
                 throw JournalError(.corrupt, file: file, session: id, reason: "unknown session status \(JSONPatch.quoted(stored))")
             }
             let isLive = status == .recording && SessionLock.isHeld(journal: path, session: id)
@@ -40,7 +40,7 @@ struct RetentionPlan {
                 isLive: isLive, startedAt: row.double(3), endedAt: row.optionalDouble(4))
         }
         var removals: [(candidate: Candidate, reason: PruneReport.Reason)] = []
-        var keptLive: [Session.ID] = []
+        var keptLive: [JournalSession.ID] = []
         func remove(where test: (Candidate) throws -> Bool, reason: PruneReport.Reason) rethrows {
             var kept: [Candidate] = []
             for candidate in remaining {
@@ -75,7 +75,7 @@ struct RetentionPlan {
                 excess -= 1
             }
         }
-        var sizes: [Session.ID: (entries: Int, bytes: Int)] = [:]
+        var sizes: [JournalSession.ID: (entries: Int, bytes: Int)] = [:]
         let hasCalls = try connection.hasTable("calls")
         if let limit = policy.maximumBytes.map({ max(0, $0) }), try Self.pagesInUse(connection) > limit {
             sizes = try Self.sizes(connection, hasCalls: hasCalls)
@@ -118,8 +118,8 @@ struct RetentionPlan {
 
     /// Every session's entry count and bytes (its entries' texts and its calls' texts), in one pass
     /// over each table.
-    private static func sizes(_ connection: Connection, hasCalls: Bool) throws -> [Session.ID: (entries: Int, bytes: Int)] {
-        var sizes: [Session.ID: (entries: Int, bytes: Int)] = [:]
+    private static func sizes(_ connection: Connection, hasCalls: Bool) throws -> [JournalSession.ID: (entries: Int, bytes: Int)] {
+        var sizes: [JournalSession.ID: (entries: Int, bytes: Int)] = [:]
         let rows = try connection.prepare("SELECT session_id, count(*), \(textBytes) FROM entries GROUP BY session_id").rows {
             ($0.int(0), Int(clamping: $0.int(1)), Int(clamping: $0.int(2)))
         }

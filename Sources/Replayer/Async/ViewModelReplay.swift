@@ -90,7 +90,7 @@ public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Senda
     ///   - viewModel: makes the fresh ViewModel, given the recorded initial state.
     /// - Throws: ``JournalError`` when the session cannot be read.
     public init(
-        journal: Journal, session: Session.ID, services: [String] = [], options: ReplayOptions = ReplayOptions(),
+        journal: Journal, session: JournalSession.ID, services: [String] = [], options: ReplayOptions = ReplayOptions(),
         viewModel: @escaping @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>
     ) throws(JournalError) {
         self.init(recording: try journal.recordedSession(session), services: services, options: options, viewModel: viewModel)

@@ -61,7 +61,7 @@ enum FailureReport {
     private static func renamed(_ recording: RecordedSession, _ role: String) -> RecordedSession {
         let session = recording.session
         var copy = recording
-        copy.session = Session(
+        copy.session = JournalSession(
             id: session.id, name: "\(session.name) (\(role))", startedAt: session.startedAt, endedAt: session.endedAt,
             status: session.status, libraryVersion: session.libraryVersion, appVersion: session.appVersion,
             stateType: session.stateType, actionType: session.actionType, effectType: session.effectType,

@@ -48,7 +48,7 @@ struct GoldenFile {
         }
         let journal = try Journal(url: url)
         let sessions = try journal.sessions()
-        let chosen: Session?
+        let chosen: JournalSession?
         if let name {
             chosen = sessions.last { $0.name == name }
             guard let chosen else {

@@ -130,7 +130,7 @@ public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The golden, as the message names it, when the error concerns one.
     public let file: String?
     /// The session's id in a journal golden, when known.
-    public let session: Session.ID?
+    public let session: JournalSession.ID?
     /// The entry concerned, if any.
     public let entry: Int?
     /// The whole message, escaped for a terminal.
@@ -145,7 +145,7 @@ public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
     ///   - entry: the entry concerned.
     ///   - description: the whole message; ``description`` holds it with the characters that could
     ///     rewrite a terminal escaped.
-    public init(_ code: Code, file: String? = nil, session: Session.ID? = nil, entry: Int? = nil, _ description: String) {
+    public init(_ code: Code, file: String? = nil, session: JournalSession.ID? = nil, entry: Int? = nil, _ description: String) {
         self.code = code
         self.file = file
         self.session = session

@@ -112,7 +112,7 @@ enum Rerecording {
                 entry(index + 1, label: ActionLabel.of(action), action: try encoder.encode(action)),
                 state: try encoder.encode(state), effect: try effect.map { try encoder.encode($0) })
         }
-        let session = Session(
+        let session = JournalSession(
             id: 0, name: name, startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLog.version,
             appVersion: nil, stateType: String(reflecting: State.self), actionType: String(reflecting: Action.self),
             effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
@@ -151,10 +151,10 @@ struct SessionBuilder {
     }
 }
 
-extension Session {
+extension JournalSession {
     /// The session's metadata for a golden rewritten by this library with today's types.
-    func rewritten<State, Action, Effect>(for _: State.Type, _: Action.Type, _: Effect.Type, entries: [Entry]) -> Session {
-        Session(
+    func rewritten<State, Action, Effect>(for _: State.Type, _: Action.Type, _: Effect.Type, entries: [Entry]) -> JournalSession {
+        JournalSession(
             id: id, name: name, startedAt: startedAt, endedAt: endedAt, status: status == .recording ? .interrupted : status,
             libraryVersion: ActionLog.version, appVersion: appVersion, stateType: String(reflecting: State.self),
             actionType: String(reflecting: Action.self), effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),

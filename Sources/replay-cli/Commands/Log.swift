@@ -148,7 +148,7 @@ struct Log: ParsableCommand {
     /// Polls the session every ``pollInterval`` and prints the entries committed since the last
     /// look, until the session is no longer being recorded or a signal asks to stop.
     private func follow(
-        journal: Journal, session: Session.ID, from seq: Int, pattern: LabelPattern?, printer: inout Printer, stop: StopSignal,
+        journal: Journal, session: JournalSession.ID, from seq: Int, pattern: LabelPattern?, printer: inout Printer, stop: StopSignal,
         damaged: inout Bool
     ) throws {
         // `nil` after an entry at the largest sequence number there is: nothing can follow it, and
@@ -202,7 +202,7 @@ struct Log: ParsableCommand {
 
     /// Prints new entries with their handler records, read for those entries only.
     private func print(
-        _ entries: [Entry], journal: Journal, session: Session.ID, pattern: LabelPattern?, printer: inout Printer
+        _ entries: [Entry], journal: Journal, session: JournalSession.ID, pattern: LabelPattern?, printer: inout Printer
     ) throws {
         guard let head = entries.first, let tail = entries.last, head.seq <= tail.seq else { return }
         let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session, seqs: head.seq...tail.seq) }
@@ -234,12 +234,12 @@ struct Log: ParsableCommand {
 
     /// Prints entries as table rows or JSON Lines, buffered.
     private struct Printer {
-        let session: Session
+        let session: JournalSession
         let json: Bool
         var output = BufferedOutput()
         var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
 
-        init(session: Session, json: Bool) {
+        init(session: JournalSession, json: Bool) {
             self.session = session
             self.json = json
         }
@@ -268,7 +268,7 @@ struct Log: ParsableCommand {
         }
     }
 
-    private static func row(_ entry: Entry, session: Session) -> [String] {
+    private static func row(_ entry: Entry, session: JournalSession) -> [String] {
         let offset = Format.seconds(entry.time.timeIntervalSince(session.startedAt), sign: true)
         if case .gap(let dropped, let note) = entry.content {
             return [String(entry.seq), offset, "(gap)", note ?? "\(dropped) actions lost"]
@@ -290,7 +290,7 @@ struct Log: ParsableCommand {
     }
 
     /// One line of `log --json`, in the naming of ``JSONOutput``.
-    private static func json(_ entry: Entry, session: Session) -> JSONValue {
+    private static func json(_ entry: Entry, session: JournalSession) -> JSONValue {
         let gap = entry.content.gap
         // Optional members typed one by one: in one literal they cost the type checker most of a second.
         let label: JSONValue = entry.label.map(JSONValue.string) ?? .null

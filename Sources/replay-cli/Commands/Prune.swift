@@ -98,7 +98,7 @@ struct Prune: ParsableCommand {
     }
 
     /// The report in the naming of ``JSONOutput``.
-    private func json(_ report: PruneReport, sessions: [Session]) -> JSONValue {
+    private func json(_ report: PruneReport, sessions: [JournalSession]) -> JSONValue {
         let removed: [JSONValue] = report.removed.map { removal in
             .object([
                 "session": JSONOutput.number(removal.id),

@@ -23,7 +23,7 @@ struct Sessions: ParsableCommand {
 
     /// One session of `sessions --json`, in the naming of ``JSONOutput``. Typed member by member:
     /// as one literal with optional chains, the type checker took 16 s over it.
-    private static func json(_ session: Session) -> JSONValue {
+    private static func json(_ session: JournalSession) -> JSONValue {
         var members = JSONOutput.sessionMembers(session)
         let endedAt: JSONValue = session.endedAt.map(JSONOutput.time) ?? .null
         let duration: JSONValue = session.duration.map(JSONOutput.nanoseconds) ?? .null

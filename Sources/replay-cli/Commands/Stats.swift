@@ -57,7 +57,7 @@ struct Stats: ParsableCommand {
         var printed = 0
         // Each session's figures are printed as they come, so that memory stays bounded however many
         // sessions the file holds.
-        func report(_ session: Session) throws {
+        func report(_ session: JournalSession) throws {
             let stats = try reportingErrors { () throws(JournalError) in
                 try journal.statistics(in: session.id, labels: json ? Self.labelsInJSON : Self.labelsShown, slowest: Self.slowestShown)
             }
@@ -91,7 +91,7 @@ struct Stats: ParsableCommand {
     // MARK: - Text
 
     /// The block of one session; text from the file is escaped for a terminal.
-    static func lines(_ stats: SessionStatistics, session: Session) -> [String] {
+    static func lines(_ stats: SessionStatistics, session: JournalSession) -> [String] {
         var lines = ["session \(session.id) \(JSONValue.string(session.name).canonicalText) (\(session.status.rawValue))".displayEscaped]
         var entries = "  entries   \(stats.entries)"
         if stats.entries > 0 {
@@ -155,7 +155,7 @@ struct Stats: ParsableCommand {
     // MARK: - JSON
 
     /// The object of one session, in the naming of ``JSONOutput``.
-    static func json(_ stats: SessionStatistics, session: Session) -> JSONValue {
+    static func json(_ stats: SessionStatistics, session: JournalSession) -> JSONValue {
         func number(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
         let reducer: JSONValue = stats.reducer.map { reducer in
             .object([

@@ -27,11 +27,11 @@ struct SessionOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: ArgumentHelp("The session: its id, or its name (the newest session of that name).", valueName: "id"))
     var session: String
 
-    func resolve(in journal: Journal) throws -> Session {
+    func resolve(in journal: Journal) throws -> JournalSession {
         try reportingErrors { () throws(JournalError) in
             // A number that is no session's id: its error stands unless a session has it as its name.
             var noSuchID: JournalError?
-            if let id = Session.ID(session) {
+            if let id = JournalSession.ID(session) {
                 do throws(JournalError) {
                     return try journal.session(id)
                 } catch where error.code == .sessionNotFound {
@@ -40,7 +40,7 @@ struct SessionOptions: ParsableArguments {
             }
             // A damaged row is no session to match by name; its own commands name it. The newest
             // of that name is the last one read: one walk, a page at a time.
-            var match: Session?
+            var match: JournalSession?
             var cursor = journal.sessionCursor()
             while let row = try cursor.nextRow() {
                 if case .success(let read) = row, read.name == session { match = read }
@@ -80,7 +80,7 @@ struct SessionWalk {
 @discardableResult
 func walkSessions(
     in journal: Journal, reportingDamage: ((JournalError) -> Void)? = { Terminal.printError($0.description) },
-    _ body: (Session) throws -> Void
+    _ body: (JournalSession) throws -> Void
 ) throws -> SessionWalk {
     var walk = SessionWalk()
     var cursor = journal.sessionCursor()
@@ -104,7 +104,7 @@ func walkSessions(
 /// a damaged entry is): a session row is written when recording starts, and its first entry (entry
 /// 0, the initial state) with the first batch, so a process killed in between leaves a session that
 /// lists in `sessions` but has nothing to show, diff or export.
-func requireEntries(_ session: Session, in journal: Journal) throws {
+func requireEntries(_ session: JournalSession, in journal: Journal) throws {
     guard session.entryCount == 0 else { return }
     let reason =
         switch session.status {

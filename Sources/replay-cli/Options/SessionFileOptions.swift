@@ -82,7 +82,7 @@ struct SessionFileOptions: ParsableArguments {
         /// How headings name the session: `session 2 "checkout"`.
         let displayName: String
         /// The session's id in its journal; `nil` for a text file.
-        let session: Session.ID?
+        let session: JournalSession.ID?
         let sessionName: String
         let first: JSONValue
         let second: JSONValue
@@ -132,7 +132,7 @@ struct SessionFileOptions: ParsableArguments {
         }
     }
 
-    private func journalSession() throws -> (Journal, Session) {
+    private func journalSession() throws -> (Journal, JournalSession) {
         let journal = try JournalOptions(file: file).open()
         if let session {
             var options = SessionOptions()

@@ -13,7 +13,7 @@ import Foundation
 ///   document (an array for a list of sessions, an object for a command's result).
 enum JSONOutput {
     /// `session` and `sessionName` of a session read from a journal.
-    static func sessionMembers(_ session: Session) -> [String: JSONValue] {
+    static func sessionMembers(_ session: JournalSession) -> [String: JSONValue] {
         ["session": number(session.id), "sessionName": .string(session.name)]
     }
 

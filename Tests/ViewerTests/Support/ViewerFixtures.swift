@@ -51,7 +51,7 @@ func quietConfiguration(_ change: (inout RecorderConfiguration) -> Void = { _ in
 /// Session 1, entry by entry: 0 the initial state; 1 `addItem("tea")`; 2 `addItem("cup")` (adds
 /// `/items/1`); 3 `setNote("gift")` (adds `/note`); 4 `removeItem("tea")`; 5 a gap (`addItem("pot")`
 /// dropped: a queue of two and a writer that takes only on flush); 6 `checkout` (a keyframe after the gap).
-func recordShopJournal(at path: String) throws -> (cart: Session.ID, other: Session.ID) {
+func recordShopJournal(at path: String) throws -> (cart: JournalSession.ID, other: JournalSession.ID) {
     let cart = try ShopRecorder(path: path, sessionName: "cart", initialState: Shop(), configuration: quietConfiguration {
         $0.queueCapacity = 2
         $0.batchSize = 10_000
@@ -110,7 +110,7 @@ func reduceHostile(_ state: inout HostileState, _ action: HostileAction) -> Stri
 }
 
 /// One session whose name, app version, labels, keys, values and effects hold the `Hostile` strings.
-func recordHostileJournal(at path: String) throws -> Session.ID {
+func recordHostileJournal(at path: String) throws -> JournalSession.ID {
     let recorder = try Recorder<HostileState, HostileAction, String>(
         path: path, sessionName: Hostile.script + Hostile.image, initialState: HostileState(),
         configuration: quietConfiguration { $0.appVersion = Hostile.toggle })

@@ -7,7 +7,7 @@ import Foundation
 ///     print(session.id, session.name, session.status, session.entryCount)
 /// }
 /// ```
-public struct Session: Sendable, Hashable, Identifiable {
+public struct JournalSession: Sendable, Hashable, Identifiable {
     public typealias ID = Int64
 
     /// Where a session stands.
@@ -50,7 +50,7 @@ public struct Session: Sendable, Hashable, Identifiable {
     /// recording a golden from a list of actions).
     ///
     /// ```swift
-    /// let session = Session(id: 0, name: "checkout", startedAt: .now, endedAt: .now, status: .closed,
+    /// let session = JournalSession(id: 0, name: "checkout", startedAt: .now, endedAt: .now, status: .closed,
     ///                       libraryVersion: ActionLog.version, appVersion: nil, stateType: "Checkout",
     ///                       actionType: "Checkout.Event", effectType: nil, metadata: [:],
     ///                       entryCount: 1, droppedCount: 0, lastEntryAt: nil)
@@ -97,7 +97,7 @@ extension Int {
     }
 }
 
-extension Session {
+extension JournalSession {
     /// What is wrong with the session's own record, apart from its entries, as phrases: the one
     /// statement of these rules, which `verify` reports as findings and an import refuses (the text
     /// form checked for import, ``RecordedSession/checkImportable()``), so that nothing imported
@@ -110,7 +110,7 @@ extension Session {
     }
 }
 
-extension [Session] {
+extension [JournalSession] {
     /// The sessions' distinct names, quoted, in the order they first appear, for a message that
     /// says which names there are: `"checkout", "sign in"`, the first `limit` and then how many more
     /// (`"a", "b" and 3 more`); `none` when there are no sessions.
