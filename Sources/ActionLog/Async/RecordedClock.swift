@@ -27,8 +27,8 @@ import Synchronization
 ///
 /// - in a handler run by a ``ViewModelRecorder`` or ``EventViewModelRecorder``, the wrapped clock
 ///   sleeps, and the sleep is journaled with the handler's entry as the call
-///   `RecordedClock.sleep("0.3 s")`: service ``serviceName``, method `sleep`, one argument, the
-///   duration slept as exact decimal seconds (see ``journaled(_:)``), never an instant, so every
+///   `RecordedClock.sleep("0.3 s")`: service `RecordedClock`, method `sleep`, one argument, the
+///   duration slept as exact decimal seconds, never an instant, so every
 ///   recording of the same script journals the same call. Its answer is `null`, or the error the
 ///   sleep threw (a `CancellationError` when its task was cancelled);
 /// - in a handler replayed by the Replayer, the wrapped clock is never called: the sleep is checked
@@ -46,7 +46,7 @@ import Synchronization
 /// the origin): send the time into the ViewModel as part of an action when it matters.
 ///
 /// **Listing it.** The clock's calls are journaled under the reserved service name
-/// ``serviceName``; it need not, and should not, be listed among the `services:` of a recorder or a
+/// `RecordedClock`; it need not, and should not, be listed among the `services:` of a recorder or a
 /// replay (the check of the recorded services leaves it out).
 ///
 /// **`Task.sleep`.** A ViewModel that calls `Task.sleep(for:)` directly sleeps on the
@@ -108,7 +108,7 @@ public struct RecordedClock: Clock {
 
     /// The service name the clock's sleeps are journaled under: `RecordedClock`. Reserved: the check
     /// of a session's recorded services ignores it.
-    public static let serviceName = SessionArchitecture.clockService
+    package static let serviceName = SessionArchitecture.clockService
 
     private let wrapped: WrappedClock
     private let timelines = Timelines()
@@ -139,7 +139,7 @@ public struct RecordedClock: Clock {
     /// ```swift
     /// try await Task.sleep(for: .seconds(5), clock: .recorded)   // was: Task.sleep(for: .seconds(5))
     /// ```
-    public static let shared = RecordedClock()
+    package static let shared = RecordedClock()
 
     /// Now: the wrapped clock's time since the origin; inside a recorded or replayed handler, the
     /// handler's virtual time (the origin, advanced by the sleeps it finished).
@@ -184,7 +184,7 @@ public struct RecordedClock: Clock {
     ///
     /// - Parameter duration: the duration slept.
     /// - Returns: its text.
-    public static func journaled(_ duration: Duration) -> String {
+    package static func journaled(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let negative = seconds < 0 || attoseconds < 0
         // Both components carry the sign; their magnitudes are at most Int64.max and 10^18 - 1.
@@ -204,7 +204,7 @@ public struct RecordedClock: Clock {
 }
 
 extension Clock where Self == RecordedClock {
-    /// The shared ``RecordedClock/shared``: `Task.sleep(for: .seconds(5), clock: .recorded)` is
+    /// A shared recorded clock over the `ContinuousClock`: `Task.sleep(for: .seconds(5), clock: .recorded)` is
     /// journaled inside a recorded handler and does not sleep on replay.
     ///
     /// ```swift

@@ -17,7 +17,7 @@ extension RecordedSession {
     /// ```
     ///
     /// - Returns: the session with its times at zero and its durations removed.
-    public func withZeroTimes() -> RecordedSession {
+    package func withZeroTimes() -> RecordedSession {
         var copy = self
         copy.session = session.withZeroTimes()
         copy.entries = entries.map { $0.withZeroTime() }

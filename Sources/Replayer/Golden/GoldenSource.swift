@@ -15,6 +15,6 @@ public enum GoldenSource<State, Action> {
     case actions(from: State, [Action])
     /// A session recorded some other way: by a ``Recorder`` in the app or in the test, read back
     /// with ``Journal/recordedSession(_:)``. Called only when the golden is missing; written in the
-    /// deterministic time form (``RecordedSession/withZeroTimes()``), as every golden a record mode writes.
+    /// deterministic time form (every time 0, no durations), as every golden a record mode writes.
     case recorded(() throws -> RecordedSession)
 }

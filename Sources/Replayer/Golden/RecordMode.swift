@@ -19,7 +19,7 @@ import ActionLog
 ///
 /// **Times.** Goldens that a record mode writes are in a deterministic time form: every time is 0
 /// (`"startedAt":0.0`, `"time":0.0`) and no entry has a `durationNs`
-/// (``ActionLog/RecordedSession/withZeroTimes()``), since wall-clock times differ in every
+/// (every time 0, no durations), since wall-clock times differ in every
 /// recording of the same script. A new golden recorded from actions, from a `.recorded` source or
 /// from a new live session is written so; re-recording a reducer's golden keeps each entry's time
 /// and duration as the golden has them (zero for one a record mode wrote). So recording again after

@@ -12,7 +12,7 @@ import IssueReporting
 /// behaviour asks to record the session again.
 ///
 /// A golden written from `liveSession` is in the deterministic time form
-/// (``ActionLog/RecordedSession/withZeroTimes()``: every time 0, no durations), so recording it
+/// (every time 0, no durations), so recording it
 /// again changes only the lines of the entries whose content changed. The message of a re-record
 /// (`failed`, `all`) then lists, entry by entry, which of the golden's recorded service calls the
 /// new session kept, changed or dropped, and the calls it added:
