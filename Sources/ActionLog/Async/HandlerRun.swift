@@ -58,8 +58,6 @@ package final class HandlerRun: Sendable {
     private let recorded = Mutex<[HandlerRecord.Record]>([])
     /// Set when the handler's own code has returned; its tasks may go on.
     private let ownPathReturned = Atomic<Bool>(false)
-    /// Set when the entry is written: what a task that outlives it does is not part of it.
-    private let closed = Atomic<Bool>(false)
     /// Whether every task of the handler has ended, and who waits for it.
     private let work = Mutex<(finished: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
@@ -156,16 +154,6 @@ package final class HandlerRun: Sendable {
         }
     }
 
-    /// Marks the entry written: what a task that outlives it does later is not part of it.
-    package func close() {
-        closed.store(true, ordering: .releasing)
-    }
-
-    /// Whether the entry is written.
-    package var isClosed: Bool {
-        closed.load(ordering: .acquiring)
-    }
-
     /// What the handler did so far, in order.
     package var records: [HandlerRecord.Record] {
         recorded.withLock { $0 }
@@ -243,7 +231,7 @@ public enum HandlerTask {
     /// - Returns: the task.
     @discardableResult
     public static func start<Success: Sendable>(_ body: @escaping @Sendable () async -> Success) -> Task<Success, Never> {
-        guard let run = HandlerRun.current, !run.isClosed else { return Task { await body() } }
+        guard let run = HandlerRun.current else { return Task { await body() } }
         return Task {
             run.enterOwnPath()
             defer { run.leaveOwnPath() }

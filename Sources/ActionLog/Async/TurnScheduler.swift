@@ -159,9 +159,6 @@ package final class TurnScheduler: Sendable {
         }
     }
 
-    /// The handler whose turn it is, if any.
-    package var active: Int? { state.withLock { $0.active } }
-
     /// The place in the run order of a turn granted now: the next one, when it takes one.
     private static func place(for ticket: Ticket, _ state: inout State) -> Int {
         guard ticket.takesPlace else { return state.nextPosition }

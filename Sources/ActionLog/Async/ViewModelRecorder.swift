@@ -183,7 +183,6 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             await run.waitForWork()
             _ = await scheduler.ask(for: token, takesPlace: false).wait()
         }
-        run.close()
         let state = await snapshot()
         let initial: HandlerRecord? = outside.withLock { outside in
             guard !outside.initial.isEmpty else { return nil }

@@ -270,7 +270,6 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                         mailbox.post(.returned)
                         await run.waitForWork()
                     }
-                    run.close()
                     mailbox.post(.finished)
                 }
             case .answer(let answered, let index):
