@@ -17,7 +17,9 @@ final class AsyncGoldenXCTests: FailureCapturingTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Records a session of the counter: two overlapping `load`s, the second answered first by turn.
+    /// Records a session of the counter: `load(2)`, then `load(3)` once the first has returned. Two
+    /// loads sent together would be a race of the live service's answers, which the journal records
+    /// as it happened: entry 1 could be either, and the pinned message below names `load(2)`.
     private func recordGolden() async throws -> String {
         let path = directory.appendingPathComponent("counter.actionlog").path
         let state = await CounterState()
@@ -26,6 +28,7 @@ final class AsyncGoldenXCTests: FailureCapturingTestCase {
             path: path, sessionName: "counter", services: ["Numbers"],
             handle: { await viewModel.handle($0) }, snapshot: { state.count })
         reducer(.load(2))
+        await reducer.settle()
         reducer(.load(3))
         await reducer.settle()
         reducer.close()
