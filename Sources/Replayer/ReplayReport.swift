@@ -163,6 +163,10 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
         case serviceResultDoesNotDecode
         /// The records of the session's asynchronous handlers do not describe a run that can be replayed.
         case damagedHandlerRecords
+        /// The recorder took an asynchronous handler's turn from it (``HandlerRecord/releasedAt``):
+        /// the handler waited, in its turn, for something ActionLog cannot see, so the order of what
+        /// followed was decided by time and no replay can follow it. The entries before were replayed.
+        case notReproducible
     }
 
     public let code: Code
@@ -221,6 +225,7 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
             case .upcastFailed: "\(location): the upcaster for \"\(label ?? "?")\" failed: \(reason)"
             case .stateDoesNotDecode: "\(location): the recorded state no longer decodes: \(reason)"
             case .serviceResultDoesNotDecode: "\(location): the result of service call \"\(label ?? "?")\" no longer decodes: \(reason)"
+            case .notReproducible: "\(location) (\(label ?? "?")) is not reproducible: \(reason)"
             case .encodingFailed, .noInitialState, .newerSession, .wrongArchitecture, .damagedHandlerRecords: "\(location): \(reason)"
             }
         return message.displayEscaped

@@ -64,19 +64,24 @@ package final class TurnScheduler: Sendable {
         /// Handlers started and not yet returned, and those waiting for none to be left.
         var inFlight = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The handlers whose turn was taken from them, each with the position of the first turn
+        /// given after it.
+        var released: [Int: Int] = [:]
     }
 
     private let state = Mutex(State())
-    /// Told when a turn has waited ``diagnosticDelay`` behind the same holder: the holder's token,
-    /// the waiter's, and the wait. A diagnostic only: it changes no turn.
-    private let onLongWait: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)?
+    /// Told when a turn has waited ``releaseDelay`` behind the same holder, and the holder's turn was
+    /// taken from it: the holder's token, the waiter's, and the wait.
+    private let onRelease: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)?
 
-    /// How long a turn waits behind one holder before ``onLongWait`` hears of it.
-    package static let diagnosticDelay = Duration.seconds(5)
+    /// How long a turn waits behind one holder that neither awaits a recorded call nor returns before
+    /// the holder's turn is taken from it: the one decision time makes, and it is journaled (see
+    /// ``released(_:)``), never quiet.
+    package static let releaseDelay = Duration.seconds(5)
 
-    /// - Parameter onLongWait: told when a turn has waited ``diagnosticDelay`` behind one holder.
-    package init(onLongWait: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)? = nil) {
-        self.onLongWait = onLongWait
+    /// - Parameter onRelease: told when a holder's turn was taken from it after ``releaseDelay``.
+    package init(onRelease: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)? = nil) {
+        self.onRelease = onRelease
     }
 
     /// Asks for a turn for handler `token`, behind every turn asked before. `starts`: the turn
@@ -98,24 +103,40 @@ package final class TurnScheduler: Sendable {
             return Self.grantNext(&state)
         }
         for (ticket, position) in granted { ticket.grant(position) }
-        if !granted.contains(where: { $0.0 === ticket }) { reportIfStillWaiting(ticket) }
+        if !granted.contains(where: { $0.0 === ticket }) { releaseIfStillWaiting(ticket) }
         return ticket
     }
 
-    /// Tells ``onLongWait`` when `ticket` still waits behind the same holder after
-    /// ``diagnosticDelay``. No turn is ever granted by time: a handler that waits, while it has the
-    /// turn, for something only another handler's turn would give (a task of another handler it
-    /// joins) keeps the others waiting, and this says which.
-    private func reportIfStillWaiting(_ ticket: Ticket) {
-        guard let onLongWait else { return }
-        let holder = state.withLock { $0.active }
+    /// Takes the turn from its holder when `ticket` still waits behind it after ``releaseDelay``.
+    ///
+    /// A handler that waits, while it has the turn, for something only another handler's turn would
+    /// give (a task of another handler it joins, a continuation another handler resumes) would keep
+    /// every other handler waiting for ever, and the app with them. Nothing the program does says
+    /// so, so time decides here, once, and says so: the holder is marked (``released(_:)``), its
+    /// entry records where, and replay reports that entry as not reproducible rather than follow an
+    /// order a clock chose.
+    private func releaseIfStillWaiting(_ ticket: Ticket) {
+        guard let holder = state.withLock({ $0.active }) else { return }
         // Detached: a task started here would otherwise inherit the handler's scope and count as
         // its work, keeping its entry open for the delay.
         Task.detached { [self] in
-            try? await Task.sleep(for: Self.diagnosticDelay)
-            guard !ticket.isGranted, let holder, state.withLock({ $0.active }) == holder else { return }
-            onLongWait(holder, ticket.token, Self.diagnosticDelay)
+            try? await Task.sleep(for: Self.releaseDelay)
+            let granted: [(Ticket, Int)]? = state.withLock { state in
+                guard !ticket.isGranted, state.active == holder else { return nil }
+                state.active = nil
+                if state.released[holder] == nil { state.released[holder] = state.nextPosition }
+                return Self.grantNext(&state)
+            }
+            guard let granted else { return }
+            for (ticket, position) in granted { ticket.grant(position) }
+            onRelease?(holder, ticket.token, Self.releaseDelay)
         }
+    }
+
+    /// Where the turn of handler `token` was taken from it (the position of the first turn given
+    /// after), or `nil` when it never was; forgets it, for a handler whose entry is being written.
+    package func released(_ token: Int) -> Int? {
+        state.withLock { $0.released.removeValue(forKey: token) }
     }
 
     /// Handler `token` gives its turn back (it awaits a service, or returned); the next turn asked

@@ -150,10 +150,11 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             onError(RecorderError(
                 code: .turnHeld, file: file, session: session, entry: nil,
                 reason: """
-                    the handler of action \(holder + 1) has kept its turn for \(waited) without awaiting a recorded call or \
-                    returning, and the handler of action \(waiter + 1) waits behind it: it may be waiting for something ActionLog \
+                    the handler of action \(holder + 1) kept its turn for \(waited) without awaiting a recorded call or \
+                    returning, with the handler of action \(waiter + 1) waiting behind it: it waits for something ActionLog \
                     cannot see (another handler's task, a continuation, a stream, a sleep that is not on a RecordedClock). \
-                    Nothing is decided by this wait: the turn is given when the handler reaches a recorded call or returns
+                    Its turn was given on, so the order from here was decided by time: the entry of action \(holder + 1) is \
+                    marked, and replay reports it as not reproducible
                     """))
         }
     }
@@ -190,7 +191,8 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             return HandlerRecord(seq: 0, started: 0, records: outside.initial)
         }
         recorder.record(
-            action: action, state: state, handler: HandlerRecord(seq: 0, started: started, records: run.records),
+            action: action, state: state,
+            handler: HandlerRecord(seq: 0, started: started, records: run.records, releasedAt: scheduler.released(token)),
             initialHandler: initial, time: time, duration: duration)
         scheduler.finished(token)
     }

@@ -1,5 +1,6 @@
 /// The text form of a ``HandlerRecord``: the `"handler"` member of an entry's line in JSONL,
-/// `{"records":[{"call":{…}},{"output":{…}}],"started":0}` (canonical JSON, keys sorted).
+/// `{"records":[{"call":{…}},{"output":{…}}],"started":0}` (canonical JSON, keys sorted), with
+/// `"releasedAt"` when the recorder took the handler's turn from it.
 extension HandlerRecord {
     /// Why a `"handler"` member is not a handler record.
     package struct Problem: Error {
@@ -8,7 +9,7 @@ extension HandlerRecord {
 
     /// The record as JSON, without its seq (the line's).
     package var jsonValue: JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "started": .number(String(started)),
             "records": .array(records.map { record in
                 switch record {
@@ -26,7 +27,9 @@ extension HandlerRecord {
                     return .object(["output": .object(["label": .string(output.label), "event": output.event])])
                 }
             }),
-        ])
+        ]
+        if let releasedAt { members["releasedAt"] = .number(String(releasedAt)) }
+        return .object(members)
     }
 
     /// Reads the JSON written by ``jsonValue`` for entry `seq`.
@@ -58,7 +61,8 @@ extension HandlerRecord {
                 throw Problem(reason: "record \(index) is neither {\"call\":…} nor {\"output\":…}")
             }
         }
-        self.init(seq: seq, started: started, records: records)
+        let releasedAt = try members["releasedAt"].map { value throws(Problem) in try Self.position(value, "releasedAt") }
+        self.init(seq: seq, started: started, records: records, releasedAt: releasedAt)
     }
 
     /// A place in the run order: a whole number from 0 up to 2³¹ − 1.

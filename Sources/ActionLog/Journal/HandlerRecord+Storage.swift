@@ -6,6 +6,15 @@ enum HandlerInserter {
     static func insert(_ handler: HandlerRecord, connection: Connection, session: JournalSession.ID, seq: Int) throws(SQLiteError) {
         try connection.cachedStatement("INSERT INTO handlers (session_id, seq, started) VALUES (?1, ?2, ?3)")
             .execute([.integer(session), .integer(Int64(seq)), .integer(Int64(handler.started))])
+        if let releasedAt = handler.releasedAt {
+            // The column is added by the first record that needs it (rare): a file without it reads
+            // as before, and older readers, which name the columns they read, do not see it.
+            if try !Journal.hasReleasedColumn(connection) {
+                try connection.execute("ALTER TABLE handlers ADD COLUMN released_at INTEGER")
+            }
+            try connection.cachedStatement("UPDATE handlers SET released_at = ?3 WHERE session_id = ?1 AND seq = ?2")
+                .execute([.integer(session), .integer(Int64(seq)), .integer(Int64(releasedAt))])
+        }
         guard !handler.records.isEmpty else { return }
         let statement = try connection.cachedStatement("""
             INSERT INTO calls (session_id, seq, idx, kind, service, name, arguments, result, error, event, answered)
@@ -75,7 +84,8 @@ extension Journal {
                     _ = try connection.cachedStatement(rows + " AND typeof(seq) <> 'integer'").rows([.integer(session)], add)
                 }
             }
-            try select("seq, started", from: "handlers", orderedBy: "seq") { row in try reader.addHandler(row) }
+            let released = try Self.hasReleasedColumn(connection) ? "released_at" : "NULL"
+            try select("seq, started, \(released)", from: "handlers", orderedBy: "seq") { row in try reader.addHandler(row) }
             try select("seq, idx, kind, service, name, arguments, result, error, event, answered", from: "calls", orderedBy: "seq, idx") { row in
                 try reader.addRecord(row)
             }
@@ -109,6 +119,14 @@ extension Journal {
                 """)
         }
         return first
+    }
+
+    /// Whether the file's `handlers` table has the `released_at` column, added by the first handler
+    /// record whose turn the recorder took from it.
+    static func hasReleasedColumn(_ connection: Connection) throws(SQLiteError) -> Bool {
+        let statement = try connection.cachedStatement("SELECT 1 FROM pragma_table_info('handlers') WHERE name = 'released_at'")
+        defer { statement.reset() }
+        return try statement.step()
     }
 
     /// Whether the file has the tables of schema version 2 (a version-1 file has none until a recorder migrates it).
@@ -195,8 +213,9 @@ struct HandlerRowReader {
     mutating func addHandler(_ row: Row) throws(JournalError) {
         let seq = try integer(row, 0, "a handler's seq", entry: nil)
         let started = try integer(row, 1, "started", entry: seq)
+        let releasedAt = row.isNull(2) ? nil : try integer(row, 2, "released_at", entry: seq)
         positions[seq] = handlers.count
-        handlers.append(HandlerRecord(seq: seq, started: started, records: []))
+        handlers.append(HandlerRecord(seq: seq, started: started, records: [], releasedAt: releasedAt))
     }
 
     mutating func addRecord(_ row: Row) throws(JournalError) {

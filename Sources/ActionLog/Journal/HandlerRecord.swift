@@ -31,6 +31,13 @@ public struct HandlerRecord: Sendable, Hashable {
     public var started: Int
     /// Its service calls and output events, in the order it made them.
     public var records: [Record]
+    /// Where the recorder took the handler's turn from it, or `nil` (almost always): the position in
+    /// the run order of the first turn given after it. A handler keeps its turn until it awaits a
+    /// recorded call or returns; one that waited longer than
+    /// ``RecorderError/Code/turnHeld``'s delay with another handler behind it (it joined another
+    /// handler's task, awaited a continuation or a stream) had its turn given on, so the run order
+    /// from here was decided by time: replay reports the entry as not reproducible.
+    public var releasedAt: Int?
 
     /// Makes a handler record.
     ///
@@ -42,10 +49,12 @@ public struct HandlerRecord: Sendable, Hashable {
     ///   - seq: the entry.
     ///   - started: the position of its start in the run order.
     ///   - records: its calls and output events, in order.
-    public init(seq: Int, started: Int, records: [Record]) {
+    ///   - releasedAt: where the recorder took its turn from it, if it did (see ``releasedAt``).
+    public init(seq: Int, started: Int, records: [Record], releasedAt: Int? = nil) {
         self.seq = seq
         self.started = started
         self.records = records
+        self.releasedAt = releasedAt
     }
 
     /// The service calls, in the order they were made.

@@ -31,9 +31,11 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         /// The retention policy could not be applied when the recorder opened the journal; the old
         /// sessions stay until the next recorder (or `replay-cli prune`) removes them.
         case retentionFailed
-        /// An asynchronous handler has kept its turn for a while without awaiting a recorded call or
-        /// returning, with another handler waiting behind it (see ``ViewModelRecorder``). Only said:
-        /// the turn still goes on until the handler reaches a recorded call or returns.
+        /// An asynchronous handler kept its turn for 5 seconds without awaiting a recorded call or
+        /// returning, with another handler waiting behind it (see ``ViewModelRecorder``): it waits for
+        /// something ActionLog cannot see. Its turn was given on, so that the app goes on; the order
+        /// from there was decided by time, so its entry is marked (``HandlerRecord/releasedAt``) and
+        /// replay reports it as not reproducible.
         case turnHeld
         /// An event ViewModel emitted an output event outside any handler's work after its first
         /// action (from a timer, `Task.detached`, a GCD or delegate callback): it is not journaled.

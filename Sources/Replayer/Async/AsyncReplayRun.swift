@@ -124,6 +124,9 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 previous = call.answered
                 turns.append((call.answered, .answer(seq, call: index)))
             }
+            if let released = step.handler.releasedAt, released <= step.handler.started {
+                return builder.report(failure: failure(.damagedHandlerRecords, seq, nil, "the handler's turn was taken from it at place \(released) of the run order, not after its start at place \(step.handler.started)"))
+            }
         }
         func seq(of turn: Turn) -> Int {
             switch turn { case .start(let seq), .answer(let seq, _): seq }
@@ -134,6 +137,19 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         }
 
         var finished: Set<Int> = []
+        // The first handler whose turn the recorder took from it: the run order is followed up to there.
+        let firstRelease = order.compactMap { seq in steps[seq]?.handler.releasedAt.map { (position: $0, seq: seq) } }
+            .min { ($0.position, $0.seq) < ($1.position, $1.seq) }
+        func notReproducible(_ seq: Int) -> ReplayReport {
+            let step = steps[seq]
+            let place = step?.handler.releasedAt ?? 0
+            return builder.report(failure: failure(.notReproducible, seq, step?.label, """
+                when it was recorded, its handler kept its turn without awaiting a recorded call or returning, with another \
+                handler waiting behind it: it waited for something ActionLog cannot see (another handler's task, a \
+                continuation, a stream). The recorder gave the turn on at place \(place) of the run order, so what followed \
+                was ordered by time, which no replay can follow; the entries that ended before it replayed
+                """))
+        }
         // What the ViewModel emits while it is made (set up in `bind`, `start()`) is entry 0's.
         let initialRecord = handlers[0] ?? HandlerRecord(seq: 0, started: 0, records: [])
         outputs?.begin(0, recorded: initialRecord.outputs)
@@ -250,7 +266,8 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             return nil
         }
 
-        for (place, (_, turn)) in turns.enumerated() {
+        for (place, (position, turn)) in turns.enumerated() {
+            if let firstRelease, position >= firstRelease.position { return notReproducible(firstRelease.seq) }
             let seq: Int
             switch turn {
             case .start(let started):
@@ -291,8 +308,13 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             // The handler's answers that follow at once in the run order were given within its turn
             // (calls in flight side by side): they come before it is waited for.
             if place + 1 < turns.count, case .answer(seq, _) = turns[place + 1].turn { continue }
+            // The turn the recorder took from the handler: it waited for what replay cannot give.
+            if let released = steps[seq]?.handler.releasedAt, place + 1 == turns.count || turns[place + 1].position >= released {
+                return notReproducible(seq)
+            }
             if let report = await runTurn(seq) { return report }
         }
+        if let firstRelease { return notReproducible(firstRelease.seq) }
         // The handlers whose work had not ended by their last turn: their events, as they come.
         for seq in order {
             while !finished.contains(seq) {

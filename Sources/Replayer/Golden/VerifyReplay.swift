@@ -204,6 +204,11 @@ func goldenFix(for replay: ReplayReport, ifIntended: String) -> String {
         return "If the state type changed on purpose, record the golden again from a new session."
     case .noInitialState?, .newerSession?, .damagedHandlerRecords?:
         return "Replace the golden with a session this version of ActionLog can replay."
+    case .notReproducible?:
+        return """
+            Make the handler await what it waits for through a recorded service or a RecordedClock, or not wait in its \
+            turn for another handler's work; then record the golden again.
+            """
     case .wrongArchitecture?:
         return "Replay the golden with the kind of replay and the services it was recorded with, or record it again."
     case .serviceResultDoesNotDecode?:
