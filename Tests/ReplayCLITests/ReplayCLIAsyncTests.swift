@@ -4,14 +4,16 @@ import Testing
 
 @Suite("replay-cli on sessions of asynchronous handlers")
 struct ReplayCLIAsyncTests {
-    /// Records two overlapping `lookUp`s of a tiny actor ViewModel whose one service answers at
-    /// once, and one that fails.
+    /// Records two `lookUp`s of a tiny actor ViewModel whose one service answers at once, the second
+    /// failing, one after the other: sent together, which answer comes first is the service's race,
+    /// and the journal records it as it happened.
     private func record(into directory: URL) async throws {
         let viewModel = Lookup()
         let reducer = try await ViewModelRecorder<Int, LookupAction>(
             path: directory.appendingPathComponent("lookup.actionlog").path, sessionName: "lookup", services: ["Directory"],
             handle: { await viewModel.handle($0) }, snapshot: { 0 })
         reducer(.lookUp("ada"))
+        await reducer.settle()
         reducer(.lookUp(""))
         await reducer.settle()
         reducer.close()
@@ -60,6 +62,36 @@ struct ReplayCLIAsyncTests {
         let calls = handlers.compactMap { (($0["records"] as? [[String: Any]])?.first?["call"] as? [String: Any]) }
         #expect(calls.map { $0["method"] as? String } == ["find", "find"])
         #expect(calls.first?["result"] as? String == "Ada Lovelace")
+    }
+
+    @Test("verify and log name an entry whose handler's turn the recorder took, and output events not journaled before an entry")
+    func notesOnHandlerRecords() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ReplayCLIAsyncTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await record(into: directory)
+        // What a recorder writes for them (the columns come with the first record that needs them).
+        try runSQLite("""
+            ALTER TABLE handlers ADD COLUMN released_at INTEGER;
+            ALTER TABLE handlers ADD COLUMN untracked_outputs INTEGER;
+            UPDATE handlers SET untracked_outputs = 1 WHERE seq = 1;
+            UPDATE handlers SET released_at = 3 WHERE seq = 2;
+            """, on: "lookup.actionlog", in: directory)
+        let verify = try runCLI(["verify", "lookup.actionlog"], in: directory)
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(verify.stdout == """
+            lookup.actionlog: 1 session, 3 entries: OK
+              note: session 1, entry 1: 1 output event was emitted outside any handler's work (a timer, Task.detached, a GCD or delegate callback) before it was written, and not journaled
+              note: session 1, entry 2: not reproducible: its handler waited in its turn for something ActionLog cannot see, and the recorder gave the turn on at place 3 of the run order
+
+            """)
+        let log = try runCLI(["log", "lookup.actionlog", "--session", "1"], in: directory)
+        #expect(log.status == 0, "\(log.stderr)")
+        let rows = lines(log.stdout).map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(rows.filter { $0.hasPrefix("note") } == [
+            "note 1 output event was emitted outside any handler's work (a timer, Task.detached, a GCD or delegate callback) before it was written, and not journaled",
+            "note not reproducible: its handler waited in its turn for something ActionLog cannot see, and the recorder gave the turn on at place 3 of the run order",
+        ])
     }
 }
 

@@ -117,6 +117,7 @@ struct JSONNamingTests {
                       "session": 4
                     }
                   ],
+                  "notes": [],
                   "sessions": 4,
                   "valid": false
                 }

@@ -294,6 +294,12 @@ struct ConcurrentCallsTests {
         #expect(handlers["viewDidLoad"]?.releasedAt == nil)
         #expect(handlers["viewDidLoad"]?.calls.map(\.answered) == [2])
         let seq = try #require(handlers["addToBasket"]?.seq)
+        let verification = try Journal(path: directory.path("join.actionlog")).verify()
+        #expect(verification.isValid)
+        #expect(verification.notes.map(\.description) == ["""
+            session 1, entry \(seq): not reproducible: its handler waited in its turn for something ActionLog cannot see, \
+            and the recorder gave the turn on at place 2 of the run order
+            """])
 
         // Replay stops at the marked entry, without waiting for the join (which would never come).
         let report = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: recording, services: ["ProductService"]) { initial in

@@ -1,3 +1,4 @@
+import Foundation
 import ActionLog
 import Replayer
 import Synchronization
@@ -40,7 +41,9 @@ private final class Reports: Sendable {
 struct OutsideHandlersTests {
     let directory = TemporaryDirectory()
 
-    private func record(reports: Reports) async throws -> RecordedSession {
+    /// Records the bound ViewModel, one sign-in, two toasts from outside any handler and, when
+    /// `thenSignInAgain`, a second sign-in, whose entry is the next written after them.
+    private func record(reports: Reports, thenSignInAgain: Bool = false) async throws -> RecordedSession {
         let path = directory.path("bound.actionlog")
         let viewModel = BoundSignInViewModel(service: RecordedAuthService(live: FakeAuthService()))
         var configuration = RecorderConfiguration()
@@ -56,6 +59,10 @@ struct OutsideHandlersTests {
         await Task.detached { viewModel.output.send(.showSpinner) }.value
         await Task.detached { viewModel.output.send(.showSpinner) }.value
         #expect(events.outsideHandlers == 2)
+        if thenSignInAgain {
+            events.send(.signInTapped(email: "grace@example.com"))
+            await events.settle()
+        }
         events.close()
         return try Journal(path: path).recordedSession(events.recorder.sessionID)
     }
@@ -82,17 +89,34 @@ struct OutsideHandlersTests {
         #expect(changed.divergence?.output?.differences == [FieldDifference(path: [.key("showForm"), .key("title")], recorded: "Sign in", replayed: "Log in")])
     }
 
-    @Test("an event sent outside any handler after the first event is not journaled, and the recorder says so once")
+    @Test("an event sent outside any handler after the first event is not journaled: the recorder says so once, and the next entry counts it for verify and log")
     func untrackedOutputs() async throws {
         let reports = Reports()
-        let recording = try await record(reports: reports)
-        #expect(recording.handlers.flatMap(\.outputs).map(\.label) == ["showForm", "signedIn"])
+        let recording = try await record(reports: reports, thenSignInAgain: true)
+        #expect(recording.handlers.flatMap(\.outputs).map(\.label) == ["showForm", "signedIn", "signedIn"])
         #expect(reports.all == [
             """
             bound.actionlog, session 1: the output event showSpinner was emitted outside any handler's work (a timer, \
             Task.detached, a GCD or delegate callback), so no action can be said to have caused it: it is not journaled, \
-            and neither are the ones after it that come the same way (counted in outsideHandlers)
+            and neither are the ones after it that come the same way (counted in outsideHandlers, and in the journal with \
+            the next entry written, for verify and log to name)
             """,
         ])
+        #expect(recording.handlers.map(\.untrackedOutputs) == [0, 0, 2])
+        let note = """
+            2 output events were emitted outside any handler's work (a timer, Task.detached, a GCD or delegate callback) \
+            before it was written, and not journaled
+            """
+        let verification = try Journal(path: directory.path("bound.actionlog")).verify()
+        #expect(verification.isValid)
+        #expect(verification.notes.map(\.description) == ["session 1, entry 2: " + note])
+
+        // The count goes with the session into its text form, whose verify names it too.
+        let text = recording.jsonl()
+        #expect(text.contains(#""started":2,"untrackedOutputs":2}"#))
+        let file = URL(fileURLWithPath: directory.path("bound.jsonl"))
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try RecordedSession.verifyJSONL(at: file).notes.map(\.description) == ["entry 2: " + note])
+        #expect(await replay(try RecordedSession(jsonl: text, file: "bound.jsonl"), title: "Sign in").isMatch)
     }
 }

@@ -133,8 +133,8 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
     private let onError: @Sendable (RecorderError) -> Void
     /// What the ViewModel did before the first action (`open` until then), and whether it has been
     /// handed to the writer, with the first entry written; and what was done outside any handler's
-    /// work since, counted.
-    private let outside = Mutex<(open: Bool, initial: [HandlerRecord.Record], untracked: Int)>((true, [], 0))
+    /// work since, counted in all and since the last entry handed to the writer.
+    private let outside = Mutex<(open: Bool, initial: [HandlerRecord.Record], untracked: Int, sinceLastEntry: Int)>((true, [], 0, 0))
 
     init(
         recorder: Recorder<State, Action, Never>, onError: @escaping @Sendable (RecorderError) -> Void,
@@ -185,14 +185,15 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             _ = await scheduler.ask(for: token, takesPlace: false).wait()
         }
         let state = await snapshot()
-        let initial: HandlerRecord? = outside.withLock { outside in
-            guard !outside.initial.isEmpty else { return nil }
-            defer { outside.initial = [] }
-            return HandlerRecord(seq: 0, started: 0, records: outside.initial)
+        let (initial, untracked): (HandlerRecord?, Int) = outside.withLock { outside in
+            defer { (outside.initial, outside.sinceLastEntry) = ([], 0) }
+            let initial = outside.initial.isEmpty ? nil : HandlerRecord(seq: 0, started: 0, records: outside.initial)
+            return (initial, outside.sinceLastEntry)
         }
+        let handler = HandlerRecord(
+            seq: 0, started: started, records: run.records, releasedAt: scheduler.released(token), untrackedOutputs: untracked)
         recorder.record(
-            action: action, state: state,
-            handler: HandlerRecord(seq: 0, started: started, records: run.records, releasedAt: scheduler.released(token)),
+            action: action, state: state, handler: handler,
             initialHandler: initial, time: time, duration: duration)
         scheduler.finished(token)
     }
@@ -207,6 +208,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
                 return nil
             }
             outside.untracked += 1
+            outside.sinceLastEntry += 1
             return outside.untracked
         }
         guard untracked == 1 else { return }
@@ -215,7 +217,8 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             reason: """
                 the output event \(label) was emitted outside any handler's work (a timer, Task.detached, a GCD or \
                 delegate callback), so no action can be said to have caused it: it is not journaled, and neither are \
-                the ones after it that come the same way (counted in outsideHandlers)
+                the ones after it that come the same way (counted in outsideHandlers, and in the journal with the \
+                next entry written, for verify and log to name)
                 """))
     }
 

@@ -1,6 +1,7 @@
 /// The text form of a ``HandlerRecord``: the `"handler"` member of an entry's line in JSONL,
 /// `{"records":[{"call":{…}},{"output":{…}}],"started":0}` (canonical JSON, keys sorted), with
-/// `"releasedAt"` when the recorder took the handler's turn from it.
+/// `"releasedAt"` when the recorder took the handler's turn from it and `"untrackedOutputs"` when
+/// output events before it were not journaled.
 extension HandlerRecord {
     /// Why a `"handler"` member is not a handler record.
     package struct Problem: Error {
@@ -29,6 +30,7 @@ extension HandlerRecord {
             }),
         ]
         if let releasedAt { members["releasedAt"] = .number(String(releasedAt)) }
+        if untrackedOutputs > 0 { members["untrackedOutputs"] = .number(String(untrackedOutputs)) }
         return .object(members)
     }
 
@@ -62,7 +64,8 @@ extension HandlerRecord {
             }
         }
         let releasedAt = try members["releasedAt"].map { value throws(Problem) in try Self.position(value, "releasedAt") }
-        self.init(seq: seq, started: started, records: records, releasedAt: releasedAt)
+        let untracked = try members["untrackedOutputs"].map { value throws(Problem) in try Self.position(value, "untrackedOutputs") }
+        self.init(seq: seq, started: started, records: records, releasedAt: releasedAt, untrackedOutputs: untracked ?? 0)
     }
 
     /// A place in the run order: a whole number from 0 up to 2³¹ − 1.

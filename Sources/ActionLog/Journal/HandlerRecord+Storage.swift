@@ -6,14 +6,18 @@ enum HandlerInserter {
     static func insert(_ handler: HandlerRecord, connection: Connection, session: JournalSession.ID, seq: Int) throws(SQLiteError) {
         try connection.cachedStatement("INSERT INTO handlers (session_id, seq, started) VALUES (?1, ?2, ?3)")
             .execute([.integer(session), .integer(Int64(seq)), .integer(Int64(handler.started))])
-        if let releasedAt = handler.releasedAt {
-            // The column is added by the first record that needs it (rare): a file without it reads
-            // as before, and older readers, which name the columns they read, do not see it.
-            if try !Journal.hasReleasedColumn(connection) {
-                try connection.execute("ALTER TABLE handlers ADD COLUMN released_at INTEGER")
+        if handler.releasedAt != nil || handler.untrackedOutputs > 0 {
+            // The columns are added by the first record that needs them (rare): a file without them
+            // reads as before, and older readers, which name the columns they read, do not see them.
+            let present = try Journal.noteColumns(connection)
+            for column in Journal.noteColumnNames where !present.contains(column) {
+                try connection.execute("ALTER TABLE handlers ADD COLUMN \(column) INTEGER")
             }
-            try connection.cachedStatement("UPDATE handlers SET released_at = ?3 WHERE session_id = ?1 AND seq = ?2")
-                .execute([.integer(session), .integer(Int64(seq)), .integer(Int64(releasedAt))])
+            try connection.cachedStatement("UPDATE handlers SET released_at = ?3, untracked_outputs = ?4 WHERE session_id = ?1 AND seq = ?2")
+                .execute([
+                    .integer(session), .integer(Int64(seq)), .optional(handler.releasedAt.map(Int64.init)),
+                    handler.untrackedOutputs > 0 ? .integer(Int64(handler.untrackedOutputs)) : .null,
+                ])
         }
         guard !handler.records.isEmpty else { return }
         let statement = try connection.cachedStatement("""
@@ -84,8 +88,9 @@ extension Journal {
                     _ = try connection.cachedStatement(rows + " AND typeof(seq) <> 'integer'").rows([.integer(session)], add)
                 }
             }
-            let released = try Self.hasReleasedColumn(connection) ? "released_at" : "NULL"
-            try select("seq, started, \(released)", from: "handlers", orderedBy: "seq") { row in try reader.addHandler(row) }
+            let present = try Self.noteColumns(connection)
+            let notes = Self.noteColumnNames.map { present.contains($0) ? $0 : "NULL" }.joined(separator: ", ")
+            try select("seq, started, \(notes)", from: "handlers", orderedBy: "seq") { row in try reader.addHandler(row) }
             try select("seq, idx, kind, service, name, arguments, result, error, event, answered", from: "calls", orderedBy: "seq, idx") { row in
                 try reader.addRecord(row)
             }
@@ -121,12 +126,18 @@ extension Journal {
         return first
     }
 
-    /// Whether the file's `handlers` table has the `released_at` column, added by the first handler
-    /// record whose turn the recorder took from it.
-    static func hasReleasedColumn(_ connection: Connection) throws(SQLiteError) -> Bool {
-        let statement = try connection.cachedStatement("SELECT 1 FROM pragma_table_info('handlers') WHERE name = 'released_at'")
+    /// The columns of `handlers` added by the first handler record that needs them (a turn taken
+    /// from its handler, output events not journaled before it), in the order readers select them.
+    static let noteColumnNames = ["released_at", "untracked_outputs"]
+
+    /// Which of ``noteColumnNames`` the file's `handlers` table has.
+    static func noteColumns(_ connection: Connection) throws(SQLiteError) -> Set<String> {
+        let statement = try connection.cachedStatement(
+            "SELECT name FROM pragma_table_info('handlers') WHERE name IN ('released_at', 'untracked_outputs')")
         defer { statement.reset() }
-        return try statement.step()
+        var names: Set<String> = []
+        while try statement.step() { names.insert(Row(statement: statement).text(0) ?? "") }
+        return names
     }
 
     /// Whether the file has the tables of schema version 2 (a version-1 file has none until a recorder migrates it).
@@ -214,8 +225,9 @@ struct HandlerRowReader {
         let seq = try integer(row, 0, "a handler's seq", entry: nil)
         let started = try integer(row, 1, "started", entry: seq)
         let releasedAt = row.isNull(2) ? nil : try integer(row, 2, "released_at", entry: seq)
+        let untracked = row.isNull(3) ? 0 : try integer(row, 3, "untracked_outputs", entry: seq)
         positions[seq] = handlers.count
-        handlers.append(HandlerRecord(seq: seq, started: started, records: [], releasedAt: releasedAt))
+        handlers.append(HandlerRecord(seq: seq, started: started, records: [], releasedAt: releasedAt, untrackedOutputs: untracked))
     }
 
     mutating func addRecord(_ row: Row) throws(JournalError) {

@@ -38,6 +38,11 @@ public struct HandlerRecord: Sendable, Hashable {
     /// handler's task, awaited a continuation or a stream) had its turn given on, so the run order
     /// from here was decided by time: replay reports the entry as not reproducible.
     public var releasedAt: Int?
+    /// How many output events the ViewModel emitted outside any handler's work (a timer,
+    /// `Task.detached`, a GCD or delegate callback) after the entry before this one was written:
+    /// no action can be said to have caused them, so they are not journaled; they are counted here,
+    /// where they happened in the session, for `verify` and `log` to name. 0 almost always.
+    public var untrackedOutputs: Int
 
     /// Makes a handler record.
     ///
@@ -50,11 +55,13 @@ public struct HandlerRecord: Sendable, Hashable {
     ///   - started: the position of its start in the run order.
     ///   - records: its calls and output events, in order.
     ///   - releasedAt: where the recorder took its turn from it, if it did (see ``releasedAt``).
-    public init(seq: Int, started: Int, records: [Record], releasedAt: Int? = nil) {
+    ///   - untrackedOutputs: the output events not journaled before it (see ``untrackedOutputs``).
+    public init(seq: Int, started: Int, records: [Record], releasedAt: Int? = nil, untrackedOutputs: Int = 0) {
         self.seq = seq
         self.started = started
         self.records = records
         self.releasedAt = releasedAt
+        self.untrackedOutputs = untrackedOutputs
     }
 
     /// The service calls, in the order they were made.

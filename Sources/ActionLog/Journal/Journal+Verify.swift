@@ -57,6 +57,11 @@ public struct JournalVerification: Sendable, Hashable {
     public let sessions: Int
     public let entries: Int
     public let findings: [JournalFinding]
+    /// What is not damage but limits what a session tells, by entry: an asynchronous handler whose
+    /// turn the recorder took from it (``HandlerRecord/releasedAt``: replay reports the entry as not
+    /// reproducible), output events emitted outside any handler's work and not journaled
+    /// (``HandlerRecord/untrackedOutputs``). They do not make the journal invalid.
+    public let notes: [JournalFinding]
     public var isValid: Bool { findings.isEmpty }
 }
 
@@ -96,6 +101,7 @@ extension Journal {
         var sessions = sessionCursor()
         var sessionCount = 0
         var findings: [JournalFinding] = []
+        var notes: [JournalFinding] = []
         var entryCount = 0
         let integrity = try read { connection in
             try connection.prepare("PRAGMA quick_check").rows { $0.text(0) ?? "" }
@@ -144,6 +150,7 @@ extension Journal {
                         for handler in records where !present.contains(handler.seq) {
                             findings.append(JournalFinding(session: session.id, entry: handler.seq, problem: "a handler record for an entry the session does not have", code: .handlerRecord))
                         }
+                        notes += records.flatMap { Self.notes(on: $0, in: session.id) }
                     } catch {
                         findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason, code: .handlerRecord))
                     }
@@ -155,7 +162,26 @@ extension Journal {
                 findings.append(JournalFinding(session: session.id, entry: error.entry, problem: error.reason, code: .handlerRecord))
             }
         }
-        return JournalVerification(sessions: sessionCount, entries: entryCount, findings: findings)
+        return JournalVerification(sessions: sessionCount, entries: entryCount, findings: findings, notes: notes)
+    }
+
+    /// What a handler record says that limits what its entry tells: see ``JournalVerification/notes``.
+    package static func notes(on handler: HandlerRecord, in session: JournalSession.ID?) -> [JournalFinding] {
+        var notes: [JournalFinding] = []
+        if let place = handler.releasedAt {
+            notes.append(JournalFinding(session: session, entry: handler.seq, problem: """
+                not reproducible: its handler waited in its turn for something ActionLog cannot see, and the recorder gave \
+                the turn on at place \(place) of the run order
+                """, code: .handlerRecord))
+        }
+        if handler.untrackedOutputs > 0 {
+            let events = handler.untrackedOutputs == 1 ? "1 output event was" : "\(handler.untrackedOutputs) output events were"
+            notes.append(JournalFinding(session: session, entry: handler.seq, problem: """
+                \(events) emitted outside any handler's work (a timer, Task.detached, a GCD or delegate callback) before it \
+                was written, and not journaled
+                """, code: .handlerRecord))
+        }
+        return notes
     }
 
     /// The entries of an asynchronous session (an actor or an event ViewModel, as its metadata says)
@@ -279,8 +305,9 @@ extension RecordedSession {
             while try reader.next() != nil { entries += 1 }
         } catch where error.code == .corrupt {
             let finding = JournalFinding(session: nil, entry: error.entry, problem: error.reason, code: error.entry == nil ? .session : .entry)
-            return JournalVerification(sessions: 1, entries: entries, findings: [finding])
+            return JournalVerification(sessions: 1, entries: entries, findings: [finding], notes: [])
         }
-        return JournalVerification(sessions: 1, entries: entries, findings: [])
+        let notes = reader.handlers.inOrder.flatMap { Journal.notes(on: $0, in: nil) }
+        return JournalVerification(sessions: 1, entries: entries, findings: [], notes: notes)
     }
 }

@@ -258,6 +258,9 @@ struct Log: ParsableCommand {
             let gap = entry.content.gap != nil
             table.add(Log.row(entry, session: session), styles: gap ? [1: .dim, 2: .yellow, 3: .yellow] : [1: .dim])
             for record in handler?.records ?? [] { table.add(Log.row(record)) }
+            for note in handler.map({ Journal.notes(on: $0, in: nil) }) ?? [] {
+                table.add(["", "", "  note", note.problem], styles: [2: .yellow, 3: .yellow])
+            }
             if table.pending >= EntryPageSize.rows { try table.flush(into: &output) }
         }
 

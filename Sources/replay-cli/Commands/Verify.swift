@@ -57,16 +57,18 @@ struct Verify: ParsableCommand {
             try output.write("\(summary): \(Style.apply(.red, counted(result.findings.count, "problem")))")
             // A finding's description is escaped for a terminal already.
             for finding in result.findings { try output.write("  \(Style.apply(.red, finding.description))") }
+            for note in result.notes { try output.write("  \(Style.apply(.yellow, "note: " + note.description))") }
             try output.flush()
             throw ExitCode.failure
         }
         try output.write("\(summary): \(Style.apply(.green, "OK"))")
+        for note in result.notes { try output.write("  \(Style.apply(.yellow, "note: " + note.description))") }
         try output.flush()
     }
 
     /// The result in the naming of ``JSONOutput``.
     static func json(_ result: JournalVerification, file: String) -> JSONValue {
-        let findings: [JSONValue] = result.findings.map { finding in
+        func json(_ finding: JournalFinding) -> JSONValue {
             .object([
                 "file": .string(file),
                 "session": finding.session.map(JSONOutput.number) ?? .null,
@@ -80,7 +82,8 @@ struct Verify: ParsableCommand {
             "sessions": JSONOutput.number(result.sessions),
             "entries": JSONOutput.number(result.entries),
             "valid": .bool(result.isValid),
-            "findings": .array(findings),
+            "findings": .array(result.findings.map(json)),
+            "notes": .array(result.notes.map(json)),
         ])
     }
 }
