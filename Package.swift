@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -12,6 +13,9 @@ let package = Package(
         .library(name: "ActionLogStore", targets: ["ActionLogStore"]),
         // The time-travel viewer: a local web page over a journal (`ViewerServer`) or a self-contained report.
         .library(name: "ActionLogViewer", targets: ["ActionLogViewer"]),
+        // `@Recordable` on a service protocol writes its recording wrapper; a product of its own, as it
+        // builds swift-syntax.
+        .library(name: "ActionLogMacros", targets: ["ActionLogMacros"]),
         .executable(name: "replay-cli", targets: ["replay-cli"]),
     ],
     dependencies: [
@@ -19,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -39,6 +44,14 @@ let package = Package(
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             ]
         ),
+        .macro(
+            name: "ActionLogMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "ActionLogMacros", dependencies: ["ActionLog", "ActionLogMacrosPlugin"]),
         // The reference Store with its recording hook: a product, so an app imports it instead of copying it.
         .target(name: "ActionLogStore", dependencies: ["ActionLog"]),
         // The example features used by the demo, the fixtures and the tests.
@@ -77,6 +90,16 @@ let package = Package(
             name: "ActionLogStoreTests",
             dependencies: [
                 "ActionLogStore", "ActionLog", "Replayer",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+        // `@Recordable`: its expansions, its diagnostics, and a wrapper it wrote recording and replaying.
+        .testTarget(
+            name: "ActionLogMacrosTests",
+            dependencies: [
+                "ActionLogMacros", "ActionLogMacrosPlugin", "Replayer",
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
