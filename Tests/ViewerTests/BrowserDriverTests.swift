@@ -9,7 +9,7 @@ import Glibc
 
 /// Every suite that starts Chromium nests in this one, so that one browser runs at a time
 /// (the machines that run the tests are small and shared).
-@Suite("Browser", .serialized, .enabled(if: !BrowserEnvironment.skipped, "ACTIONLOG_SKIP_BROWSER=1 skips the browser tests"))
+@Suite("Browser", .serialized, .enabled(if: BrowserEnvironment.runs, Comment(rawValue: BrowserEnvironment.skipNotice ?? "")))
 struct BrowserTests {}
 
 /// A page in a `data:` URL.
@@ -172,9 +172,9 @@ extension BrowserTests {
             }
         }
 
-        @Test("without Chromium on PATH the browser tests fail and say how to install it")
+        @Test("where the browser tests are required and Chromium is not on PATH, they fail and say how to install it")
         func missingChromium() throws {
-            #expect(throws: BrowserError(description: "Chromium is not installed: no chromium, chromium-browser or google-chrome on PATH. The viewer's browser tests need it: install it with `apt-get install chromium`, or set ACTIONLOG_SKIP_BROWSER=1 to skip them.")) {
+            #expect(throws: BrowserError(description: "Chromium is not installed: no chromium, chromium-browser or google-chrome on PATH. The viewer's browser tests need it, and ACTIONLOG_REQUIRE_BROWSER=1 requires them: install it with `apt-get install chromium`.")) {
                 try BrowserEnvironment.chromiumPath(searching: directory.url.path)
             }
         }
