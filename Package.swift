@@ -34,12 +34,14 @@ let package = Package(
         .target(name: "ActionLog", dependencies: ["CSQLite"]),
         // Replay, divergence reports and golden assertions (`assertReplay` reports through IssueReporting,
         // so one call fails a test in XCTest and in Swift Testing).
-        // The viewer: its page, a small HTTP server of its own on POSIX sockets, and HTML reports.
-        .target(name: "ActionLogViewer", dependencies: ["ActionLog"]),
+        // The viewer's page and the self-contained HTML reports built from it: no server, no sockets.
+        .target(name: "ActionLogViewerPage", dependencies: ["ActionLog"]),
+        // The viewer: the page served by a small HTTP server of its own on POSIX sockets.
+        .target(name: "ActionLogViewer", dependencies: ["ActionLog", "ActionLogViewerPage"]),
         .target(
             name: "Replayer",
             dependencies: [
-                "ActionLog", "ActionLogViewer",
+                "ActionLog", "ActionLogViewerPage",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             ]

@@ -1,5 +1,5 @@
 import ActionLog
-import ActionLogViewer
+import ActionLogViewerPage
 import Foundation
 
 /// The viewer report a failed golden leaves behind when `ACTIONLOG_FAILURE_REPORTS` names a folder:

@@ -5,14 +5,14 @@
 /// with a `<script type="application/json" id="actionlog-data">` element (a report, see
 /// ``ViewerReport``) it reads that and never touches the network. Every string from a journal is
 /// put into the page as text (`textContent`), never as HTML.
-enum ViewerPage {
+package enum ViewerPage {
     /// The page, with `data` (already escaped by ``escapedForScript(_:)``) embedded when given.
-    static func html(embedding data: [UInt8]? = nil, title: String = "ActionLog viewer") -> String {
+    package static func html(embedding data: [UInt8]? = nil, title: String = "ActionLog viewer") -> String {
         String(decoding: bytes(embedding: data, title: title), as: UTF8.self)
     }
 
     /// The page as bytes; the data goes in without being copied into a `String` first.
-    static func bytes(embedding data: [UInt8]?, title: String) -> [UInt8] {
+    package static func bytes(embedding data: [UInt8]?, title: String) -> [UInt8] {
         var bytes = Array(head(title: title, report: data != nil).utf8)
         bytes += Array(body.utf8)
         if let data {
@@ -28,7 +28,7 @@ enum ViewerPage {
 
     /// JSON made safe to sit inside a `<script>` element: `<`, `>`, `&`, U+2028 and U+2029 become
     /// `\uXXXX` escapes. They can only occur inside JSON strings, where the escapes mean the same.
-    static func escapedForScript(_ json: [UInt8]) -> [UInt8] {
+    package static func escapedForScript(_ json: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(json.count + json.count / 16)
         var index = 0
@@ -49,7 +49,7 @@ enum ViewerPage {
     }
 
     /// Escapes text for an HTML text node (the title).
-    static func escapedHTML(_ text: String) -> String {
+    package static func escapedHTML(_ text: String) -> String {
         var output = ""
         for character in text.unicodeScalars {
             switch character {

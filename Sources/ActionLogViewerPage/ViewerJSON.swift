@@ -4,18 +4,18 @@ import Foundation
 /// The JSON shapes the page reads, shared by the server's API and the report's embedded data, so
 /// that the page reads both the same way. Every number comes from a file: it is written as it is,
 /// or `null` when it cannot be JSON (a time that is not finite).
-enum ViewerJSON {
-    static func number(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
+package enum ViewerJSON {
+    package static func number(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
 
     /// Seconds with microsecond precision, or `null` when not finite.
-    static func seconds(_ value: Double) -> JSONValue {
+    package static func seconds(_ value: Double) -> JSONValue {
         guard value.isFinite else { return .null }
         return .number(String(format: "%.6f", value))
     }
 
     /// A session as the session list shows it. `id` is a string, so that a report can name its
     /// sessions (`recorded`, `replayed`) as a journal numbers them.
-    static func session(_ session: JournalSession, id: String? = nil) -> JSONValue {
+    package static func session(_ session: JournalSession, id: String? = nil) -> JSONValue {
         .object([
             "id": .string(id ?? String(session.id)),
             "name": .string(session.name),
@@ -33,7 +33,7 @@ enum ViewerJSON {
 
     /// A timeline row: `[seq, offset seconds, label, kind, reducer nanoseconds, dropped]`, an array
     /// to keep a window (and a report) small.
-    static func row(_ entry: Entry, startedAt: Date) -> JSONValue {
+    package static func row(_ entry: Entry, startedAt: Date) -> JSONValue {
         .array([
             number(entry.seq),
             seconds(entry.time.timeIntervalSince(startedAt)),
@@ -45,17 +45,17 @@ enum ViewerJSON {
     }
 
     /// An entry's handler record: its service calls and output events, as `replay-cli log --json` writes them.
-    static func handler(_ record: HandlerRecord?) -> JSONValue {
+    package static func handler(_ record: HandlerRecord?) -> JSONValue {
         record?.jsonValue ?? .null
     }
 
     /// What an entry changed, as patch operations.
-    static func change(_ patch: JSONPatch?) -> JSONValue {
+    package static func change(_ patch: JSONPatch?) -> JSONValue {
         patch?.jsonValue ?? .array([])
     }
 
     /// A journal error as the API answers it: the whole sentence, and its parts for code.
-    static func error(_ error: JournalError) -> JSONValue {
+    package static func error(_ error: JournalError) -> JSONValue {
         .object([
             "error": .string(error.description),
             "file": .string(error.file),
@@ -65,7 +65,7 @@ enum ViewerJSON {
     }
 
     /// A request error that no journal caused (a bad parameter, an unknown path).
-    static func error(_ message: String) -> JSONValue {
+    package static func error(_ message: String) -> JSONValue {
         .object(["error": .string(message)])
     }
 }
