@@ -225,7 +225,7 @@ struct ConcurrentCallsTests {
         return (recording, report, await MainActor.run { state.snapshot })
     }
 
-    @Test("a handler that waits, in its turn, for another handler's answer has its turn taken after 5 s: the recorder names both handlers, marks the entry, and replay reports it as not reproducible",
+    @Test("a handler that waits, in its turn, for another handler's answer has its turn taken after 5 to 10 s: the recorder names both handlers, marks the entry, and replay reports it as not reproducible",
           .timeLimit(.minutes(1)))
     func joinAnotherHandler() async throws {
         /// What the second action waits for: the first one's product.
@@ -278,8 +278,8 @@ struct ConcurrentCallsTests {
         #expect(await MainActor.run { state.snapshot.loading } == "joined")
         #expect(reports.withLock { $0 } == [
             """
-            join.actionlog, session 1: the handler of action 2 kept its turn for 5.0 seconds without awaiting a recorded call or \
-            returning, with the handler of action 1 waiting behind it: it waits for something ActionLog cannot see (another \
+            join.actionlog, session 1: the handler of action 2 kept its turn for over 5.0 seconds without awaiting a recorded call \
+            or returning, with the handler of action 1 waiting behind it: it waits for something ActionLog cannot see (another \
             handler's task, a continuation, a stream, a sleep that is not on a RecordedClock). Its turn was given on, so the \
             order from here was decided by time: the entry of action 2 is marked, and replay reports it as not reproducible
             """,
@@ -338,6 +338,33 @@ struct ConcurrentCallsTests {
             Make the handler await what it waits for through a recorded service or a RecordedClock, or not wait in its turn \
             for another handler's work; then record the golden again.
             """)
+    }
+
+    @Test("a queue of handlers that pass the turn on for longer than 5 s in all, each holding it 0.1 s, has no turn taken",
+          .timeLimit(.minutes(2)))
+    func slowQueueKeepsItsOrder() async throws {
+        let reports = Mutex<[String]>([])
+        var configuration = RecorderConfiguration()
+        configuration.onError = { error in reports.withLock { $0.append("\(error)") } }
+        let state = await ProductState()
+        let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
+            path: directory.path("queue.actionlog"), sessionName: "queue", services: ["ProductService"], configuration: configuration,
+            handle: { action in
+                guard case .onImageSliderAction(.onTapSlider(let position)) = action else { return }
+                // A sleep on no recorded clock keeps the turn: sixty of them one after the other.
+                try? await Task.sleep(for: .milliseconds(100))
+                await state.update { $0.sliderPosition = position }
+            },
+            snapshot: { state.snapshot })
+        await MainActor.run {
+            for position in 0..<60 { reducer(.onImageSliderAction(.onTapSlider(position))) }
+        }
+        await reducer.settle()
+        reducer.close()
+        #expect(reports.withLock { $0 } == [])
+        let recording = try Journal(path: directory.path("queue.actionlog")).recordedSession(reducer.recorder.sessionID)
+        #expect(recording.handlers.map(\.started) == Array(0..<60))
+        #expect(recording.handlers.allSatisfy { $0.releasedAt == nil })
     }
 
     @Test("a call made beside the handler keeps the handler's turn: another handler sent meanwhile runs after it, when recording and when replaying",

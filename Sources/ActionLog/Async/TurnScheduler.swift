@@ -67,6 +67,11 @@ package final class TurnScheduler: Sendable {
         /// The handlers whose turn was taken from them, each with the position of the first turn
         /// given after it.
         var released: [Int: Int] = [:]
+        /// How many times a turn has passed to a handler from the queue: unchanged while one
+        /// handler holds the turn, however long.
+        var handovers = 0
+        /// Whether the watchdog task runs (see ``watch()``).
+        var watching = false
     }
 
     private let state = Mutex(State())
@@ -103,33 +108,58 @@ package final class TurnScheduler: Sendable {
             return Self.grantNext(&state)
         }
         for (ticket, position) in granted { ticket.grant(position) }
-        if !granted.contains(where: { $0.0 === ticket }) { releaseIfStillWaiting(ticket) }
+        if !granted.contains(where: { $0.0 === ticket }) { watch() }
         return ticket
     }
 
-    /// Takes the turn from its holder when `ticket` still waits behind it after ``releaseDelay``.
+    /// Starts the watchdog, unless it runs: while turns wait, it looks every ``releaseDelay`` whether
+    /// the turn has passed since it last looked, and when it has not, takes it from its holder.
     ///
     /// A handler that waits, while it has the turn, for something only another handler's turn would
     /// give (a task of another handler it joins, a continuation another handler resumes) would keep
     /// every other handler waiting for ever, and the app with them. Nothing the program does says
-    /// so, so time decides here, once, and says so: the holder is marked (``released(_:)``), its
-    /// entry records where, and replay reports that entry as not reproducible rather than follow an
-    /// order a clock chose.
-    private func releaseIfStillWaiting(_ ticket: Ticket) {
-        guard let holder = state.withLock({ $0.active }) else { return }
+    /// so, so time decides here, once per such holder, and says so: the holder is marked
+    /// (``released(_:)``), its entry records where, and replay reports that entry as not
+    /// reproducible rather than follow an order a clock chose. A turn that passes, however slowly
+    /// (a long queue of handlers on a loaded machine), is never taken: only one held for the whole
+    /// of a look, between ``releaseDelay`` and twice it. One task for the scheduler, not one per
+    /// waiting turn.
+    private func watch() {
+        let start: Int? = state.withLock { state in
+            guard !state.watching else { return nil }
+            state.watching = true
+            return state.handovers
+        }
+        guard var seen = start else { return }
         // Detached: a task started here would otherwise inherit the handler's scope and count as
-        // its work, keeping its entry open for the delay.
+        // its work, keeping its entry open.
         Task.detached { [self] in
-            try? await Task.sleep(for: Self.releaseDelay)
-            let granted: [(Ticket, Int)]? = state.withLock { state in
-                guard !ticket.isGranted, state.active == holder else { return nil }
-                state.active = nil
-                if state.released[holder] == nil { state.released[holder] = state.nextPosition }
-                return Self.grantNext(&state)
+            while true {
+                try? await Task.sleep(for: Self.releaseDelay)
+                enum Look { case stop, again(Int), released(holder: Int, waiter: Int, granted: [(Ticket, Int)]) }
+                let look: Look = state.withLock { state in
+                    guard state.head < state.queue.count, let holder = state.active else {
+                        state.watching = false
+                        return .stop
+                    }
+                    guard state.handovers == seen else { return .again(state.handovers) }
+                    let waiter = state.queue[state.head].token
+                    state.active = nil
+                    if state.released[holder] == nil { state.released[holder] = state.nextPosition }
+                    let granted = Self.grantNext(&state)
+                    return .released(holder: holder, waiter: waiter, granted: granted)
+                }
+                switch look {
+                case .stop:
+                    return
+                case .again(let handovers):
+                    seen = handovers
+                case .released(let holder, let waiter, let granted):
+                    for (ticket, position) in granted { ticket.grant(position) }
+                    onRelease?(holder, waiter, Self.releaseDelay)
+                    seen = state.withLock { $0.handovers }
+                }
             }
-            guard let granted else { return }
-            for (ticket, position) in granted { ticket.grant(position) }
-            onRelease?(holder, ticket.token, Self.releaseDelay)
         }
     }
 
@@ -196,6 +226,7 @@ package final class TurnScheduler: Sendable {
         let first = state.queue[state.head]
         state.head += 1
         state.active = first.token
+        state.handovers += 1
         var granted = [(first, place(for: first, &state))]
         state.waiting[first.token, default: 1] -= 1
         if let others = state.waiting.removeValue(forKey: first.token), others > 0 {

@@ -153,7 +153,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             onError(RecorderError(
                 code: .turnHeld, file: file, session: session, entry: nil,
                 reason: """
-                    the handler of action \(holder + 1) kept its turn for \(waited) without awaiting a recorded call or \
+                    the handler of action \(holder + 1) kept its turn for over \(waited) without awaiting a recorded call or \
                     returning, with the handler of action \(waiter + 1) waiting behind it: it waits for something ActionLog \
                     cannot see (another handler's task, a continuation, a stream, a sleep that is not on a RecordedClock). \
                     Its turn was given on, so the order from here was decided by time: the entry of action \(holder + 1) is \
