@@ -10,7 +10,7 @@ import Musl
 #endif
 
 /// Serves the time-travel viewer of one journal on a local address: the page at `/`, and the JSON
-/// routes it reads (see ``ViewerAPI``, documented in the README).
+/// routes it reads (see ``ViewerAPI``, documented in the replay-cli article).
 ///
 /// ```swift
 /// let server = try ViewerServer(journalPath: "checkout.actionlog")

@@ -2,7 +2,7 @@ import ActionLog
 
 /// A pattern of field paths that replay does not compare: timestamps, random ids.
 ///
-/// Written the way ``FieldPath`` prints: keys joined by dots, array indices in brackets, `*` for any
+/// Written the way `FieldPath` prints: keys joined by dots, array indices in brackets, `*` for any
 /// key and `[*]` for any index. A pattern also matches everything below what it names.
 ///
 /// ```swift

@@ -80,7 +80,7 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     ///
     /// - Returns: the report; divergences and entries that cannot be replayed are findings in the
     ///   report, not errors.
-    /// - Throws: ``JournalError`` when the journal cannot be read (missing session, damaged entry).
+    /// - Throws: `JournalError` when the journal cannot be read (missing session, damaged entry).
     public func run() throws(JournalError) -> ReplayReport {
         switch source {
         case .journal(let journal, let id):
@@ -130,7 +130,7 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     ///
     /// - Parameter seq: the entry; 0 is the initial state.
     /// - Returns: the recorded state after that entry.
-    /// - Throws: ``JournalError`` when there is no state at `seq` (no such entry, or a gap), or
+    /// - Throws: `JournalError` when there is no state at `seq` (no such entry, or a gap), or
     ///   ``ReplayFailure`` when the recorded state no longer decodes into `State`.
     public func state(at seq: Int) throws -> State {
         let json: JSONValue

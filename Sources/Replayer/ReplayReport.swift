@@ -6,7 +6,7 @@ import ActionLog
 /// Its ``description`` is the readable report: a heading naming the file, session, entry and action,
 /// then the differences, recorded (−) against replayed (+). Names, actions and values come from the
 /// file, so the characters that could rewrite a terminal or break a line are escaped there (`\u{1B}`,
-/// as in ``JournalError/description``); the properties hold the text unescaped.
+/// as in `JournalError.description`); the properties hold the text unescaped.
 ///
 /// ```swift
 /// let report = try Replay(journal: journal, session: 1, reducer: Counter.reduce).run()
@@ -141,7 +141,7 @@ public struct Divergence: Sendable, Equatable {
 ///     checkout.actionlog, session 3 "checkout", entry 41: action "addToCart" no longer decodes: key "quantity" not found
 ///
 /// The description escapes the characters that could rewrite a terminal or break the line (`\u{1B}`,
-/// as in ``JournalError/description``); the properties hold the text unescaped.
+/// as in `JournalError.description`); the properties hold the text unescaped.
 public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
         /// The recorded action does not decode into today's action type.
@@ -163,7 +163,7 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
         case serviceResultDoesNotDecode
         /// The records of the session's asynchronous handlers do not describe a run that can be replayed.
         case damagedHandlerRecords
-        /// The recorder took an asynchronous handler's turn from it (``HandlerRecord/releasedAt``):
+        /// The recorder took an asynchronous handler's turn from it (`HandlerRecord.releasedAt`):
         /// the handler waited, in its turn, for something ActionLog cannot see, so the order of what
         /// followed was decided by time and no replay can follow it. The entries before were replayed.
         case notReproducible

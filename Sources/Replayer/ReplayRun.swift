@@ -435,7 +435,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     // MARK: - Reporting
 
     /// A session this reader must not replay: recorded by a newer ActionLog, or with a newer version
-    /// of the state type (``VersionedState``).
+    /// of the state type (`VersionedState`).
     private func refusal() -> ReplayFailure? {
         // A ViewModel's session has turns and service answers that a reducer cannot take.
         if let architecture = SessionArchitecture.of(recording.session.metadata).architecture, architecture != .reducer {

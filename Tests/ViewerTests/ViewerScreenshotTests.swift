@@ -8,7 +8,7 @@ extension BrowserTests {
     /// Also the way to regenerate the README's picture:
     ///
     /// ```
-    /// ACTIONLOG_VIEWER_SCREENSHOT=docs/viewer.png swift test --filter ViewerScreenshotTests
+    /// ACTIONLOG_VIEWER_SCREENSHOT=Sources/ActionLog/Documentation.docc/Resources/viewer.png swift test --filter ViewerScreenshotTests
     /// ```
     @Suite("The viewer on the demo journal, and the README's screenshot")
     struct ViewerScreenshotTests {

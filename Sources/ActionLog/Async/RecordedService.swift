@@ -4,7 +4,7 @@ import Foundation
 /// service wrapper writes per method.
 ///
 /// Write a wrapper that conforms to your service protocol and passes each method through
-/// ``call(_:_:perform:)``:
+/// `call(_:_:perform:)`:
 ///
 /// ```swift
 /// protocol ProductService: Sendable {
@@ -85,7 +85,7 @@ public struct RecordedService: Sendable {
         return try await run.host.call(request, in: run, live: perform)
     }
 
-    /// ``call(_:_:perform:)`` for a method that returns nothing (journaled as the result `null`).
+    /// `call(_:_:perform:)` for a method that returns nothing (journaled as the result `null`).
     ///
     /// ```swift
     /// try await recorded.call("addToBasket", id, quantity) { try await live.addToBasket(id: id, quantity: quantity) }

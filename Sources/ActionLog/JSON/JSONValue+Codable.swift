@@ -25,12 +25,12 @@ extension JSONValue {
     /// let cart = try json.decode(Cart.self)
     /// ```
     ///
-    /// - Throws: the decoder's `DecodingError`; ``describe(_:)`` turns it into a short sentence.
+    /// - Throws: the decoder's `DecodingError`; `JSONValue.describe(_:)` turns it into a short sentence.
     public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
         try decoder.decode(T.self, from: Data(canonicalBytes))
     }
 
-    /// A short sentence for an error decoding `json`, which can say more than ``describe(_:)``: an
+    /// A short sentence for an error decoding `json`, which can say more than `describe(_:)`: an
     /// enum case that no longer exists reads `Event has no case "addProduct"` rather than Foundation's
     /// `Invalid number of keys found, expected one.`
     ///

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The text form of a session (JSONL): a header line with the session's metadata, then one line per
-/// entry. `docs/SCHEMA.md`, "Text form (JSONL)", documents it for people.
+/// entry. The file-format article of the DocC catalog, "Text form (JSONL)", documents it for people.
 ///
 /// Keys are written in a fixed order (not sorted) so that lines read like a record; nested values
 /// (actions, states, patches, effects, metadata) are canonical JSON. One entry per line, so that

@@ -1,4 +1,4 @@
-/// The journal's SQL schema and its forward migrations. `docs/SCHEMA.md` documents it for people.
+/// The journal's SQL schema and its forward migrations. The file-format article of the DocC catalog documents it for people.
 enum Schema {
     /// `PRAGMA application_id` of every journal: "ACLG" in ASCII. Tells a journal from another SQLite file.
     static let applicationID: Int64 = 0x4143_4C47

@@ -17,7 +17,7 @@
 ///
 /// The rules: entries run 0, 1, 2, … without holes; entry 0 is a keyframe holding the initial
 /// state and no action; a delta applies to the state before it, which must be known (not after a
-/// gap); rebuilding stays within ``JSONPatch/Bounds`` (no nesting deeper than
+/// gap); rebuilding stays within `JSONPatch.Bounds` (no nesting deeper than
 /// ``JSONValue/maximumDepth``, no growth by `copy` past four times the bytes stored since the
 /// keyframe, or 1 MiB); gaps lose at least one action each, and add up to the session's dropped
 /// count. Sequence numbers and counts are checked before any arithmetic.

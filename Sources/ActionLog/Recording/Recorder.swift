@@ -19,12 +19,12 @@ import Synchronization
 /// recorder.close()   // flushes, then marks the session closed
 /// ```
 ///
-/// To record a reducer function without touching the store, wrap it with ``recording(_:)-swift.method``.
+/// To record a reducer function without touching the store, wrap it with `recording(_:)`.
 ///
 /// The writer encodes an action (or an effect) that is plain data — numbers, booleans, enums of
 /// them, no strings, arrays or objects — once per distinct value, and stores the same text when the
 /// same bytes come again; it labels each distinct action once (see ``ActionLabel``). Like the state
-/// (see ``ChangeEncoder``), an action's `encode(to:)` must therefore depend on the action alone.
+/// (see `ChangeEncoder`), an action's `encode(to:)` must therefore depend on the action alone.
 public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable>: Sendable {
     @usableFromInline typealias Item = Step<State, Action, Effect>
 

@@ -1,7 +1,7 @@
 /// A state type that says which version of its shape it is, so that a reader built with an older
 /// shape refuses a session recorded with a newer one instead of misreading it.
 ///
-/// The recorder stores the version in the session's metadata under ``StateVersion/metadataKey``; replay refuses
+/// The recorder stores the version in the session's metadata under `"actionlog.stateVersion"`; replay refuses
 /// a session whose recorded version is newer than today's. Bump it when a change to the state type
 /// cannot be read by older code (a field removed or retyped).
 ///

@@ -32,7 +32,7 @@ public protocol RedactedInJournal {}
 ///
 /// `Codable` passes through to the wrapped value, so `JSONEncoder` and `JSONDecoder` see a plain
 /// `String` and existing data still decodes. In a journal the value becomes a placeholder of the same
-/// JSON type (see ``RedactedInJournal`` and the placeholder rules in the README), so a recorded
+/// JSON type (see ``RedactedInJournal`` and the placeholder rules in the design-choices article), so a recorded
 /// state still decodes for replay: the replayed value is the placeholder (`"<redacted>"`, `0`,
 /// `false`), never the secret.
 @propertyWrapper

@@ -152,7 +152,7 @@ final class ReplayHost: HandlerHost {
     }
 
     /// The error a recorded call threw: of its own type when the wrapper declared it, a
-    /// `CancellationError` for a cancelled call, else a ``RecordedServiceError``.
+    /// `CancellationError` for a cancelled call, else a `RecordedServiceError`.
     static func error(from json: JSONValue, types: [ErrorTypeBox]) -> any Error {
         guard case .object(let members) = json, case .string(let type)? = members["type"] else {
             return RecordedServiceError(type: "?", message: json.canonicalText)

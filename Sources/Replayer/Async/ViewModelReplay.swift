@@ -62,7 +62,7 @@ public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Senda
     /// Replays a session in memory.
     ///
     /// - Parameters:
-    ///   - recording: the session, with its handler records (``Journal/recordedSession(_:)`` reads them).
+    ///   - recording: the session, with its handler records (`Journal.recordedSession(_:)` reads them).
     ///   - services: the names of the recorded services the ViewModel uses.
     ///   - options: fields to ignore, upcasters, stop at the first divergence.
     ///   - viewModel: makes the fresh ViewModel, given the recorded initial state; called once per run.
@@ -88,7 +88,7 @@ public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Senda
     ///   - services: the names of the recorded services the ViewModel uses.
     ///   - options: fields to ignore, upcasters, stop at the first divergence.
     ///   - viewModel: makes the fresh ViewModel, given the recorded initial state.
-    /// - Throws: ``JournalError`` when the session cannot be read.
+    /// - Throws: `JournalError` when the session cannot be read.
     public init(
         journal: Journal, session: JournalSession.ID, services: [String] = [], options: ReplayOptions = ReplayOptions(),
         viewModel: @escaping @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>

@@ -4,7 +4,7 @@ import IssueReporting
 
 /// Fails the current test, in XCTest or Swift Testing alike, when today's reducer does not reproduce
 /// a golden session: the thin assertion over
-/// ``verifyReplay(golden:sessionName:options:record:ifMissing:environment:filePath:reducer:)``.
+/// `verifyReplay(golden:sessionName:options:record:ifMissing:environment:filePath:reducer:)`.
 ///
 /// ```swift
 /// @Test func checkoutGolden() {
@@ -73,7 +73,7 @@ public func assertReplay<State: Codable, Action: Codable, Effect: Encodable>(
     }
 }
 
-/// ``assertReplay(golden:sessionName:options:record:ifMissing:environment:fileID:filePath:line:column:reducer:)``
+/// `assertReplay(golden:sessionName:options:record:ifMissing:environment:fileID:filePath:line:column:reducer:)`
 /// for a reducer that returns no effect.
 ///
 /// ```swift

@@ -31,14 +31,14 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
 /// ```
 ///
 /// - Parameters:
-///   - golden: the golden file, found as ``verifyReplay(golden:sessionName:options:record:ifMissing:environment:filePath:reducer:)`` finds it.
+///   - golden: the golden file, found as `verifyReplay(golden:sessionName:options:record:ifMissing:environment:filePath:reducer:)` finds it.
 ///   - sessionName: for a journal golden holding several sessions, the one to migrate.
 ///   - upcasters: the rewrites, applied in order.
 ///   - actionType: today's action type; every rewritten action must decode as it.
 ///   - filePath: the calling file, for finding a relative golden.
 /// - Returns: which entries were rewritten.
 /// - Throws: ``GoldenError`` for a missing golden or an upcaster that splits an action,
-///   ``ReplayFailure`` for an action that does not decode even after upcasting, ``JournalError`` for
+///   ``ReplayFailure`` for an action that does not decode even after upcasting, `JournalError` for
 ///   a damaged golden.
 public func migrate<Action: Decodable>(
     golden: String, sessionName: String? = nil, upcasters: [Upcaster], as actionType: Action.Type,

@@ -102,10 +102,10 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A golden assertion that could not run: a bad `ACTIONLOG_RECORD`, a golden that cannot be read,
-/// chosen or written, or one that cannot be migrated. Shaped like ``JournalError``: a code to match
+/// chosen or written, or one that cannot be migrated. Shaped like `JournalError`: a code to match
 /// on, the file, the session and the entry where they are known, and the whole message, in which
 /// the characters that could rewrite a terminal or break the line are escaped (`\u{1B}`, as in
-/// ``JournalError/description``).
+/// `JournalError.description`).
 ///
 /// ```swift
 /// do { try migrate(golden: "fixtures/checkout.jsonl", upcasters: upcasters, as: Checkout.Event.self) }
@@ -141,7 +141,7 @@ public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// - Parameters:
     ///   - code: what went wrong.
     ///   - file: the golden concerned.
-    ///   - sessionName: the session's id, in a journal golden.
+    ///   - session: the session's id, in a journal golden.
     ///   - entry: the entry concerned.
     ///   - description: the whole message; ``description`` holds it with the characters that could
     ///     rewrite a terminal escaped.

@@ -19,7 +19,7 @@ enum Rerecording {
     /// reducer produces now. Gaps stay gaps; after one, re-recording resumes from the recorded state.
     ///
     /// - Throws: ``ReplayFailure`` when an action or state no longer decodes (add an upcaster
-    ///   first), ``JournalError`` when the session is damaged.
+    ///   first), `JournalError` when the session is damaged.
     static func rerecord<State: Codable, Action: Decodable, Effect: Encodable>(
         _ recorded: RecordedSession, upcasters: [Upcaster], reducer: (inout State, Action) -> Effect?
     ) throws -> Result {
@@ -123,7 +123,7 @@ enum Rerecording {
 }
 
 /// Turns full states into keyframes and deltas the way the recorder does, with the same
-/// ``KeyframePolicy/Budget`` at the policy's defaults.
+/// `KeyframePolicy.Budget` at the policy's defaults.
 struct SessionBuilder {
     private(set) var entries: [Entry] = []
     private var budget = KeyframePolicy.Budget(KeyframePolicy())

@@ -3,7 +3,7 @@ import Foundation
 import IssueReporting
 
 /// Replays a golden session of an actor ViewModel into a fresh one and says whether behaviour
-/// changed: the pure core of the async ``assertReplay(golden:sessionName:services:options:fileID:filePath:line:column:viewModel:)``.
+/// changed: the pure core of the async `assertReplay(golden:sessionName:services:options:fileID:filePath:line:column:viewModel:)`.
 ///
 /// The golden is a journal (`.actionlog`) recorded with `ViewModelRecorder`, or its text form
 /// (`.jsonl`, from `replay-cli export`). An asynchronous golden comes from a live session (its
@@ -67,7 +67,7 @@ public func verifyReplay<State: Codable & Sendable, Action: Codable & Sendable>(
 }
 
 /// Replays a golden session of an event ViewModel and says whether behaviour changed: the pure core
-/// of the async ``assertReplay(golden:sessionName:services:options:fileID:filePath:line:column:eventViewModel:)``.
+/// of the async `assertReplay(golden:sessionName:services:options:fileID:filePath:line:column:eventViewModel:)`.
 ///
 /// ```swift
 /// let result = await verifyReplay(golden: "fixtures/sign-in.actionlog", services: ["AuthService"]) {
@@ -110,7 +110,7 @@ public func verifyReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable 
 
 /// Fails the current test, in XCTest or Swift Testing alike, when a fresh actor ViewModel does not
 /// reproduce a golden session: the thin assertion over the async
-/// ``verifyReplay(golden:sessionName:services:options:filePath:viewModel:)``. It awaits the
+/// `verifyReplay(golden:sessionName:services:options:filePath:viewModel:)`. It awaits the
 /// replay on the caller's task, and reports from there.
 ///
 /// ```swift
@@ -158,7 +158,7 @@ public func assertReplay<State: Codable & Sendable, Action: Codable & Sendable>(
 
 /// Fails the current test when a fresh event ViewModel does not emit the golden session's output
 /// events: the thin assertion over the async
-/// ``verifyReplay(golden:sessionName:services:options:filePath:eventViewModel:)``.
+/// `verifyReplay(golden:sessionName:services:options:filePath:eventViewModel:)`.
 ///
 /// ```swift
 /// @Test func signInGolden() async {

@@ -28,7 +28,7 @@ public struct GoldenReport: Sendable {
 }
 
 /// Replays a golden session with today's reducer and says whether behaviour changed: the pure core
-/// of ``assertReplay(golden:sessionName:options:record:ifMissing:environment:fileID:filePath:line:column:reducer:)``.
+/// of `assertReplay(golden:sessionName:options:record:ifMissing:environment:fileID:filePath:line:column:reducer:)`.
 ///
 /// It never writes a golden unless the record mode says so (see ``RecordMode``).
 ///
@@ -67,7 +67,7 @@ public func verifyReplay<State: Codable, Action: Codable, Effect: Encodable>(
     ).run(ifMissing: ifMissing)
 }
 
-/// ``verifyReplay(golden:sessionName:options:record:ifMissing:environment:filePath:reducer:)`` for a
+/// `verifyReplay(golden:sessionName:options:record:ifMissing:environment:filePath:reducer:)` for a
 /// reducer that returns no effect.
 ///
 /// ```swift

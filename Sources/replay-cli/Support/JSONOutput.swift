@@ -1,7 +1,7 @@
 import ActionLog
 import Foundation
 
-/// The one naming of `--json` output across commands (the README's "JSON output" lists it):
+/// The one naming of `--json` output across commands (the replay-cli article's "JSON output" lists it):
 ///
 /// - keys are camelCase;
 /// - `session` is a session's numeric id, `sessionName` its name, `seq` an entry's sequence number;
