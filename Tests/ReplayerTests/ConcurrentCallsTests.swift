@@ -320,6 +320,16 @@ struct ConcurrentCallsTests {
         let text = recording.jsonl()
         #expect(text.contains(#""releasedAt":2,"started":1}"#))
         #expect(try RecordedSession(jsonl: text, file: "join.jsonl").handlers == recording.handlers)
+        // A mark that does not come after the handler's start is a damaged record, not a turn taken.
+        let damaged = try RecordedSession(jsonl: text.replacing(#""releasedAt":2,"started":1}"#, with: #""releasedAt":1,"started":1}"#), file: "join.jsonl")
+        let refused = await ViewModelReplay<ProductSnapshot, ProductAction>(recording: damaged, services: ["ProductService"]) { initial in
+            let state = ProductState(initial)
+            return ReplayedViewModel(handle: handler(RecordedProductService(live: OfflineProductService()), state), snapshot: { state.snapshot })
+        }.run()
+        #expect(refused.failure?.description == """
+            join.jsonl, session "join", entry \(seq): the handler's turn was taken from it at place 1 of the run order, not after \
+            its start at place 1
+            """)
         let file = URL(fileURLWithPath: directory.path("join.jsonl"))
         try text.write(to: file, atomically: true, encoding: .utf8)
         let imported = try Journal.importJSONL(at: file, into: directory.path("imported.actionlog"))

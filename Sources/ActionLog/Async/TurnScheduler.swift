@@ -33,11 +33,6 @@ package final class TurnScheduler: Sendable {
             waiter?.resume(returning: position)
         }
 
-        /// Whether the turn was granted.
-        fileprivate var isGranted: Bool {
-            state.withLock { if case .granted = $0 { true } else { false } }
-        }
-
         /// Waits until the turn is granted; returns its position in the run order.
         package func wait() async -> Int {
             await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
@@ -75,16 +70,16 @@ package final class TurnScheduler: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Told when a turn has waited ``releaseDelay`` behind the same holder, and the holder's turn was
-    /// taken from it: the holder's token, the waiter's, and the wait.
+    /// Told when the watchdog took the turn from its holder (see ``watch()``): the holder's token,
+    /// the token of the handler first in line, and the look that saw the turn not pass.
     private let onRelease: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)?
 
-    /// How long a turn waits behind one holder that neither awaits a recorded call nor returns before
-    /// the holder's turn is taken from it: the one decision time makes, and it is journaled (see
-    /// ``released(_:)``), never quiet.
+    /// How long the watchdog looks for the turn to pass, with turns waiting, before it takes it from
+    /// its holder: the one decision time makes, and it is journaled (see ``released(_:)``), never
+    /// quiet.
     package static let releaseDelay = Duration.seconds(5)
 
-    /// - Parameter onRelease: told when a holder's turn was taken from it after ``releaseDelay``.
+    /// - Parameter onRelease: told when the watchdog took a holder's turn from it.
     package init(onRelease: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)? = nil) {
         self.onRelease = onRelease
     }

@@ -30,7 +30,8 @@ import Synchronization
 /// (see ``HandlerRecord``), and replay gives the same turns in the same order, so a replay is the
 /// recording again. An entry is written when its handler returns, so entries are in the order
 /// handlers returned, each with the state at that moment. A handler that awaits something other than
-/// a recorded service or the main actor keeps its turn meanwhile; one that keeps it for 5 seconds
+/// a recorded service or the main actor keeps its turn meanwhile; one that keeps it through a whole
+/// 5-second look of the recorder's watchdog (so for 5 to 10 seconds)
 /// with another handler waiting behind it has it taken, so that the app goes on: the recorder
 /// reports ``RecorderError/Code/turnHeld``, and the entry is marked (``HandlerRecord/releasedAt``)
 /// for replay to report as not reproducible.
