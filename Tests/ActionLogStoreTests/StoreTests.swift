@@ -90,7 +90,7 @@ struct StoreTests {
         #expect(recorded.entries.map { $0.effect?.canonicalText } == [nil, nil, nil, #"{"fetchFact":{"number":2}}"#, nil, nil])
         #expect(recorded.entries[4].action?.canonicalText == #"{"feedback":{"_0":{"factLoaded":{"_0":"2 is the number of wings on a bird"}}}}"#)
 
-        assertReplay(golden: path, record: .never, reducer: Counter.reduce)
+        assertReplay(golden: path, of: .reducer(Counter.reduce), record: .never)
     }
 
     @Test("a changed effect in the reducer fails assertReplay with the whole message")
@@ -108,7 +108,7 @@ struct StoreTests {
         }
         let messages = Mutex<[String]>([])
         withKnownIssue {
-            assertReplay(golden: path, record: .never, reducer: offByOne)
+            assertReplay(golden: path, of: .reducer(offByOne), record: .never)
         } matching: { issue in
             messages.withLock { $0 += issue.comments.map(\.rawValue) }
             return true

@@ -39,29 +39,28 @@ struct ArchitectureGoldenTests {
     @Test("fixtures/product-card.jsonl replays with today's product card ViewModel")
     func productCardGolden() async {
         await assertReplay(
-            golden: "fixtures/product-card.jsonl", services: ["ProductService"],
-            liveSession: Self.liveSession { try await ExampleScripts.recordProductCard(path: $0).0 },
-            viewModel: Self.productCard())
+            golden: "fixtures/product-card.jsonl",
+            of: .viewModel(services: ["ProductService"], liveSession: Self.liveSession { try await ExampleScripts.recordProductCard(path: $0).0 }, Self.productCard()))
     }
 
     @Test("fixtures/sign-in.jsonl replays with today's sign-in ViewModel")
     func signInGolden() async {
         await assertReplay(
-            golden: "fixtures/sign-in.jsonl", services: ["AuthService"],
-            liveSession: Self.liveSession { try await ExampleScripts.recordSignIn(path: $0).0 },
-            eventViewModel: Self.signIn())
+            golden: "fixtures/sign-in.jsonl",
+            of: .eventViewModel(services: ["AuthService"], liveSession: Self.liveSession { try await ExampleScripts.recordSignIn(path: $0).0 }, Self.signIn()))
     }
 
     @Test("adding two items per tap is a service-call divergence at the first tap, with the whole message")
     func changedProductCardFails() async {
-        let result = await verifyReplay(golden: "fixtures/product-card.jsonl", services: ["ProductService"], viewModel: Self.productCard(quantityPerTap: 2))
+        let result = await verifyReplay(golden: "fixtures/product-card.jsonl", of: .viewModel(services: ["ProductService"], Self.productCard(quantityPerTap: 2)))
         #expect(result.message == Self.productCardRegression)
     }
 
     @Test("a changed welcome is an output-event divergence naming the event's index and field, with the whole message")
     func changedSignInFails() async {
         let result = await verifyReplay(
-            golden: "fixtures/sign-in.jsonl", services: ["AuthService"], eventViewModel: Self.signIn(welcome: { "Hi \($0.name)" }))
+            golden: "fixtures/sign-in.jsonl",
+            of: .eventViewModel(services: ["AuthService"], Self.signIn(welcome: { "Hi \($0.name)" })))
         #expect(result.message == Self.signInRegression)
     }
 

@@ -24,7 +24,7 @@ struct AsyncGoldenTests {
 
     @Test("today's ViewModel passes the golden, awaited on the test's task")
     func passes() async throws {
-        await assertReplay(golden: try await golden(), services: ["ProductService"], viewModel: Self.viewModel(.none))
+        await assertReplay(golden: try await golden(), of: .viewModel(services: ["ProductService"], Self.viewModel(.none)))
     }
 
     @Test("a wrong handler fails the test with the whole message")
@@ -32,7 +32,7 @@ struct AsyncGoldenTests {
         let path = try await golden()
         let messages = Mutex<[String]>([])
         await withKnownIssue {
-            await assertReplay(golden: path, services: ["ProductService"], viewModel: Self.viewModel(.fetchesAnotherID))
+            await assertReplay(golden: path, of: .viewModel(services: ["ProductService"], Self.viewModel(.fetchesAnotherID)))
         } matching: { issue in
             messages.withLock { $0 += issue.comments.map(\.rawValue) }
             return true
@@ -55,7 +55,7 @@ struct AsyncGoldenTests {
     @Test("a golden replayed with the wrong services is refused with a fix that asks for the right replay, not a new recording of a changed behaviour")
     func wrongServices() async throws {
         let path = try await golden()
-        let result = await verifyReplay(golden: path, services: ["BasketService"], record: .never, viewModel: Self.viewModel(.none))
+        let result = await verifyReplay(golden: path, of: .viewModel(services: ["BasketService"], Self.viewModel(.none)), record: .never)
         #expect(result.message == """
             Replay of session 1 "product card" of product.actionlog stopped after 0 matching entries: product.actionlog, session 1 "product card": \
             the session holds an actor ViewModel with services ProductService, but the replay asked for an actor ViewModel with services BasketService
@@ -75,8 +75,8 @@ struct AsyncGoldenTests {
                 return { await viewModel.handle(event: $0) }
             }
         }
-        await assertReplay(golden: path, services: ["AuthService"], eventViewModel: viewModel(lowercase: false))
-        let result = await verifyReplay(golden: path, services: ["AuthService"], eventViewModel: viewModel(lowercase: true))
+        await assertReplay(golden: path, of: .eventViewModel(services: ["AuthService"], viewModel(lowercase: false)))
+        let result = await verifyReplay(golden: path, of: .eventViewModel(services: ["AuthService"], viewModel(lowercase: true)))
         #expect(result.replay?.divergence?.output?.index == 1)
         #expect(!result.passed)
     }
@@ -84,12 +84,12 @@ struct AsyncGoldenTests {
     @Test("a missing golden says where an asynchronous golden comes from; under CI, that it is not recorded there")
     func missingGolden() async {
         let path = directory.path("none.actionlog")
-        let result = await verifyReplay(golden: path, environment: [:], viewModel: Self.viewModel(.none))
+        let result = await verifyReplay(golden: path, of: .viewModel(Self.viewModel(.none)), environment: [:])
         #expect(result.message == """
             No golden at \(path). An asynchronous golden comes from a live session: record one with \
             ViewModelRecorder or EventViewModelRecorder and keep its journal there, or pass liveSession: to record one.
             """)
-        let underCI = await verifyReplay(golden: path, environment: ["CI": "true"], viewModel: Self.viewModel(.none))
+        let underCI = await verifyReplay(golden: path, of: .viewModel(Self.viewModel(.none)), environment: ["CI": "true"])
         #expect(underCI.message == """
             No golden at \(path) (record mode never, because CI is set). Record it on a developer machine \
             (ACTIONLOG_RECORD=missing), review it and commit it.
@@ -104,20 +104,20 @@ struct AsyncGoldenTests {
     @Test("record modes write an asynchronous golden from a new live session: when missing, when it fails, always")
     func recordModes() async throws {
         let path = directory.path("modes.jsonl")
-        let missing = await verifyReplay(golden: path, services: ["ProductService"], record: .missing, liveSession: liveSession(), viewModel: Self.viewModel(.none))
+        let missing = await verifyReplay(golden: path, of: .viewModel(services: ["ProductService"], liveSession: liveSession(), Self.viewModel(.none)), record: .missing)
         #expect(missing.message == """
             Recorded a new golden at \(path) (record mode missing) from a new live session: 4 entries. \
             Review it, commit it, and re-run the test.
             """)
         #expect(missing.wroteGolden)
         let written = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(await verifyReplay(golden: path, services: ["ProductService"], record: .never, viewModel: Self.viewModel(.none)).passed)
+        #expect(await verifyReplay(golden: path, of: .viewModel(services: ["ProductService"], Self.viewModel(.none)), record: .never).passed)
 
-        let notFailed = await verifyReplay(golden: path, services: ["ProductService"], record: .missing, liveSession: liveSession(), viewModel: Self.viewModel(.sliderOffByOne))
+        let notFailed = await verifyReplay(golden: path, of: .viewModel(services: ["ProductService"], liveSession: liveSession(), Self.viewModel(.sliderOffByOne)), record: .missing)
         #expect(!notFailed.wroteGolden)
         #expect(notFailed.message?.hasSuffix("If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.") == true)
 
-        let failed = await verifyReplay(golden: path, services: ["ProductService"], record: .failed, liveSession: liveSession(), viewModel: Self.viewModel(.sliderOffByOne))
+        let failed = await verifyReplay(golden: path, of: .viewModel(services: ["ProductService"], liveSession: liveSession(), Self.viewModel(.sliderOffByOne)), record: .failed)
         #expect(failed.wroteGolden)
         #expect(failed.message?.hasSuffix("""
             Re-recorded \(path) (record mode failed) from a new live session: 4 entries. Review it, commit it, and re-run the test.
@@ -128,7 +128,7 @@ struct AsyncGoldenTests {
             """) == true)
         #expect(failed.replay?.isMatch == false)
 
-        let all = await verifyReplay(golden: path, services: ["ProductService"], record: .all, liveSession: liveSession(), viewModel: Self.viewModel(.none))
+        let all = await verifyReplay(golden: path, of: .viewModel(services: ["ProductService"], liveSession: liveSession(), Self.viewModel(.none)), record: .all)
         #expect(all.wroteGolden)
         #expect(all.replay == nil)
         // Goldens have no wall-clock times: a live session of the same script writes the same text.

@@ -31,11 +31,11 @@ struct AsyncJSONLTests {
         let imported = try Journal.importJSONL(at: file, into: directory.path("imported.actionlog"))
         let journal = try Journal(path: directory.path("imported.actionlog"))
         #expect(try journal.handlerRecords(in: imported) == recorded.handlers)
-        let golden = await verifyReplay(golden: file.path, services: ["ProductService"]) { (initial: ProductSnapshot) in
+        let golden = await verifyReplay(golden: file.path, of: .viewModel(services: ["ProductService"]) { (initial: ProductSnapshot) in
             let state = ProductState(initial)
             let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: OfflineProductService()))
             return ReplayedViewModel(handle: { (action: ProductAction) in await viewModel.handle(action) }, snapshot: { state.snapshot })
-        }
+        })
         #expect(golden.passed, "\(golden.message ?? "")")
         var exported = Data()
         try journal.exportJSONL(imported, write: { exported.append(contentsOf: $0) })

@@ -334,10 +334,10 @@ struct ConcurrentCallsTests {
         try text.write(to: file, atomically: true, encoding: .utf8)
         let imported = try Journal.importJSONL(at: file, into: directory.path("imported.actionlog"))
         #expect(try Journal(path: directory.path("imported.actionlog")).handlerRecords(in: imported) == recording.handlers)
-        let golden = await verifyReplay(golden: file.path, services: ["ProductService"]) { (initial: ProductSnapshot) in
+        let golden = await verifyReplay(golden: file.path, of: .viewModel(services: ["ProductService"]) { (initial: ProductSnapshot) in
             let state = ProductState(initial)
             return ReplayedViewModel(handle: handler(RecordedProductService(live: OfflineProductService()), state), snapshot: { state.snapshot })
-        }
+        })
         #expect(golden.message == """
             Replay of session "join" of join.jsonl stopped after 0 matching entries: join.jsonl, session "join", entry \(seq) \
             (addToBasket) is not reproducible: when it was recorded, its handler kept its turn without awaiting a recorded call \

@@ -17,8 +17,10 @@ struct FailureReportTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         let result = verifyReplay(
-            golden: "fixtures/checkout.jsonl", record: .never, environment: ["ACTIONLOG_FAILURE_REPORTS": folder.path],
-            reducer: regressedCheckout)
+            golden: "fixtures/checkout.jsonl",
+            of: .reducer(regressedCheckout),
+            record: .never,
+            environment: ["ACTIONLOG_FAILURE_REPORTS": folder.path])
         let path = folder.appendingPathComponent("checkout.html").path
         #expect(result.message == GoldenTests.checkoutRegressionMessage + "\nReport: \(path)")
         let html = try String(contentsOfFile: path, encoding: .utf8)
@@ -37,8 +39,9 @@ struct FailureReportTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         let result = await verifyReplay(
-            golden: "fixtures/product-card.jsonl", services: ["ProductService"], environment: ["ACTIONLOG_FAILURE_REPORTS": folder.path],
-            viewModel: ArchitectureGoldenTests.productCard(quantityPerTap: 2))
+            golden: "fixtures/product-card.jsonl",
+            of: .viewModel(services: ["ProductService"], ArchitectureGoldenTests.productCard(quantityPerTap: 2)),
+            environment: ["ACTIONLOG_FAILURE_REPORTS": folder.path])
         let path = folder.appendingPathComponent("product-card.html").path
         #expect(result.message == ArchitectureGoldenTests.productCardRegression + "\nReport: \(path)")
         let html = try String(contentsOfFile: path, encoding: .utf8)
@@ -52,10 +55,13 @@ struct FailureReportTests {
     func noReport() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
-        let failing = verifyReplay(golden: "fixtures/checkout.jsonl", record: .never, environment: [:], reducer: regressedCheckout)
+        let failing = verifyReplay(golden: "fixtures/checkout.jsonl", of: .reducer(regressedCheckout), record: .never, environment: [:])
         #expect(failing.message == GoldenTests.checkoutRegressionMessage)
         let passing = verifyReplay(
-            golden: "fixtures/checkout.jsonl", record: .never, environment: ["ACTIONLOG_FAILURE_REPORTS": folder.path], reducer: Checkout.reduce)
+            golden: "fixtures/checkout.jsonl",
+            of: .reducer(Checkout.reduce),
+            record: .never,
+            environment: ["ACTIONLOG_FAILURE_REPORTS": folder.path])
         #expect(passing.passed)
         #expect(!FileManager.default.fileExists(atPath: folder.path))
     }
@@ -66,8 +72,10 @@ struct FailureReportTests {
         try Data().write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = verifyReplay(
-            golden: "fixtures/checkout.jsonl", record: .never, environment: ["ACTIONLOG_FAILURE_REPORTS": file.appendingPathComponent("reports").path],
-            reducer: regressedCheckout)
+            golden: "fixtures/checkout.jsonl",
+            of: .reducer(regressedCheckout),
+            record: .never,
+            environment: ["ACTIONLOG_FAILURE_REPORTS": file.appendingPathComponent("reports").path])
         let message = try #require(result.message)
         #expect(message.hasPrefix(GoldenTests.checkoutRegressionMessage + "\nReport: not written ("))
     }

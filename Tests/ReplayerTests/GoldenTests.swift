@@ -22,22 +22,21 @@ struct GoldenTests {
 
     @Test("fixtures/city-search.jsonl replays with today's CitySearch reducer (Store with effects)")
     func citySearch() {
-        assertReplay(golden: "fixtures/city-search.jsonl", ifMissing: Self.journalFixture("city-search.actionlog"), reducer: CitySearch.reduce)
+        assertReplay(golden: "fixtures/city-search.jsonl", of: .reducer(CitySearch.reduce, ifMissing: Self.journalFixture("city-search.actionlog")))
     }
 
     @Test("fixtures/checkout.jsonl replays with today's checkout state machine")
     func checkout() {
         assertReplay(
             golden: "fixtures/checkout.jsonl",
-            ifMissing: .recorded { try Journal(url: Self.fixtures.appendingPathComponent("checkout.actionlog")).recordedSession(1) },
-            reducer: Checkout.reduce)
+            of: .reducer(Checkout.reduce, ifMissing: .recorded { try Journal(url: Self.fixtures.appendingPathComponent("checkout.actionlog")).recordedSession(1) }))
     }
 
     @Test("a deliberately changed reducer fails the test with the whole expected message")
     func changedReducerFails() {
         let messages = Mutex<[String]>([])
         withKnownIssue {
-            assertReplay(golden: "fixtures/checkout.jsonl", record: .never, reducer: regressedCheckout)
+            assertReplay(golden: "fixtures/checkout.jsonl", of: .reducer(regressedCheckout), record: .never)
         } matching: { issue in
             messages.withLock { $0 += issue.comments.map(\.rawValue) }
             return true
@@ -71,7 +70,7 @@ struct GoldenTests {
             if case .chargePayment(let total) = sideEffect { return .chargePayment(totalCents: total + 99) }
             return sideEffect
         }
-        let result = verifyReplay(golden: "fixtures/checkout.jsonl", record: .never, reducer: feeCharging)
+        let result = verifyReplay(golden: "fixtures/checkout.jsonl", of: .reducer(feeCharging), record: .never)
         let divergence = result.replay?.divergence
         #expect(divergence?.stateDifferences == [])
         #expect(result.message == """
@@ -94,7 +93,7 @@ struct GoldenTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let golden = directory.appendingPathComponent("checkout.JSONL")
         try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("checkout.jsonl"), to: golden)
-        let result = verifyReplay(golden: golden.path, record: .never, reducer: Checkout.reduce)
+        let result = verifyReplay(golden: golden.path, of: .reducer(Checkout.reduce), record: .never)
         #expect(result.message == nil)
         #expect(result.replay?.entriesReplayed == 14)
     }
@@ -124,14 +123,14 @@ struct GoldenTests {
     func oldFormatWithUpcaster() {
         assertReplay(
             golden: "fixtures/checkout-v0.jsonl",
+            of: .reducer(Checkout.transition),
             options: ReplayOptions(upcasters: [.renameCase("addProduct", to: "addItem")]),
-            record: .never,
-            reducer: Checkout.transition)
+            record: .never)
     }
 
     @Test("without the upcaster, the old golden fails naming file, session, entry, label and the missing case")
     func oldFormatWithoutUpcaster() {
-        let result = verifyReplay(golden: "fixtures/checkout-v0.jsonl", record: .never, reducer: Checkout.transition)
+        let result = verifyReplay(golden: "fixtures/checkout-v0.jsonl", of: .reducer(Checkout.transition), record: .never)
         #expect(result.message == """
             Replay of session "checkout" of checkout-v0.jsonl stopped after 0 matching entries: checkout-v0.jsonl, \
             session "checkout", entry 1: action "addProduct" no longer decodes: Event has no case "addProduct"

@@ -19,7 +19,7 @@ struct GoldenTimeFormTests {
     @Test("a reducer's golden re-recorded after one entry's behaviour changed differs on that entry's line only")
     func reducerGolden() throws {
         let path = directory.path("tally.jsonl")
-        _ = verifyReplay(golden: path, record: .missing, ifMissing: .actions(from: Tally(), Tally.script), environment: [:], reducer: Tally.reducer())
+        _ = verifyReplay(golden: path, of: .reducer(Tally.reducer(), ifMissing: .actions(from: Tally(), Tally.script)), record: .missing, environment: [:])
         let before = try String(contentsOfFile: path, encoding: .utf8)
         #expect(!before.contains("durationNs"))
         // Today's reducer adds ten for add(1): only the last entry, add(1), behaves differently.
@@ -27,12 +27,12 @@ struct GoldenTimeFormTests {
             if case .add(1) = action { state.total += 10 } else { _ = Tally.reducer()(&state, action) }
             return state.total >= 10 ? .announce(state.total) : nil
         }
-        let result = verifyReplay(golden: path, record: .failed, environment: [:], reducer: changed)
+        let result = verifyReplay(golden: path, of: .reducer(changed), record: .failed, environment: [:])
         #expect(result.wroteGolden)
         let after = try String(contentsOfFile: path, encoding: .utf8)
         #expect(Self.changedLines(before, after) == [7], "line 7 holds entry 5, add(1)")
         // Recording the same actions again, in any mode, gives the same bytes.
-        _ = verifyReplay(golden: path, record: .all, environment: [:], reducer: changed)
+        _ = verifyReplay(golden: path, of: .reducer(changed), record: .all, environment: [:])
         #expect(try String(contentsOfFile: path, encoding: .utf8) == after)
     }
 
@@ -51,8 +51,10 @@ struct GoldenTimeFormTests {
 
     private func verify(_ path: String, _ mode: RecordMode, _ change: ProductChange) async -> GoldenReport {
         await verifyReplay(
-            golden: path, services: ["ProductService"], record: mode, liveSession: Self.live(change), environment: [:],
-            viewModel: Self.viewModel(change))
+            golden: path,
+            of: .viewModel(services: ["ProductService"], liveSession: Self.live(change), Self.viewModel(change)),
+            record: mode,
+            environment: [:])
     }
 
     @Test("an actor ViewModel's golden re-recorded from a new live session differs on the changed entry's line only, and says which calls it kept and changed")
@@ -125,12 +127,12 @@ struct GoldenTimeFormTests {
             try await recordSignInSession(path: $0, script: [.viewDidLoad, .signInTapped(email: "ada@example.com")])
         }
         func verify(_ mode: RecordMode) async -> GoldenReport {
-            await verifyReplay(golden: path, services: ["AuthService"], record: mode, liveSession: live, environment: [:]) {
+            await verifyReplay(golden: path, of: .eventViewModel(services: ["AuthService"], liveSession: live) {
                 (emit: @escaping @Sendable (SignInViewModelEvent) -> Void) in
                 let viewModel = SignInViewModel(service: RecordedAuthService(live: OfflineAuthService()))
                 viewModel.output.addHandler(emit)
                 return { (event: SignInViewEvent) in await viewModel.handle(event: event) }
-            }
+            }, record: mode, environment: [:])
         }
         _ = await verify(.missing)
         let before = try String(contentsOfFile: path, encoding: .utf8)

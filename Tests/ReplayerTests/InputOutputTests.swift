@@ -114,14 +114,14 @@ struct InputOutputTests {
             #"{"verdict":{"canSubmit":false,"hint":"The passwords differ"}}"#,
             #"{"verdict":{"canSubmit":true}}"#,
         ].map { [$0] })
-        await assertReplay(golden: path, eventViewModel: Self.replayed(minimumLength: 8))
+        await assertReplay(golden: path, of: .eventViewModel(Self.replayed(minimumLength: 8)))
     }
 
     @Test("a changed rule is an output-event divergence at the first input it answers differently")
     func changedRuleFails() async throws {
         let path = directory.path("password.actionlog")
         try await record(path)
-        let result = await verifyReplay(golden: path, eventViewModel: Self.replayed(minimumLength: 6))
+        let result = await verifyReplay(golden: path, of: .eventViewModel(Self.replayed(minimumLength: 6)))
         #expect(result.message == """
             Replay diverged at entry 1 of session 1 "password form" of password.actionlog (passwordChanged("hunter")).
 

@@ -84,7 +84,7 @@ struct OffTaskGoldenProbe {
 
 /// The checkout golden against a reducer that loses a dollar at validation.
 func assertRegressedCheckout() {
-    assertReplay(golden: "fixtures/checkout.jsonl", record: .never, reducer: regressedCheckout)
+    assertReplay(golden: "fixtures/checkout.jsonl", of: .reducer(regressedCheckout), record: .never)
 }
 
 /// The comments of the known issues `body` recorded.

@@ -33,7 +33,7 @@ struct RecordModeTests {
         _ path: String, record: RecordMode? = nil, environment: [String: String] = [:], step: Int = 1,
         ifMissing: GoldenSource<Tally, Tally.Action>? = .actions(from: Tally(), Tally.script)
     ) -> GoldenReport {
-        verifyReplay(golden: path, record: record, ifMissing: ifMissing, environment: environment, reducer: Tally.reducer(step: step))
+        verifyReplay(golden: path, of: .reducer(Tally.reducer(step: step), ifMissing: ifMissing), record: record, environment: environment)
     }
 
     @Test("the environment picks the mode: ACTIONLOG_RECORD first, never when CI is set, missing otherwise")

@@ -122,20 +122,20 @@ struct RedactionReplayTests {
         let (path, id) = try record()
         let golden = directory.path("vault.jsonl")
         try Journal(path: path).recordedSession(id).jsonl().write(toFile: golden, atomically: true, encoding: .utf8)
-        let passed = verifyReplay(golden: golden, record: .never, reducer: reduceVault)
+        let passed = verifyReplay(golden: golden, of: .reducer(reduceVault), record: .never)
         #expect(passed.passed, "\(passed.message ?? "")")
 
         func renamesTwice(_ state: inout Vault, _ action: VaultAction) {
             reduceVault(&state, action)
             if case .rename(let name) = action { state.owner = name + name }
         }
-        let rerecorded = verifyReplay(golden: golden, record: .failed, reducer: renamesTwice)
+        let rerecorded = verifyReplay(golden: golden, of: .reducer(renamesTwice), record: .failed)
         #expect(rerecorded.wroteGolden)
         let text = try String(contentsOfFile: golden, encoding: .utf8)
         #expect(text.contains("BoBo"), "the new behaviour was recorded")
         #expect(!text.contains("tok-") && !text.contains("4111-"), "today's secrets were redacted as the recorder did")
         #expect(text.contains(#""actionlog.redactedPaths":["/token","/cards/*/number"]"#))
-        #expect(verifyReplay(golden: golden, record: .never, reducer: renamesTwice).passed)
+        #expect(verifyReplay(golden: golden, of: .reducer(renamesTwice), record: .never).passed)
     }
 
     @Test("a session whose list of redacted paths is damaged is refused, naming it")

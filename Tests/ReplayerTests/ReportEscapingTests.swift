@@ -64,7 +64,7 @@ struct ReportEscapingTests {
     func goldenError() throws {
         let path = directory.path("hostile.jsonl")
         try hostileJSONL.write(toFile: path, atomically: true, encoding: .utf8)
-        let report = verifyReplay(golden: path, sessionName: "checkout", record: .never) { (note: inout Note, edit: Edit) in }
+        let report = verifyReplay(golden: path, of: .reducer { (note: inout Note, edit: Edit) in }, sessionName: "checkout", record: .never)
         #expect(report.message == #"""
             Cannot check the golden \#(path): \#(path) holds session "\u{1B}]0;pwned\u{7}\u{D}\u{A}\u{202E}evil", not "checkout"
             """#)

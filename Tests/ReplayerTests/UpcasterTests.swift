@@ -71,13 +71,13 @@ struct UpcasterTests {
     func migrateGolden() throws {
         let path = directory.path("checkout-v0.jsonl")
         try FileManager.default.copyItem(atPath: GoldenTests.fixtures.appendingPathComponent("checkout-v0.jsonl").path, toPath: path)
-        #expect(verifyReplay(golden: path, record: .never, reducer: Checkout.transition).replay?.failure?.code == .actionDoesNotDecode)
+        #expect(verifyReplay(golden: path, of: .reducer(Checkout.transition), record: .never).replay?.failure?.code == .actionDoesNotDecode)
         let old = try String(contentsOfFile: path, encoding: .utf8)
 
         let report = try migrate(golden: path, upcasters: [.renameCase("addProduct", to: "addItem")], as: Checkout.Event.self)
         #expect(report.description == "Migrated \(path): rewrote the actions of entries 1, 2, 9.")
         // Recorded before side effects were journaled: the transition alone replays it.
-        let result = verifyReplay(golden: path, record: .never, reducer: Checkout.transition)
+        let result = verifyReplay(golden: path, of: .reducer(Checkout.transition), record: .never)
         #expect(result.passed, "\(result.message ?? "")")
         // Only the renamed actions and their labels changed, byte for byte.
         #expect(try String(contentsOfFile: path, encoding: .utf8) == old.replacingOccurrences(of: "addProduct", with: "addItem"))

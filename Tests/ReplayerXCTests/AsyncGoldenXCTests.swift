@@ -45,13 +45,13 @@ final class AsyncGoldenXCTests: FailureCapturingTestCase {
 
     func testGoldenReplays() async throws {
         let path = try await recordGolden()
-        await assertReplay(golden: path, services: ["Numbers"], viewModel: Self.viewModel(step: 1))
+        await assertReplay(golden: path, of: .viewModel(services: ["Numbers"], Self.viewModel(step: 1)))
     }
 
     func testWrongHandlerFailsWithTheWholeMessage() async throws {
         let path = try await recordGolden()
         let failures = await failures {
-            await assertReplay(golden: path, services: ["Numbers"], viewModel: Self.viewModel(step: 2))
+            await assertReplay(golden: path, of: .viewModel(services: ["Numbers"], Self.viewModel(step: 2)))
         }
         XCTAssertEqual(failures, [
             """

@@ -7,22 +7,22 @@ import XCTest
 /// XCTest test, with the same message.
 final class GoldenXCTests: FailureCapturingTestCase {
     func testCheckoutGoldenReplays() {
-        assertReplay(golden: "fixtures/checkout.jsonl", record: .never, reducer: Checkout.reduce)
+        assertReplay(golden: "fixtures/checkout.jsonl", of: .reducer(Checkout.reduce), record: .never)
     }
 
     func testCitySearchGoldenReplays() {
-        assertReplay(golden: "fixtures/city-search.jsonl", record: .never, reducer: CitySearch.reduce)
+        assertReplay(golden: "fixtures/city-search.jsonl", of: .reducer(CitySearch.reduce), record: .never)
     }
 
     func testChangedReducerFailsWithTheWholeMessage() {
         let failures = failures {
-            assertReplay(golden: "fixtures/checkout.jsonl", record: .never) { (state: inout Checkout.State, event: Checkout.Event) -> Checkout.SideEffect? in
+            assertReplay(golden: "fixtures/checkout.jsonl", of: .reducer { (state: inout Checkout.State, event: Checkout.Event) -> Checkout.SideEffect? in
                 Checkout.transition(&state, event)
                 if case .cartValidated = event, case .cartValid(let cart, let total) = state {
                     state = .cartValid(cart: cart, totalCents: total - 100)
                 }
                 return Checkout.sideEffect(for: state)
-            }
+            }, record: .never)
         }
         // XCTFail prefixes "failed - "; everything of ours is pinned whole.
         XCTAssertEqual(failures, [
@@ -54,16 +54,16 @@ final class ArchitectureGoldenXCTests: FailureCapturingTestCase {
     }
 
     func testProductCardGoldenReplays() async {
-        await assertReplay(golden: "fixtures/product-card.jsonl", services: ["ProductService"], viewModel: Self.productCard(quantityPerTap: 1))
+        await assertReplay(golden: "fixtures/product-card.jsonl", of: .viewModel(services: ["ProductService"], Self.productCard(quantityPerTap: 1)))
     }
 
     func testSignInGoldenReplays() async {
-        await assertReplay(golden: "fixtures/sign-in.jsonl", services: ["AuthService"]) { emit in ExampleScripts.replayedSignIn(emit: emit) }
+        await assertReplay(golden: "fixtures/sign-in.jsonl", of: .eventViewModel(services: ["AuthService"]) { emit in ExampleScripts.replayedSignIn(emit: emit) })
     }
 
     func testChangedProductCardFailsWithTheWholeMessage() async {
         let failures = await failures {
-            await assertReplay(golden: "fixtures/product-card.jsonl", services: ["ProductService"], viewModel: Self.productCard(quantityPerTap: 2))
+            await assertReplay(golden: "fixtures/product-card.jsonl", of: .viewModel(services: ["ProductService"], Self.productCard(quantityPerTap: 2)))
         }
         XCTAssertEqual(failures, [
             """

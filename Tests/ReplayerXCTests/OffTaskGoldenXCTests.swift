@@ -49,11 +49,11 @@ final class OffTaskGoldenXCTests: FailureCapturingTestCase {
 
 /// The checkout golden against a reducer that loses a dollar at validation.
 private func assertRegressedCheckout() {
-    assertReplay(golden: "fixtures/checkout.jsonl", record: .never) { (state: inout Checkout.State, event: Checkout.Event) -> Checkout.SideEffect? in
+    assertReplay(golden: "fixtures/checkout.jsonl", of: .reducer { (state: inout Checkout.State, event: Checkout.Event) -> Checkout.SideEffect? in
         Checkout.transition(&state, event)
         if case .cartValidated = event, case .cartValid(let cart, let total) = state {
             state = .cartValid(cart: cart, totalCents: total - 100)
         }
         return Checkout.sideEffect(for: state)
-    }
+    }, record: .never)
 }

@@ -5,8 +5,7 @@ import ActionLog
 /// ```swift
 /// assertReplay(
 ///     golden: "fixtures/counter.jsonl",
-///     ifMissing: .actions(from: Counter(), [.increment, .increment, .reset]),
-///     reducer: Counter.reduce
+///     of: .reducer(Counter.reduce, ifMissing: .actions(from: Counter(), [.increment, .increment, .reset]))
 /// )
 /// ```
 public enum GoldenSource<State, Action> {

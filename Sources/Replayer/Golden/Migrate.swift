@@ -31,7 +31,7 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
 /// ```
 ///
 /// - Parameters:
-///   - golden: the golden file, found as `verifyReplay(golden:sessionName:options:record:ifMissing:environment:filePath:reducer:)` finds it.
+///   - golden: the golden file, found as `verifyReplay(golden:of:sessionName:options:record:environment:filePath:)` finds it.
 ///   - sessionName: for a journal golden holding several sessions, the one to migrate.
 ///   - upcasters: the rewrites, applied in order.
 ///   - actionType: today's action type; every rewritten action must decode as it.

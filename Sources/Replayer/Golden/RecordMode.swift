@@ -7,7 +7,7 @@ import ActionLog
 /// recorded there and lost.
 ///
 /// ```swift
-/// assertReplay(golden: "fixtures/checkout.jsonl", record: .failed, reducer: Checkout.reduce)
+/// assertReplay(golden: "fixtures/checkout.jsonl", of: .reducer(Checkout.reduce), record: .failed)
 /// ```
 ///
 /// ```sh

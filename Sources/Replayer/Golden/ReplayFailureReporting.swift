@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// Reports a golden that did not replay to the running test, wherever `assertReplay` was called:
-/// see `assertReplay(golden:sessionName:options:record:ifMissing:environment:fileID:filePath:line:column:reducer:)`.
+/// see `assertReplay(golden:of:sessionName:options:record:environment:fileID:filePath:line:column:)`.
 ///
 /// On the test's own task, Swift Testing and XCTest find the test, and IssueReporting reports to
 /// it. Off it (a detached task, a `Thread`), Swift Testing cannot tell which test runs: its test is

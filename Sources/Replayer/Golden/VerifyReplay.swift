@@ -5,7 +5,7 @@ import Foundation
 /// failure message (`nil` when the test passes).
 ///
 /// ```swift
-/// let result = verifyReplay(golden: "fixtures/checkout.jsonl", reducer: Checkout.reduce)
+/// let result = verifyReplay(golden: "fixtures/checkout.jsonl", of: .reducer(Checkout.reduce))
 /// if let message = result.message { print(message) }
 /// ```
 public struct GoldenReport: Sendable {
@@ -25,71 +25,6 @@ public struct GoldenReport: Sendable {
 
     /// Whether the test passes.
     public var passed: Bool { message == nil }
-}
-
-/// Replays a golden session with today's reducer and says whether behaviour changed: the pure core
-/// of `assertReplay(golden:sessionName:options:record:ifMissing:environment:fileID:filePath:line:column:reducer:)`.
-///
-/// It never writes a golden unless the record mode says so (see ``RecordMode``).
-///
-/// ```swift
-/// let result = verifyReplay(golden: "fixtures/checkout.jsonl", reducer: Checkout.reduce)
-/// #expect(result.passed, "\(result.message ?? "")")
-/// ```
-///
-/// - Parameters:
-///   - golden: the golden file: `.jsonl` (text) or `.actionlog` (journal). A relative path is found
-///     from the test file's directory upwards (see ``GoldenReport/url``); an absolute one is used as is.
-///   - sessionName: for a journal golden holding several sessions, the name of the one to replay.
-///   - options: fields to ignore, stop at the first divergence or collect all, upcasters.
-///   - record: the record mode; `nil` to take it from the environment.
-///   - ifMissing: where a missing golden comes from when the record mode allows recording it.
-///   - environment: where `ACTIONLOG_RECORD`, `CI` and `ACTIONLOG_FAILURE_REPORTS` are read; the
-///     process's by default. When `ACTIONLOG_FAILURE_REPORTS` names a folder, a divergence writes
-///     there an HTML report of the recorded and the replayed session (open it in a browser), and the
-///     message ends with `Report: /path/to/golden.html`.
-///   - filePath: the test file, for finding a relative golden.
-///   - reducer: today's reducer.
-/// - Returns: the report; its ``GoldenReport/message`` is the failure to show, if any.
-public func verifyReplay<State: Codable, Action: Codable, Effect: Encodable>(
-    golden: String,
-    sessionName: String? = nil,
-    options: ReplayOptions = ReplayOptions(),
-    record: RecordMode? = nil,
-    ifMissing: GoldenSource<State, Action>? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment,
-    filePath: StaticString = #filePath,
-    reducer: @escaping (inout State, Action) -> Effect?
-) -> GoldenReport {
-    GoldenCheck(
-        file: GoldenFile(path: golden, testFile: "\(filePath)"), sessionName: sessionName, options: options, record: record,
-        environment: environment, reducer: reducer
-    ).run(ifMissing: ifMissing)
-}
-
-/// `verifyReplay(golden:sessionName:options:record:ifMissing:environment:filePath:reducer:)` for a
-/// reducer that returns no effect.
-///
-/// ```swift
-/// let result = verifyReplay(golden: "fixtures/checkout-v0.jsonl", reducer: Checkout.transition)   // states only
-/// ```
-public func verifyReplay<State: Codable, Action: Codable>(
-    golden: String,
-    sessionName: String? = nil,
-    options: ReplayOptions = ReplayOptions(),
-    record: RecordMode? = nil,
-    ifMissing: GoldenSource<State, Action>? = nil,
-    environment: [String: String] = ProcessInfo.processInfo.environment,
-    filePath: StaticString = #filePath,
-    reducer: @escaping (inout State, Action) -> Void
-) -> GoldenReport {
-    verifyReplay(
-        golden: golden, sessionName: sessionName, options: options, record: record, ifMissing: ifMissing,
-        environment: environment, filePath: filePath
-    ) { (state: inout State, action: Action) -> Never? in
-        reducer(&state, action)
-        return nil
-    }
 }
 
 /// One golden check: decides, from the record mode and what is on disk, whether to replay, record or
