@@ -225,7 +225,7 @@ struct ConcurrentCallsTests {
         return (recording, report, await MainActor.run { state.snapshot })
     }
 
-    @Test("a handler that waits, in its turn, for another handler's answer has its turn taken after 5 to 10 s: the recorder names both handlers, marks the entry, and replay reports it as not reproducible",
+    @Test("a handler that waits, in its turn, for another handler's answer has its turn taken after one to two looks of turnRelease: the recorder names both handlers, marks the entry, and replay reports it as not reproducible",
           .timeLimit(.minutes(1)))
     func joinAnotherHandler() async throws {
         /// What the second action waits for: the first one's product.
@@ -264,6 +264,8 @@ struct ConcurrentCallsTests {
         let reports = Mutex<[String]>([])
         var configuration = RecorderConfiguration()
         configuration.onError = { error in reports.withLock { $0.append("\(error)") } }
+        // Short, so that the test is: the handler never gives the turn back, however long the look.
+        configuration.turnRelease = .seconds(1)
         let state = await ProductState()
         let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
             path: directory.path("join.actionlog"), sessionName: "join", services: ["ProductService"], configuration: configuration,
@@ -278,7 +280,7 @@ struct ConcurrentCallsTests {
         #expect(await MainActor.run { state.snapshot.loading } == "joined")
         #expect(reports.withLock { $0 } == [
             """
-            join.actionlog, session 1: the handler of action 2 kept its turn for over 5.0 seconds without awaiting a recorded call \
+            join.actionlog, session 1: the handler of action 2 kept its turn for over 1.0 seconds without awaiting a recorded call \
             or returning, with the handler of action 1 waiting behind it: it waits for something ActionLog cannot see (another \
             handler's task, a continuation, a stream, a sleep that is not on a RecordedClock). Its turn was given on, so the \
             order from here was decided by time: the entry of action 2 is marked, and replay reports it as not reproducible
@@ -350,30 +352,33 @@ struct ConcurrentCallsTests {
             """)
     }
 
-    @Test("a queue of handlers that pass the turn on for longer than 5 s in all, each holding it 0.1 s, has no turn taken",
+    @Test("a queue of handlers that pass the turn on for longer than a look of turnRelease (10 s) in all, each holding it 0.3 s, has no turn taken",
           .timeLimit(.minutes(2)))
     func slowQueueKeepsItsOrder() async throws {
         let reports = Mutex<[String]>([])
         var configuration = RecorderConfiguration()
         configuration.onError = { error in reports.withLock { $0.append("\(error)") } }
+        // A look far above one turn (0.3 s, and a snapshot read on the main actor), however loaded
+        // the machine, and below the forty turns in all.
+        configuration.turnRelease = .seconds(10)
         let state = await ProductState()
         let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
             path: directory.path("queue.actionlog"), sessionName: "queue", services: ["ProductService"], configuration: configuration,
             handle: { action in
                 guard case .onImageSliderAction(.onTapSlider(let position)) = action else { return }
-                // A sleep on no recorded clock keeps the turn: sixty of them one after the other.
-                try? await Task.sleep(for: .milliseconds(100))
+                // A sleep on no recorded clock keeps the turn: forty of them one after the other.
+                try? await Task.sleep(for: .milliseconds(300))
                 await state.update { $0.sliderPosition = position }
             },
             snapshot: { state.snapshot })
         await MainActor.run {
-            for position in 0..<60 { reducer(.onImageSliderAction(.onTapSlider(position))) }
+            for position in 0..<40 { reducer(.onImageSliderAction(.onTapSlider(position))) }
         }
         await reducer.settle()
         reducer.close()
         #expect(reports.withLock { $0 } == [])
         let recording = try Journal(path: directory.path("queue.actionlog")).recordedSession(reducer.recorder.sessionID)
-        #expect(recording.handlers.map(\.started) == Array(0..<60))
+        #expect(recording.handlers.map(\.started) == Array(0..<40))
         #expect(recording.handlers.allSatisfy { $0.releasedAt == nil })
     }
 

@@ -46,7 +46,8 @@ public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewMod
         recorder = try makeAsyncRecorder(
             path: path, sessionName: sessionName, architecture: .eventViewModel, services: services,
             outputType: String(reflecting: ViewModelEvent.self), configuration: configuration, initialState: NoState())
-        core = AsyncRecordingCore(recorder: recorder, onError: configuration.onError, handle: handle, snapshot: { NoState() })
+        core = AsyncRecordingCore(
+            recorder: recorder, onError: configuration.onError, turnRelease: configuration.turnRelease, handle: handle, snapshot: { NoState() })
     }
 
     /// Hands a `ViewEvent` to the ViewModel; its handler runs in a task of its own. O(1), never blocks.

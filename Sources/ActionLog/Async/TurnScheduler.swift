@@ -77,10 +77,13 @@ package final class TurnScheduler: Sendable {
     /// How long the watchdog looks for the turn to pass, with turns waiting, before it takes it from
     /// its holder: the one decision time makes, and it is journaled (see ``released(_:)``), never
     /// quiet.
-    package static let releaseDelay = Duration.seconds(5)
+    let releaseDelay: Duration
 
-    /// - Parameter onRelease: told when the watchdog took a holder's turn from it.
-    package init(onRelease: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - releaseDelay: how long the watchdog looks for the turn to pass (``RecorderConfiguration/turnRelease``).
+    ///   - onRelease: told when the watchdog took a holder's turn from it.
+    package init(releaseDelay: Duration = .seconds(30), onRelease: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)? = nil) {
+        self.releaseDelay = releaseDelay
         self.onRelease = onRelease
     }
 
@@ -130,7 +133,7 @@ package final class TurnScheduler: Sendable {
         // its work, keeping its entry open.
         Task.detached { [self] in
             while true {
-                try? await Task.sleep(for: Self.releaseDelay)
+                try? await Task.sleep(for: releaseDelay)
                 enum Look { case stop, again(Int), released(holder: Int, waiter: Int, granted: [(Ticket, Int)]) }
                 let look: Look = state.withLock { state in
                     guard state.head < state.queue.count, let holder = state.active else {
@@ -151,7 +154,7 @@ package final class TurnScheduler: Sendable {
                     seen = handovers
                 case .released(let holder, let waiter, let granted):
                     for (ticket, position) in granted { ticket.grant(position) }
-                    onRelease?(holder, waiter, Self.releaseDelay)
+                    onRelease?(holder, waiter, releaseDelay)
                     seen = state.withLock { $0.handovers }
                 }
             }

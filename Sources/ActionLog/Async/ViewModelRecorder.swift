@@ -30,9 +30,9 @@ import Synchronization
 /// (see ``HandlerRecord``), and replay gives the same turns in the same order, so a replay is the
 /// recording again. An entry is written when its handler returns, so entries are in the order
 /// handlers returned, each with the state at that moment. A handler that awaits something other than
-/// a recorded service or the main actor keeps its turn meanwhile; one that keeps it through a whole
-/// 5-second look of the recorder's watchdog (so for 5 to 10 seconds)
-/// with another handler waiting behind it has it taken, so that the app goes on: the recorder
+/// a recorded service or the main actor keeps its turn meanwhile; one that keeps it, with another
+/// handler waiting behind it, through a whole look of ``RecorderConfiguration/turnRelease`` (30 s by
+/// default) has it taken, so that the app goes on: the recorder
 /// reports ``RecorderError/Code/turnHeld``, and the entry is marked (``HandlerRecord/releasedAt``)
 /// for replay to report as not reproducible.
 ///
@@ -65,7 +65,8 @@ public final class ViewModelRecorder<State: Codable & Sendable, Action: Codable 
         recorder = try makeAsyncRecorder(
             path: path, sessionName: sessionName, architecture: .actorViewModel, services: services, outputType: nil,
             configuration: configuration, initialState: initial)
-        core = AsyncRecordingCore(recorder: recorder, onError: configuration.onError, handle: handle, snapshot: snapshot)
+        core = AsyncRecordingCore(
+            recorder: recorder, onError: configuration.onError, turnRelease: configuration.turnRelease, handle: handle, snapshot: snapshot)
     }
 
     /// Hands `action` to the ViewModel: its handler runs in a task of its own, in its turn. O(1), never blocks.
@@ -141,7 +142,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
     private let outside = Mutex<(open: Bool, initial: [HandlerRecord.Record], untracked: Int, sinceLastEntry: Int)>((true, [], 0, 0))
 
     init(
-        recorder: Recorder<State, Action, Never>, onError: @escaping @Sendable (RecorderError) -> Void,
+        recorder: Recorder<State, Action, Never>, onError: @escaping @Sendable (RecorderError) -> Void, turnRelease: Duration,
         handle: @escaping @Sendable (Action) async -> Void, snapshot: @escaping @MainActor @Sendable () -> State
     ) {
         self.recorder = recorder
@@ -150,7 +151,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
         self.onError = onError
         let file = JournalFile.displayName(recorder.path)
         let session = recorder.sessionID
-        scheduler = TurnScheduler { holder, waiter, waited in
+        scheduler = TurnScheduler(releaseDelay: turnRelease) { holder, waiter, waited in
             onError(RecorderError(
                 code: .turnHeld, file: file, session: session, entry: nil,
                 reason: """

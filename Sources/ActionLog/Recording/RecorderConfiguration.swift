@@ -47,6 +47,25 @@ public struct RecorderConfiguration: Sendable {
     public var batchInterval = Duration.milliseconds(100)
     /// When the writer stores the full state (a keyframe) rather than the change (a delta).
     public var keyframes = KeyframePolicy()
+    /// For an asynchronous ViewModel (``ViewModelRecorder``, ``EventViewModelRecorder``): how long
+    /// the turn may stay with one handler, with other handlers waiting for it, before the recorder
+    /// gives it on. Default 30 s; the recorder looks this often, so a turn is given on after one to two
+    /// of these.
+    ///
+    /// A handler keeps its turn until it awaits a recorded call or returns. One that waits meanwhile
+    /// for what only another handler's turn would give (it joins another handler's task, awaits a
+    /// continuation another handler resumes) would keep the app waiting for ever; one that awaits a
+    /// slow call no wrapper records keeps the other handlers waiting that long. Giving the turn on
+    /// lets the app go on, and is the one place time decides the run order: the recorder reports it
+    /// (``RecorderError/Code/turnHeld``) and marks the entry (``HandlerRecord/releasedAt``), which
+    /// replay reports as not reproducible. A turn that keeps passing from handler to handler is never
+    /// taken, however long the queue; a loaded machine makes each turn longer, so keep this well above
+    /// the longest turn a handler takes.
+    ///
+    /// ```swift
+    /// configuration.turnRelease = .seconds(10)
+    /// ```
+    public var turnRelease = Duration.seconds(30)
     /// Stored with the session.
     public var appVersion: String?
     /// Free-form JSON object stored with the session (device, build, user id hash...).

@@ -31,7 +31,7 @@ public struct RecorderError: Error, Sendable, CustomStringConvertible {
         /// The retention policy could not be applied when the recorder opened the journal; the old
         /// sessions stay until the next recorder (or `replay-cli prune`) removes them.
         case retentionFailed
-        /// An asynchronous handler kept its turn for over 5 seconds without awaiting a recorded call or
+        /// An asynchronous handler kept its turn for over ``RecorderConfiguration/turnRelease`` without awaiting a recorded call or
         /// returning, with another handler waiting behind it (see ``ViewModelRecorder``): it waits for
         /// something ActionLog cannot see. Its turn was given on, so that the app goes on; the order
         /// from there was decided by time, so its entry is marked (``HandlerRecord/releasedAt``) and
