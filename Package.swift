@@ -31,7 +31,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .target(name: "ActionLog", dependencies: ["CSQLite"]),
+        // JSON values, their canonical text, JSON Pointers and RFC 6902 patches: no other ActionLog type.
+        .target(name: "ActionLogJSON"),
+        // The journal: recording, the file (schema, sessions, entries), reading and maintenance.
+        .target(name: "ActionLog", dependencies: ["CSQLite", "ActionLogJSON"]),
         // Replay, divergence reports and golden assertions (`assertReplay` reports through IssueReporting,
         // so one call fails a test in XCTest and in Swift Testing).
         // The viewer's page and the self-contained HTML reports built from it: no server, no sockets.

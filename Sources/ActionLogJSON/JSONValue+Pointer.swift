@@ -30,7 +30,7 @@ extension JSONValue {
 
 extension JSONPointer {
     /// The array index a token names: decimal digits, no leading zero (RFC 6901 section 4).
-    static func arrayIndex(_ token: String) -> Int? {
+    package static func arrayIndex(_ token: String) -> Int? {
         let utf8 = token.utf8
         guard let first = utf8.first, first != UInt8(ascii: "0") || utf8.count == 1,
             utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })

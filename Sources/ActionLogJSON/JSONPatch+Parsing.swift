@@ -161,7 +161,7 @@ extension UnsafeBufferPointer<UInt8> {
 
 extension JSONPatch {
     /// The operation at `index` of a patch's JSON form, or why it is not one.
-    static func decodeOperation(_ json: JSONValue, index: Int) throws(JSONPatchError) -> Operation {
+    package static func decodeOperation(_ json: JSONValue, index: Int) throws(JSONPatchError) -> Operation {
         var error = JSONPatchError(kind: .invalidPatch, operationIndex: index, reason: "")
         guard case .object(let members) = json else {
             error.reason = "an operation must be an object, not \(describeType(json))"
@@ -221,7 +221,7 @@ extension JSONPatch {
     }
 
     /// `an object`, `a string`, `null`: the value's JSON type with an article, for messages.
-    static func describeType(_ value: JSONValue) -> String {
+    package static func describeType(_ value: JSONValue) -> String {
         switch value {
         case .null: "null"
         case .array, .object: "an \(value.typeName)"
@@ -230,14 +230,14 @@ extension JSONPatch {
     }
 
     /// `text` as a JSON string literal, for messages.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var bytes: [UInt8] = []
         JSONValue.writeString(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The value's canonical text, shortened to about 60 characters, for messages.
-    static func summary(of value: JSONValue) -> String {
+    package static func summary(of value: JSONValue) -> String {
         let text = value.canonicalText
         guard text.count > 60 else { return text }
         return String(text.prefix(57)) + "…"

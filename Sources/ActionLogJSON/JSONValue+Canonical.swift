@@ -36,7 +36,7 @@ extension JSONValue {
         return String(decoding: output, as: UTF8.self)
     }
 
-    func writeCanonical(to output: inout [UInt8]) {
+    package func writeCanonical(to output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
@@ -101,12 +101,12 @@ extension JSONValue {
 
     /// Keys in code-point order. UTF-8 preserves code-point order byte by byte, so comparing
     /// the UTF-8 views gives the same order on every platform (unlike `String.<` or `.sortedKeys`).
-    static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
+    package static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
         members.keys.sorted(by: precedes)
     }
 
     /// Whether `left` comes before `right` in code-point order: their UTF-8 bytes compared.
-    static func precedes(_ left: String, _ right: String) -> Bool {
+    package static func precedes(_ left: String, _ right: String) -> Bool {
         let ordered = left.utf8.withContiguousStorageIfAvailable { left in
             right.utf8.withContiguousStorageIfAvailable { right in
                 let common = min(left.count, right.count)
@@ -118,7 +118,7 @@ extension JSONValue {
     }
 
     @inline(__always)
-    static func appendUTF8(_ text: String, to output: inout [UInt8]) {
+    package static func appendUTF8(_ text: String, to output: inout [UInt8]) {
         if text.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
             output.append(contentsOf: text.utf8)
         }
@@ -127,7 +127,7 @@ extension JSONValue {
     /// Appends `string` as a JSON string: in quotes, with quotation marks, backslashes and control
     /// characters escaped (the short escapes where JSON has one, `\u00XX` otherwise) and everything
     /// else as it is.
-    static func writeString(_ string: String, to output: inout [UInt8]) {
+    package static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
             // Runs of bytes that need no escape are copied at once.
@@ -148,11 +148,11 @@ extension JSONValue {
     }
 
     @inline(__always)
-    static func needsEscape(_ byte: UInt8) -> Bool {
+    package static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    static func writeEscape(_ byte: UInt8, to output: inout [UInt8]) {
+    package static func writeEscape(_ byte: UInt8, to output: inout [UInt8]) {
         switch byte {
         case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
         case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
@@ -183,7 +183,7 @@ extension JSONPatch {
     }
 
     /// Appends ``canonicalText``.
-    func writeCanonical(to output: inout [UInt8]) {
+    package func writeCanonical(to output: inout [UInt8]) {
         output.append(UInt8(ascii: "["))
         for (index, operation) in operations.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -196,7 +196,7 @@ extension JSONPatch {
 extension JSONPatch.Operation {
     /// Appends the canonical text of ``jsonValue``: its members in code-point order, `from`, `op`,
     /// `path`, `value`.
-    func writeCanonical(to output: inout [UInt8]) {
+    package func writeCanonical(to output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         if let from {
             output.append(contentsOf: #""from":"#.utf8)
@@ -220,7 +220,7 @@ extension JSONPatch.Operation {
 
 extension JSONPointer {
     /// Appends the pointer's text (``description``) as a JSON string, without making the text first.
-    func writeCanonical(to output: inout [UInt8]) {
+    package func writeCanonical(to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for token in tokens {
             output.append(UInt8(ascii: "/"))

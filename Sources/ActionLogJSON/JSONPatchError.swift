@@ -26,7 +26,7 @@ public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertibl
         /// Applying it would nest the document deeper than ``JSONValue/maximumDepth`` levels.
         case tooDeep
         /// Applying it would make the document heavier than a rebuilt state may be (see the
-        /// bounds in ``Journal/state(at:in:)``): the mark of a patch bomb.
+        /// bounds in `Journal.state(at:in:)`): the mark of a patch bomb.
         case tooLarge
     }
 

@@ -170,12 +170,12 @@ public struct JSONPatch: Hashable, Sendable, CustomStringConvertible {
 // MARK: - Applying
 
 /// Why one operation failed, before the patch adds the operation's index and pointers.
-struct OperationFailure: Error {
-    var kind: JSONPatchError.Kind
-    var reason: String
+package struct OperationFailure: Error {
+    package var kind: JSONPatchError.Kind
+    package var reason: String
 
     /// The patch's error: this failure, at operation `index`.
-    func located(at index: Int, _ operation: JSONPatch.Operation) -> JSONPatchError {
+    package func located(at index: Int, _ operation: JSONPatch.Operation) -> JSONPatchError {
         JSONPatchError(
             kind: kind, operationIndex: index, operation: operation.name,
             path: operation.path.description, from: operation.from?.description, reason: reason)
@@ -183,7 +183,7 @@ struct OperationFailure: Error {
 }
 
 extension JSONPatch.Operation {
-    func perform(on document: inout JSONValue) throws(OperationFailure) {
+    package func perform(on document: inout JSONValue) throws(OperationFailure) {
         switch self {
         case .add(let path, let value):
             try Self.put(value, at: path, inserting: true, in: &document)

@@ -3,7 +3,7 @@
 /// The string of `run`, which is valid UTF-8. A run short enough for a string stored inline is
 /// copied into one, with no second validation of what the parser has validated; a longer one goes
 /// through `String(decoding:as:)`, which must allocate anyway.
-@inline(__always) func makeString(_ run: UnsafeBufferPointer<UInt8>) -> String {
+@inline(__always) package func makeString(_ run: UnsafeBufferPointer<UInt8>) -> String {
     guard run.count <= 15, let base = run.baseAddress else { return String(decoding: run, as: UTF8.self) }
     // One ASCII character (a digit, a flag): a string made once, copied.
     if run.count == 1, base.pointee < 0x80 { return asciiCharacters[Int(base.pointee)] }
@@ -20,7 +20,7 @@ private let asciiCharacters = (0..<128).map { String(Unicode.Scalar(UInt8($0))) 
 /// Whether `bytes` is well-formed UTF-8 (The Unicode Standard, table 3-7): no stray continuation
 /// bytes, no overlong forms, no surrogates, nothing above U+10FFFF, no truncated sequence. The same
 /// bytes `String(validating:as:)` accepts, without its unspecialized generic path.
-func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+package func isWellFormedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var index = 0
     let end = bytes.count
     @inline(__always) func isContinuation(_ offset: Int) -> Bool {

@@ -9,6 +9,11 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// `invalid JSON at byte <offset>: <reason>`.
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+
+    package init(reason: String, offset: Int) {
+        self.reason = reason
+        self.offset = offset
+    }
 }
 
 extension JSONValue {
@@ -53,7 +58,7 @@ extension JSONValue {
         self = try result.get()
     }
 
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONValue.maximumDepth) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONValue.maximumDepth) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: buffer, maximumDepth: maximumDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -74,26 +79,26 @@ private var backslash: UInt8 { UInt8(ascii: "\\") }
 /// found, so errors name the same offsets whichever path is taken. Arrays and objects are sized
 /// once they are known to hold more than one element. The objects of an array that have the keys of
 /// the object before them are read against those keys (``ObjectShape``), hashing none.
-struct JSONParser {
-    let bytes: UnsafeBufferPointer<UInt8>
+package struct JSONParser {
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// Levels of nesting accepted: ``JSONValue/maximumDepth`` unless the caller says otherwise.
-    let maximumDepth: Int
-    var index = 0
+    package let maximumDepth: Int
+    package var index = 0
     /// The decoded UTF-8 of a string with escapes, reused from one such string to the next.
-    var scratch: [UInt8] = []
+    package var scratch: [UInt8] = []
     /// The keys of the last object read with `recordingKeys`, as pairs of offset (past the opening
     /// quote) and byte count; empty when that object cannot have a shape.
-    var keySpans: [Int] = []
+    package var keySpans: [Int] = []
     /// Objects begun so far; see ``parseKey(member:)``.
-    var objectsRead = 0
+    package var objectsRead = 0
     /// The keys read lately by position, once ``objectsRead`` reaches ``KeyCache/threshold``.
-    var keyCache: KeyCache?
+    package var keyCache: KeyCache?
 
-    func error(_ reason: String) -> JSONParseError {
+    package func error(_ reason: String) -> JSONParseError {
         JSONParseError(reason: reason, offset: index)
     }
 
-    func unexpected() -> JSONParseError {
+    package func unexpected() -> JSONParseError {
         guard index < bytes.count else { return error("unexpected end of text") }
         let byte = bytes[index]
         if byte >= 0x20 && byte < 0x7F {
@@ -102,7 +107,7 @@ struct JSONParser {
         return error("unexpected byte 0x\(String(byte, radix: 16))")
     }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -112,7 +117,7 @@ struct JSONParser {
     }
 
     /// Moves past `literal` (`null`, `true`, `false`), which `index` is at.
-    mutating func expect(_ literal: StaticString) throws(JSONParseError) {
+    package mutating func expect(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of text") }
         for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] {
@@ -122,7 +127,7 @@ struct JSONParser {
         index += count
     }
 
-    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    package mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
         guard index < bytes.count else { throw error("unexpected end of text") }
         switch bytes[index] {
@@ -137,7 +142,7 @@ struct JSONParser {
         }
     }
 
-    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+    package mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         index += 1
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
@@ -192,9 +197,9 @@ struct JSONParser {
     }
 
     /// The room reserved for an array of more than three elements.
-    static var arrayCapacity: Int { 8 }
+    package static var arrayCapacity: Int { 8 }
 
-    mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+    package mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         try parseObject(depth: depth, recordingKeys: false)
     }
 
@@ -203,7 +208,7 @@ struct JSONParser {
     /// - Parameter recordingKeys: leave the object's keys in ``keySpans`` when each was read without
     ///   escapes, all are different and there are at most ``ObjectShape/maximumKeys`` of them; empty
     ///   it otherwise.
-    mutating func parseObject(depth: Int, recordingKeys: Bool) throws(JSONParseError) -> JSONValue {
+    package mutating func parseObject(depth: Int, recordingKeys: Bool) throws(JSONParseError) -> JSONValue {
         index += 1
         if recordingKeys { keySpans.removeAll(keepingCapacity: true) }
         skipWhitespace()
@@ -270,16 +275,16 @@ struct JSONParser {
 
     /// The room reserved for an object of more than one member: states and patch operations
     /// mostly have a handful, and anything larger grows as usual.
-    static var objectCapacity: Int { 4 }
+    package static var objectCapacity: Int { 4 }
 
     /// An empty object with room for ``objectCapacity`` members, copied for each object of more than
     /// one member. The copy is made by specialized code; `Dictionary(minimumCapacity:)` is not
     /// specialized and looks the storage's generic metadata up every time (3.4% fewer instructions
     /// for a document of a thousand small objects).
-    static let emptyObject = [String: JSONValue](minimumCapacity: objectCapacity)
+    package static let emptyObject = [String: JSONValue](minimumCapacity: objectCapacity)
 
     /// Advances past ASCII digits; returns how many there were.
-    mutating func skipDigits() -> Int {
+    package mutating func skipDigits() -> Int {
         let first = index
         while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
             index += 1
@@ -287,7 +292,7 @@ struct JSONParser {
         return index - first
     }
 
-    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    package mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count else { throw error("unexpected end of text") }
@@ -311,7 +316,7 @@ struct JSONParser {
 
     /// Whether any of the eight bytes in `word` is a quote, a backslash or below 0x20. Each test is
     /// the classic "has a zero byte" bit trick, which never misses one.
-    @inline(__always) static func mayEndRun(_ word: UInt64) -> Bool {
+    @inline(__always) package static func mayEndRun(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
@@ -322,7 +327,7 @@ struct JSONParser {
     }
 
     /// Reads a string; `index` is at its opening quote.
-    mutating func parseString() throws(JSONParseError) -> String {
+    package mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         let start = index
         let isASCII = scanRun()
@@ -347,7 +352,7 @@ struct JSONParser {
     /// Reads a string without escapes as its bytes, valid UTF-8; `index` is at its opening quote, and
     /// then past its closing quote. `nil`, with `index` where it was, for any other string:
     /// ``parseString()`` reads it or names what is wrong.
-    mutating func parseUnescapedString() -> UnsafeBufferPointer<UInt8>? {
+    package mutating func parseUnescapedString() -> UnsafeBufferPointer<UInt8>? {
         let opening = index
         index += 1
         let start = index
@@ -365,7 +370,7 @@ struct JSONParser {
     /// Moves `index` to the end of the run of bytes it is at (a quote, a backslash, a control
     /// character or the end of the text); returns whether all the run's bytes are ASCII. Eight bytes
     /// at a time while none of them ends the run; a byte loop then finds which one does.
-    @inline(__always) mutating func scanRun() -> Bool {
+    @inline(__always) package mutating func scanRun() -> Bool {
         let end = bytes.count
         var position = index
         var highBits: UInt8 = 0
@@ -390,7 +395,7 @@ struct JSONParser {
     }
 
     /// The rest of a string whose first backslash is at `index`; the text before it starts at `runStart`.
-    mutating func parseEscapedString(runStart start: Int) throws(JSONParseError) -> String {
+    package mutating func parseEscapedString(runStart start: Int) throws(JSONParseError) -> String {
         scratch.removeAll(keepingCapacity: true)
         var runStart = start
         while index < bytes.count {
@@ -434,7 +439,7 @@ struct JSONParser {
     }
 
     /// Appends the unescaped bytes from `start` up to `index`, refusing invalid UTF-8 at `start`.
-    mutating func appendRun(from start: Int) throws(JSONParseError) {
+    package mutating func appendRun(from start: Int) throws(JSONParseError) {
         guard index > start else { return }
         let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
         guard isWellFormedUTF8(run) else {
@@ -445,7 +450,7 @@ struct JSONParser {
 
     /// Reads the hex digits of a `\u` escape (`index` just past the `u`), and a second escape when the
     /// first is a high surrogate.
-    mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
+    package mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
         let unit = try parseHex4()
         if (0xD800..<0xDC00).contains(unit) {
             // A high surrogate must be followed by an escaped low surrogate.
@@ -464,7 +469,7 @@ struct JSONParser {
         return scalar
     }
 
-    mutating func parseHex4() throws(JSONParseError) -> UInt16 {
+    package mutating func parseHex4() throws(JSONParseError) -> UInt16 {
         guard index + 4 <= bytes.count else { throw error("unexpected end of text") }
         var value: UInt16 = 0
         for _ in 0..<4 {

@@ -1,7 +1,7 @@
 extension JSONPatch {
     /// The largest `old × new` count of differing middle elements for which an array is diffed with a
     /// longest-common-subsequence table; larger arrays are compared index by index.
-    static let maximumEditTableSize = 1_000_000
+    package static let maximumEditTableSize = 1_000_000
 
     /// A patch that turns `source` into `target`: `try diff(from: a, to: b).apply(to: a) == b`.
     ///
@@ -32,7 +32,7 @@ extension JSONPatch {
 
     /// ``diff(from:to:)``, optionally without replacing an array whose edits are longer than its new
     /// value, so that tests can check the edit scripts themselves.
-    static func diff(from source: JSONValue, to target: JSONValue, replacingLongArrayEdits: Bool) -> JSONPatch {
+    package static func diff(from source: JSONValue, to target: JSONValue, replacingLongArrayEdits: Bool) -> JSONPatch {
         var differ = Differ(replacesLongArrayEdits: replacingLongArrayEdits)
         differ.diff(source, target, at: .root)
         return JSONPatch(operations: differ.operations)
@@ -41,10 +41,10 @@ extension JSONPatch {
 
 /// Collects the operations of a diff.
 private struct Differ {
-    let replacesLongArrayEdits: Bool
-    var operations: [JSONPatch.Operation] = []
+    package let replacesLongArrayEdits: Bool
+    package var operations: [JSONPatch.Operation] = []
 
-    mutating func diff(_ source: JSONValue, _ target: JSONValue, at path: JSONPointer) {
+    package mutating func diff(_ source: JSONValue, _ target: JSONValue, at path: JSONPointer) {
         if source == target { return }
         switch (source, target) {
         case (.object(let old), .object(let new)):

@@ -127,7 +127,7 @@ extension JSONPatch.Operation {
 
 extension Int {
     /// The sum, or `Int.max` when it would overflow (only non-negative weights are added).
-    func addingClamped(_ other: Int) -> Int {
+    package func addingClamped(_ other: Int) -> Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? .max : sum
     }

@@ -45,12 +45,12 @@ extension JSONValue {
 /// `125` both read as digits `125`, exponent `0`; `0.5` as digits `5`, exponent `-1`. Zero has no
 /// digits, exponent `0` and no sign.
 private struct DecimalNumber: Equatable {
-    var negative: Bool
-    var digits: [UInt8]
-    var exponent: Int
+    package var negative: Bool
+    package var digits: [UInt8]
+    package var exponent: Int
 
     /// Reads a JSON number text; `nil` when it is not one, or its exponent does not fit in an `Int`.
-    init?(_ text: String) {
+    package init?(_ text: String) {
         var bytes = text.utf8[...]
         negative = bytes.first == UInt8(ascii: "-")
         if negative { bytes = bytes.dropFirst() }

@@ -75,7 +75,7 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `self` names a location strictly inside the value that `other` names.
-    func isProperDescendant(of other: JSONPointer) -> Bool {
+    package func isProperDescendant(of other: JSONPointer) -> Bool {
         tokens.count > other.tokens.count && tokens.starts(with: other.tokens)
     }
 
@@ -96,7 +96,7 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `text`, or says why it is not a pointer (a phrase for ``JSONPatchError/reason``).
-    static func parse(_ text: String) -> Result<JSONPointer, PointerSyntaxError> {
+    package static func parse(_ text: String) -> Result<JSONPointer, PointerSyntaxError> {
         var text = text
         return text.withUTF8 { parse(utf8: $0) }
     }
@@ -105,7 +105,7 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
     ///
     /// The bytes are split on `/` one by one (`/` and `~` are ASCII, never inside a multi-byte
     /// character); a token without `~` is its bytes as they are, the common case, with no unescaping.
-    static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONPointer, PointerSyntaxError> {
+    package static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONPointer, PointerSyntaxError> {
         guard !bytes.isEmpty else { return .success(.root) }
         guard bytes[0] == UInt8(ascii: "/") else {
             return .failure(PointerSyntaxError(reason: "it must be empty or start with \"/\""))
@@ -159,7 +159,7 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
         return .success(JSONPointer(tokens: tokens))
     }
 
-    struct PointerSyntaxError: Error {
-        let reason: String
+    package struct PointerSyntaxError: Error {
+        package let reason: String
     }
 }

@@ -9,7 +9,7 @@ extension JSONParser {
     /// What an array knows of its elements' keys: nothing yet, the keys of the object just read
     /// (in ``keySpans``), a shape to read the next objects against, or that its objects differ too
     /// often for a shape to pay.
-    enum ShapingState {
+    package enum ShapingState {
         case watching
         case recorded
         case shaped(ObjectShape)
@@ -18,7 +18,7 @@ extension JSONParser {
 
     /// Reads an object that is an element of an array (`index` at its `{`), through the array's shape
     /// when it has one, and updates what the array knows.
-    mutating func parseElementObject(depth: Int, shaping: inout ShapingState) throws(JSONParseError) -> JSONValue {
+    package mutating func parseElementObject(depth: Int, shaping: inout ShapingState) throws(JSONParseError) -> JSONValue {
         switch shaping {
         case .stopped:
             return try parseObject(depth: depth)
@@ -54,7 +54,7 @@ extension JSONParser {
     /// of the keys not seen are removed and reading goes on as usual.
     ///
     /// - Parameter fits: set to `false` when the object's keys are not exactly the shape's.
-    mutating func parseObject(depth: Int, shape: ObjectShape, fits: inout Bool) throws(JSONParseError) -> JSONValue {
+    package mutating func parseObject(depth: Int, shape: ObjectShape, fits: inout Bool) throws(JSONParseError) -> JSONValue {
         index += 1
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -116,7 +116,7 @@ extension JSONParser {
     /// Where the key whose text is the `length` bytes at `key` ends, just past its closing quote, when
     /// `bytes` has it in quotes at `start` (its opening quote); `nil` when it does not.
     @inline(__always)
-    static func endOfKey(_ key: UnsafePointer<UInt8>, length: Int, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+    package static func endOfKey(_ key: UnsafePointer<UInt8>, length: Int, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         let close = start + 1 + length
         guard close < bytes.count, bytes[close] == UInt8(ascii: "\""), let base = bytes.baseAddress,
             sameBytes(base + start + 1, key, count: length)
@@ -127,7 +127,7 @@ extension JSONParser {
     /// Whether the `count` bytes at `first` and at `second` are the same: a word at a time, then byte
     /// by byte, without a call to `memcmp`, which costs more than the comparison for keys this short.
     @inline(__always)
-    static func sameBytes(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
+    package static func sameBytes(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
         var offset = 0
         while offset + 8 <= count {
             let word = UnsafeRawPointer(first + offset).loadUnaligned(as: UInt64.self)
@@ -145,7 +145,7 @@ extension JSONParser {
     /// the same position (`member`) of an object read before is that key's `String`, made once:
     /// the objects of a document mostly repeat their keys. The cache exists once the document has
     /// shown a few objects (``KeyCache/threshold``), so a small one pays nothing for it.
-    mutating func parseKey(member: Int) throws(JSONParseError) -> String {
+    package mutating func parseKey(member: Int) throws(JSONParseError) -> String {
         guard let keys = keyCache else {
             if objectsRead >= KeyCache.threshold { keyCache = KeyCache() }
             return try parseString()
@@ -173,14 +173,14 @@ extension JSONParser {
 
 /// The last key of up to ``width`` bytes read at each of the first ``slots`` positions of an
 /// object, with its bytes; see ``JSONParser/parseKey(member:)``.
-final class KeyCache {
-    static var slots: Int { 8 }
-    static var width: Int { 16 }
+package final class KeyCache {
+    package static var slots: Int { 8 }
+    package static var width: Int { 16 }
     /// Objects a document shows before its parser makes a cache.
-    static var threshold: Int { 8 }
+    package static var threshold: Int { 8 }
 
     /// `slots × width` bytes: the key at position `i` starts at `i × width`.
-    let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: KeyCache.slots * KeyCache.width)
+    package let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: KeyCache.slots * KeyCache.width)
     /// The byte count of the key at each position; -1 for none.
     @exclusivity(unchecked) var lengths = [Int](repeating: -1, count: KeyCache.slots)
     @exclusivity(unchecked) var strings = [String](repeating: "", count: KeyCache.slots)
@@ -192,9 +192,9 @@ final class KeyCache {
 /// object whose keys are these takes a copy of ``members`` and sets each value through the key's
 /// index, without hashing a key. A copy of a dictionary is the same value, so the indices of
 /// ``members`` are valid in it; setting a value through an index keeps them valid.
-final class ObjectShape {
+package final class ObjectShape {
     /// Keys an object may have for a shape to be made of it: the objects of states and lists.
-    static var maximumKeys: Int { 16 }
+    package static var maximumKeys: Int { 16 }
     /// The objects of the array that fitted the shape, and those that did not.
     @exclusivity(unchecked) var fits = 0
     @exclusivity(unchecked) var misses = 0
@@ -202,23 +202,23 @@ final class ObjectShape {
     /// Whether the array goes on reading its objects against the shape: a miss costs about as much
     /// as a fit saves (its placeholders are removed), so a shape pays while at most one object in
     /// four misses, plus the first two.
-    var keepsShaping: Bool { misses <= 2 + fits / 4 }
+    package var keepsShaping: Bool { misses <= 2 + fits / 4 }
 
     /// The keys, in the order of the text; each is a run of bytes without escapes.
-    let keys: [String]
+    package let keys: [String]
     /// The keys' bytes, one after the other, and where each ends in them.
-    let keyBytes: UnsafeMutablePointer<UInt8>
-    let keyEnds: [Int]
+    package let keyBytes: UnsafeMutablePointer<UInt8>
+    package let keyEnds: [Int]
     /// Each key with the value `null`.
-    let members: [String: JSONValue]
+    package let members: [String: JSONValue]
     /// Where each key is in ``members``.
-    let indices: [Dictionary<String, JSONValue>.Index]
+    package let indices: [Dictionary<String, JSONValue>.Index]
 
-    var count: Int { keys.count }
+    package var count: Int { keys.count }
 
     /// The shape of the keys in `spans` (pairs of offset and byte count in `bytes`, as
     /// ``JSONParser/keySpans`` holds them), or `nil` when there are none or two are the same.
-    init?(keys spans: [Int], in bytes: UnsafeBufferPointer<UInt8>) {
+    package init?(keys spans: [Int], in bytes: UnsafeBufferPointer<UInt8>) {
         guard !spans.isEmpty else { return nil }
         var keys: [String] = []
         var keyBytes: [UInt8] = []
@@ -247,13 +247,13 @@ final class ObjectShape {
     /// Where the text of the key at `position`, in quotes, ends when `bytes` has it at `start` (its
     /// opening quote); `nil` when it does not.
     @inline(__always)
-    func endOfKey(_ position: Int, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+    package func endOfKey(_ position: Int, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         let first = position == 0 ? 0 : keyEnds[position - 1]
         return JSONParser.endOfKey(keyBytes + first, length: keyEnds[position] - first, in: bytes, at: start)
     }
 
     /// Removes the placeholders of the keys from `position` on, which an object did not have.
-    func removePlaceholders(from position: Int, in members: inout [String: JSONValue]) {
+    package func removePlaceholders(from position: Int, in members: inout [String: JSONValue]) {
         for key in keys[position...] { members.removeValue(forKey: key) }
     }
 }

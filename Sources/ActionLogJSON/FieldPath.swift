@@ -16,7 +16,7 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible, Expressibl
     public init(_ components: [Component] = []) { self.components = components }
     public init(arrayLiteral elements: Component...) { self.components = elements }
 
-    init(codingPath: [any CodingKey]) {
+    package init(codingPath: [any CodingKey]) {
         self.components = codingPath.map { key in key.intValue.map(Component.index) ?? .key(key.stringValue) }
     }
 
