@@ -82,7 +82,7 @@ package final class TurnScheduler: Sendable {
     /// - Parameters:
     ///   - releaseDelay: how long the watchdog looks for the turn to pass (``RecorderConfiguration/turnRelease``).
     ///   - onRelease: told when the watchdog took a holder's turn from it.
-    package init(releaseDelay: Duration = .seconds(30), onRelease: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)? = nil) {
+    package init(releaseDelay: Duration, onRelease: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)?) {
         self.releaseDelay = releaseDelay
         self.onRelease = onRelease
     }
