@@ -17,7 +17,7 @@ public enum ExampleScripts {
     /// Records the city search script into `path` and closes the session.
     ///
     /// - Returns: the session's id and the final state.
-    /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
+    /// - Throws: ``ActionLogError`` when the journal cannot be opened for writing.
     @MainActor
     public static func recordCitySearch(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (JournalSession.ID, CitySearch) {
         let store = Store(initialState: CitySearch(), effectHandler: CitySearchEffects())
@@ -47,7 +47,7 @@ public enum ExampleScripts {
     /// Records the checkout script into `path` and closes the session.
     ///
     /// - Returns: the session's id and the final state.
-    /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
+    /// - Throws: ``ActionLogError`` when the journal cannot be opened for writing.
     @MainActor
     public static func recordCheckout(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (JournalSession.ID, Checkout.State) {
         let recorder = try CheckoutRecorder(path: path, sessionName: "checkout", initialState: .initial, configuration: configuration)
@@ -79,7 +79,7 @@ public enum ExampleScripts {
     /// front) and closes the session.
     ///
     /// - Returns: the session's id and the last snapshot.
-    /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
+    /// - Throws: ``ActionLogError`` when the journal cannot be opened for writing.
     @MainActor
     public static func recordProductCard(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (JournalSession.ID, ProductCard) {
         let state = ProductCardState()
@@ -130,7 +130,7 @@ public enum ExampleScripts {
     /// Records the sign-in script into `path` through an ``EventViewModelRecorder`` and closes the session.
     ///
     /// - Returns: the session's id and every event the ViewModel emitted, in order.
-    /// - Throws: ``JournalError`` when the journal cannot be opened for writing.
+    /// - Throws: ``ActionLogError`` when the journal cannot be opened for writing.
     @MainActor
     public static func recordSignIn(path: String, configuration: RecorderConfiguration = RecorderConfiguration()) async throws -> (JournalSession.ID, [SignInViewModelEvent]) {
         let viewModel = SignInViewModel(service: RecordedAuthService(live: SimulatedAuthService()))

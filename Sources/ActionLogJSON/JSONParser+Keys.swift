@@ -18,7 +18,7 @@ extension JSONParser {
 
     /// Reads an object that is an element of an array (`index` at its `{`), through the array's shape
     /// when it has one, and updates what the array knows.
-    package mutating func parseElementObject(depth: Int, shaping: inout ShapingState) throws(JSONParseError) -> JSONValue {
+    package mutating func parseElementObject(depth: Int, shaping: inout ShapingState) throws(ActionLogError) -> JSONValue {
         switch shaping {
         case .stopped:
             return try parseObject(depth: depth)
@@ -54,7 +54,7 @@ extension JSONParser {
     /// of the keys not seen are removed and reading goes on as usual.
     ///
     /// - Parameter fits: set to `false` when the object's keys are not exactly the shape's.
-    package mutating func parseObject(depth: Int, shape: ObjectShape, fits: inout Bool) throws(JSONParseError) -> JSONValue {
+    package mutating func parseObject(depth: Int, shape: ObjectShape, fits: inout Bool) throws(ActionLogError) -> JSONValue {
         index += 1
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -145,7 +145,7 @@ extension JSONParser {
     /// the same position (`member`) of an object read before is that key's `String`, made once:
     /// the objects of a document mostly repeat their keys. The cache exists once the document has
     /// shown a few objects (``KeyCache/threshold``), so a small one pays nothing for it.
-    package mutating func parseKey(member: Int) throws(JSONParseError) -> String {
+    package mutating func parseKey(member: Int) throws(ActionLogError) -> String {
         guard let keys = keyCache else {
             if objectsRead >= KeyCache.threshold { keyCache = KeyCache() }
             return try parseString()

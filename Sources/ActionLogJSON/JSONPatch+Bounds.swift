@@ -65,10 +65,10 @@ extension JSONPatch {
     /// Applies the operations in place, like ``apply(to:)-(inout JSONValue)``, refusing any that
     /// would pass `bounds`.
     ///
-    /// - Throws: ``JSONPatchError`` naming the operation; ``JSONPatchError/Kind/tooDeep`` or
-    ///   ``JSONPatchError/Kind/tooLarge`` when it would pass the bounds (the document is then left as
+    /// - Throws: ``ActionLogError`` naming the operation; ``ActionLogError/Code/tooDeep`` or
+    ///   ``ActionLogError/Code/tooLarge`` when it would pass the bounds (the document is then left as
     ///   the operations before it made it).
-    package func apply(to document: inout JSONValue, within bounds: inout Bounds) throws(JSONPatchError) {
+    package func apply(to document: inout JSONValue, within bounds: inout Bounds) throws(ActionLogError) {
         for (index, operation) in operations.enumerated() {
             do {
                 try operation.check(against: document, within: &bounds)
@@ -84,12 +84,12 @@ extension JSONPatch.Operation {
     /// Checks the operation against the bounds before it runs; records what it adds.
     fileprivate func check(against document: JSONValue, within bounds: inout JSONPatch.Bounds) throws(OperationFailure) {
         func tooDeep(_ depth: Int) -> OperationFailure {
-            OperationFailure(kind: .tooDeep, reason: """
+            OperationFailure(code: .tooDeep, reason: """
                 the state would nest \(depth) levels deep, deeper than the \(JSONValue.maximumDepth) levels a journal may hold
                 """)
         }
         func tooLarge(_ what: String) -> OperationFailure {
-            OperationFailure(kind: .tooLarge, reason: """
+            OperationFailure(code: .tooLarge, reason: """
                 the patches would \(what) past \(bounds.allowance) bytes, the bound of a state rebuilt from \
                 \(bounds.storedWeight) bytes stored since its keyframe (\(JSONPatch.Bounds.growthFactor) times those, \
                 or \(JSONPatch.Bounds.minimumAllowance), whichever is larger)

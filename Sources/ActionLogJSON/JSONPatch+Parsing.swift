@@ -18,7 +18,7 @@ extension JSONPatch {
 
 extension JSONParser {
     /// The patch the text holds, or an error (any error: the caller goes the general way to name it).
-    fileprivate mutating func parsePatch() throws(JSONParseError) -> JSONPatch {
+    fileprivate mutating func parsePatch() throws(ActionLogError) -> JSONPatch {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { throw unexpected() }
         index += 1
@@ -50,7 +50,7 @@ extension JSONParser {
         return JSONPatch(operations: operations)
     }
 
-    private mutating func parseOperation() throws(JSONParseError) -> JSONPatch.Operation {
+    private mutating func parseOperation() throws(ActionLogError) -> JSONPatch.Operation {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw unexpected() }
         index += 1
         var op: OperationName?
@@ -90,11 +90,11 @@ extension JSONParser {
             if next == UInt8(ascii: "}") { break }
             throw unexpected()
         }
-        func pointer(_ parsed: Result<JSONPointer, JSONPointer.PointerSyntaxError>?) throws(JSONParseError) -> JSONPointer {
+        func pointer(_ parsed: Result<JSONPointer, JSONPointer.PointerSyntaxError>?) throws(ActionLogError) -> JSONPointer {
             guard case .success(let pointer) = parsed else { throw error("not a pointer") }
             return pointer
         }
-        func required(_ value: JSONValue?) throws(JSONParseError) -> JSONValue {
+        func required(_ value: JSONValue?) throws(ActionLogError) -> JSONValue {
             guard let value else { throw error("no value") }
             return value
         }
@@ -112,7 +112,7 @@ extension JSONParser {
     /// Reads the string `index` is at (its opening quote) and gives `body` its UTF-8 bytes: the
     /// text's own bytes when the string has no escapes, so that no `String` is made for a member
     /// name, an `op` or a pointer; the decoded string's otherwise.
-    private mutating func withStringBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(JSONParseError) -> Result {
+    private mutating func withStringBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(ActionLogError) -> Result {
         if let run = parseUnescapedString() { return body(run) }
         var decoded = try parseString()
         return decoded.withUTF8(body)
@@ -161,50 +161,47 @@ extension UnsafeBufferPointer<UInt8> {
 
 extension JSONPatch {
     /// The operation at `index` of a patch's JSON form, or why it is not one.
-    package static func decodeOperation(_ json: JSONValue, index: Int) throws(JSONPatchError) -> Operation {
-        var error = JSONPatchError(kind: .invalidPatch, operationIndex: index, reason: "")
+    package static func decodeOperation(_ json: JSONValue, index: Int) throws(ActionLogError) -> Operation {
+        var operationName: String?
+        var pathText: String?
+        var fromText: String?
+        func fail(_ reason: String) -> ActionLogError {
+            .patch(.invalidPatch, operationIndex: index, operation: operationName, path: pathText, from: fromText, reason: reason)
+        }
         guard case .object(let members) = json else {
-            error.reason = "an operation must be an object, not \(describeType(json))"
-            throw error
+            throw fail("an operation must be an object, not \(describeType(json))")
         }
         guard let op = members["op"] else {
-            error.reason = "the \"op\" member is missing"
-            throw error
+            throw fail("the \"op\" member is missing")
         }
         guard case .string(let name) = op else {
-            error.reason = "\"op\" must be a string, not \(describeType(op))"
-            throw error
+            throw fail("\"op\" must be a string, not \(describeType(op))")
         }
         guard ["add", "remove", "replace", "move", "copy", "test"].contains(name) else {
-            error.reason = "unknown op \(quoted(name)) (expected add, remove, replace, move, copy or test)"
-            throw error
+            throw fail("unknown op \(quoted(name)) (expected add, remove, replace, move, copy or test)")
         }
-        error.operation = name
+        operationName = name
 
-        func pointer(_ member: String) throws(JSONPatchError) -> JSONPointer {
+        func pointer(_ member: String) throws(ActionLogError) -> JSONPointer {
             guard let value = members[member] else {
-                error.reason = "the \"\(member)\" member is missing"
-                throw error
+                throw fail("the \"\(member)\" member is missing")
             }
             guard case .string(let text) = value else {
-                error.reason = "\"\(member)\" must be a string, not \(describeType(value))"
-                throw error
+                throw fail("\"\(member)\" must be a string, not \(describeType(value))")
             }
             switch JSONPointer.parse(text) {
             case .success(let pointer):
-                if member == "path" { error.path = text } else { error.from = text }
+                if member == "path" { pathText = text } else { fromText = text }
                 return pointer
             case .failure(let syntax):
-                if member == "path" { error.path = text } else { error.from = text }
-                error.reason = "\(quoted(text)) is not a JSON Pointer: \(syntax.reason)"
-                throw error
+                if member == "path" { pathText = text } else { fromText = text }
+                throw fail("\(quoted(text)) is not a JSON Pointer: \(syntax.reason)")
             }
         }
 
-        func value() throws(JSONPatchError) -> JSONValue {
+        func value() throws(ActionLogError) -> JSONValue {
             guard let value = members["value"] else {
-                error.reason = "the \"value\" member is missing"
-                throw error
+                throw fail("the \"value\" member is missing")
             }
             return value
         }

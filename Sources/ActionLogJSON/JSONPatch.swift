@@ -94,13 +94,12 @@ public struct JSONPatch: Hashable, Sendable, CustomStringConvertible {
     /// ```
     ///
     /// - Parameter json: the patch document.
-    /// - Throws: ``JSONPatchError`` of kind ``JSONPatchError/Kind/invalidPatch`` naming the first
+    /// - Throws: ``ActionLogError`` of code ``ActionLogError/Code/invalidPatch`` naming the first
     ///   operation that is malformed: not an object, an unknown `op`, a missing or non-string `path`
     ///   or `from`, a malformed JSON Pointer, or a missing `value`.
-    public init(_ json: JSONValue) throws(JSONPatchError) {
+    public init(_ json: JSONValue) throws(ActionLogError) {
         guard case .array(let items) = json else {
-            throw JSONPatchError(
-                kind: .invalidPatch, reason: "the patch is \(Self.describeType(json)), not an array of operations")
+            throw ActionLogError.patch( .invalidPatch, reason: "the patch is \(Self.describeType(json)), not an array of operations")
         }
         var operations: [Operation] = []
         operations.reserveCapacity(items.count)
@@ -129,10 +128,10 @@ public struct JSONPatch: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameter document: the document to patch.
     /// - Returns: the patched document.
-    /// - Throws: ``JSONPatchError`` naming the first operation that failed, its pointers and why:
+    /// - Throws: ``ActionLogError`` naming the first operation that failed, its pointers and why:
     ///   a location that does not exist, a `test` that found a different value, removing the whole
     ///   document, or moving a value into one of its own children.
-    public func apply(to document: JSONValue) throws(JSONPatchError) -> JSONValue {
+    public func apply(to document: JSONValue) throws(ActionLogError) -> JSONValue {
         var result = document
         try apply(to: &result)
         return result
@@ -155,8 +154,8 @@ public struct JSONPatch: Hashable, Sendable, CustomStringConvertible {
     /// operations before it stay applied. Use it where a failure discards the document anyway.
     ///
     /// - Parameter document: the document to patch, in place.
-    /// - Throws: ``JSONPatchError`` naming the first operation that failed, as ``apply(to:)-(JSONValue)`` does.
-    public func apply(to document: inout JSONValue) throws(JSONPatchError) {
+    /// - Throws: ``ActionLogError`` naming the first operation that failed, as ``apply(to:)-(JSONValue)`` does.
+    public func apply(to document: inout JSONValue) throws(ActionLogError) {
         for (index, operation) in operations.enumerated() {
             do {
                 try operation.perform(on: &document)
@@ -171,13 +170,12 @@ public struct JSONPatch: Hashable, Sendable, CustomStringConvertible {
 
 /// Why one operation failed, before the patch adds the operation's index and pointers.
 package struct OperationFailure: Error {
-    package var kind: JSONPatchError.Kind
+    package var code: ActionLogError.Code
     package var reason: String
 
     /// The patch's error: this failure, at operation `index`.
-    package func located(at index: Int, _ operation: JSONPatch.Operation) -> JSONPatchError {
-        JSONPatchError(
-            kind: kind, operationIndex: index, operation: operation.name,
+    package func located(at index: Int, _ operation: JSONPatch.Operation) -> ActionLogError {
+        ActionLogError.patch(code, operationIndex: index, operation: operation.name,
             path: operation.path.description, from: operation.from?.description, reason: reason)
     }
 }
@@ -198,7 +196,7 @@ extension JSONPatch.Operation {
             }
             guard !path.isProperDescendant(of: from) else {
                 throw OperationFailure(
-                    kind: .notAllowed, reason: "cannot move \(Self.show(from)) into its own child \(path)")
+                    code: .notAllowed, reason: "cannot move \(Self.show(from)) into its own child \(path)")
             }
             let value = try Self.remove(at: from, role: .from, in: &document)
             try Self.put(value, at: path, inserting: true, in: &document)
@@ -209,7 +207,7 @@ extension JSONPatch.Operation {
             let actual = try Self.value(at: path, role: .path, in: document)
             guard actual.isEquivalent(to: expected) else {
                 throw OperationFailure(
-                    kind: .testFailed,
+                    code: .testFailed,
                     reason: "the value is \(JSONPatch.summary(of: actual)), not \(JSONPatch.summary(of: expected))")
             }
         }
@@ -274,7 +272,7 @@ extension JSONPatch.Operation {
 
     private static func remove(at path: JSONPointer, role: Role, in document: inout JSONValue) throws(OperationFailure) -> JSONValue {
         guard let last = path.tokens.last else {
-            throw OperationFailure(kind: .notAllowed, reason: "cannot remove the whole document")
+            throw OperationFailure(code: .notAllowed, reason: "cannot remove the whole document")
         }
         return try modifyParent(of: path, role: role, in: &document) { (parent: inout JSONValue) throws(OperationFailure) -> JSONValue in
             let slot = try slot(for: last, in: parent, pointer: path, depth: path.tokens.count - 1, role: role, inserting: false)
@@ -344,7 +342,7 @@ extension JSONPatch.Operation {
         // Failures at the pointer's own last token need no location: the error message names the path.
         let locate = role == .from || depth < pointer.tokens.count - 1
         func notFound(_ reason: String) -> OperationFailure {
-            OperationFailure(kind: .locationNotFound, reason: reason)
+            OperationFailure(code: .locationNotFound, reason: reason)
         }
 
         switch container {

@@ -95,7 +95,7 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// Parses `text`, or says why it is not a pointer (a phrase for ``JSONPatchError/reason``).
+    /// Parses `text`, or says why it is not a pointer (a phrase for ``ActionLogError/reason``).
     package static func parse(_ text: String) -> Result<JSONPointer, PointerSyntaxError> {
         var text = text
         return text.withUTF8 { parse(utf8: $0) }

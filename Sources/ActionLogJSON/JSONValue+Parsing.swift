@@ -1,21 +1,5 @@
 import Foundation
 
-/// Why a text is not JSON, with the byte offset where reading stopped.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What was wrong, as a short phrase: `unexpected character "}"`.
-    public let reason: String
-    /// The UTF-8 byte offset where the problem was found.
-    public let offset: Int
-
-    /// `invalid JSON at byte <offset>: <reason>`.
-    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
-
-    package init(reason: String, offset: Int) {
-        self.reason = reason
-        self.offset = offset
-    }
-}
-
 extension JSONValue {
     /// The deepest nesting the parser accepts. Files are untrusted: deeper input is refused, not recursed into.
     public static let maximumDepth = 512
@@ -27,21 +11,21 @@ extension JSONValue {
     /// ```
     ///
     /// - Parameter text: the JSON document.
-    /// - Throws: ``JSONParseError`` naming the byte offset of the first problem.
-    public init(parsing text: String) throws(JSONParseError) {
+    /// - Throws: ``ActionLogError`` naming the byte offset of the first problem.
+    public init(parsing text: String) throws(ActionLogError) {
         var text = text
         let result = text.withUTF8 { buffer in
-            Result { () throws(JSONParseError) in try Self.parse(buffer) }
+            Result { () throws(ActionLogError) in try Self.parse(buffer) }
         }
         self = try result.get()
     }
 
     /// Parses JSON from UTF-8 bytes. See ``init(parsing:)-swift.init``.
     ///
-    /// - Throws: ``JSONParseError`` naming the byte offset of the first problem.
-    public init(parsing bytes: [UInt8]) throws(JSONParseError) {
+    /// - Throws: ``ActionLogError`` naming the byte offset of the first problem.
+    public init(parsing bytes: [UInt8]) throws(ActionLogError) {
         let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONParseError) in try Self.parse(buffer) }
+            Result { () throws(ActionLogError) in try Self.parse(buffer) }
         }
         self = try result.get()
     }
@@ -50,15 +34,15 @@ extension JSONValue {
     /// values in a container of its own (a line of the text form wraps an entry's state in an object),
     /// so that the values inside may nest as deep as ``maximumDepth`` allows elsewhere.
     ///
-    /// - Throws: ``JSONParseError`` naming the byte offset of the first problem.
-    package init(parsing bytes: [UInt8], maximumDepth: Int) throws(JSONParseError) {
+    /// - Throws: ``ActionLogError`` naming the byte offset of the first problem.
+    package init(parsing bytes: [UInt8], maximumDepth: Int) throws(ActionLogError) {
         let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONParseError) in try Self.parse(buffer, maximumDepth: maximumDepth) }
+            Result { () throws(ActionLogError) in try Self.parse(buffer, maximumDepth: maximumDepth) }
         }
         self = try result.get()
     }
 
-    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONValue.maximumDepth) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, maximumDepth: Int = JSONValue.maximumDepth) throws(ActionLogError) -> JSONValue {
         var parser = JSONParser(bytes: buffer, maximumDepth: maximumDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -94,11 +78,11 @@ package struct JSONParser {
     /// The keys read lately by position, once ``objectsRead`` reaches ``KeyCache/threshold``.
     package var keyCache: KeyCache?
 
-    package func error(_ reason: String) -> JSONParseError {
-        JSONParseError(reason: reason, offset: index)
+    package func error(_ reason: String) -> ActionLogError {
+        ActionLogError(invalidJSON: reason, offset: index)
     }
 
-    package func unexpected() -> JSONParseError {
+    package func unexpected() -> ActionLogError {
         guard index < bytes.count else { return error("unexpected end of text") }
         let byte = bytes[index]
         if byte >= 0x20 && byte < 0x7F {
@@ -117,7 +101,7 @@ package struct JSONParser {
     }
 
     /// Moves past `literal` (`null`, `true`, `false`), which `index` is at.
-    package mutating func expect(_ literal: StaticString) throws(JSONParseError) {
+    package mutating func expect(_ literal: StaticString) throws(ActionLogError) {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of text") }
         for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] {
@@ -127,7 +111,7 @@ package struct JSONParser {
         index += count
     }
 
-    package mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    package mutating func parseValue(depth: Int) throws(ActionLogError) -> JSONValue {
         guard depth < maximumDepth else { throw error("nesting deeper than \(maximumDepth) levels") }
         guard index < bytes.count else { throw error("unexpected end of text") }
         switch bytes[index] {
@@ -142,7 +126,7 @@ package struct JSONParser {
         }
     }
 
-    package mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+    package mutating func parseArray(depth: Int) throws(ActionLogError) -> JSONValue {
         index += 1
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
@@ -199,7 +183,7 @@ package struct JSONParser {
     /// The room reserved for an array of more than three elements.
     package static var arrayCapacity: Int { 8 }
 
-    package mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+    package mutating func parseObject(depth: Int) throws(ActionLogError) -> JSONValue {
         try parseObject(depth: depth, recordingKeys: false)
     }
 
@@ -208,7 +192,7 @@ package struct JSONParser {
     /// - Parameter recordingKeys: leave the object's keys in ``keySpans`` when each was read without
     ///   escapes, all are different and there are at most ``ObjectShape/maximumKeys`` of them; empty
     ///   it otherwise.
-    package mutating func parseObject(depth: Int, recordingKeys: Bool) throws(JSONParseError) -> JSONValue {
+    package mutating func parseObject(depth: Int, recordingKeys: Bool) throws(ActionLogError) -> JSONValue {
         index += 1
         if recordingKeys { keySpans.removeAll(keepingCapacity: true) }
         skipWhitespace()
@@ -292,7 +276,7 @@ package struct JSONParser {
         return index - first
     }
 
-    package mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    package mutating func parseNumber() throws(ActionLogError) -> JSONValue {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count else { throw error("unexpected end of text") }
@@ -327,7 +311,7 @@ package struct JSONParser {
     }
 
     /// Reads a string; `index` is at its opening quote.
-    package mutating func parseString() throws(JSONParseError) -> String {
+    package mutating func parseString() throws(ActionLogError) -> String {
         index += 1  // opening quote
         let start = index
         let isASCII = scanRun()
@@ -338,7 +322,7 @@ package struct JSONParser {
             // No escapes: the bytes are the string, once they are valid UTF-8 (ASCII always is).
             let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
             guard isASCII || isWellFormedUTF8(run) else {
-                throw JSONParseError(reason: "invalid UTF-8 in a string", offset: start)
+                throw ActionLogError(invalidJSON: "invalid UTF-8 in a string", offset: start)
             }
             index = position + 1
             return makeString(run)
@@ -395,7 +379,7 @@ package struct JSONParser {
     }
 
     /// The rest of a string whose first backslash is at `index`; the text before it starts at `runStart`.
-    package mutating func parseEscapedString(runStart start: Int) throws(JSONParseError) -> String {
+    package mutating func parseEscapedString(runStart start: Int) throws(ActionLogError) -> String {
         scratch.removeAll(keepingCapacity: true)
         var runStart = start
         while index < bytes.count {
@@ -439,18 +423,18 @@ package struct JSONParser {
     }
 
     /// Appends the unescaped bytes from `start` up to `index`, refusing invalid UTF-8 at `start`.
-    package mutating func appendRun(from start: Int) throws(JSONParseError) {
+    package mutating func appendRun(from start: Int) throws(ActionLogError) {
         guard index > start else { return }
         let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
         guard isWellFormedUTF8(run) else {
-            throw JSONParseError(reason: "invalid UTF-8 in a string", offset: start)
+            throw ActionLogError(invalidJSON: "invalid UTF-8 in a string", offset: start)
         }
         scratch.append(contentsOf: run)
     }
 
     /// Reads the hex digits of a `\u` escape (`index` just past the `u`), and a second escape when the
     /// first is a high surrogate.
-    package mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
+    package mutating func parseUnicodeEscape() throws(ActionLogError) -> Unicode.Scalar {
         let unit = try parseHex4()
         if (0xD800..<0xDC00).contains(unit) {
             // A high surrogate must be followed by an escaped low surrogate.
@@ -469,7 +453,7 @@ package struct JSONParser {
         return scalar
     }
 
-    package mutating func parseHex4() throws(JSONParseError) -> UInt16 {
+    package mutating func parseHex4() throws(ActionLogError) -> UInt16 {
         guard index + 4 <= bytes.count else { throw error("unexpected end of text") }
         var value: UInt16 = 0
         for _ in 0..<4 {

@@ -22,7 +22,7 @@ extension Store where State: Encodable, State.Input: Encodable, State.Feedback: 
     ///   - sessionName: a name for the session, shown by `replay-cli sessions`.
     ///   - configuration: queue, batching, back-pressure, redaction, retention and error handling.
     /// - Returns: the recorder, already one of the store's middleware.
-    /// - Throws: `JournalError`, as `Recorder.init(path:sessionName:initialState:configuration:)`
+    /// - Throws: `ActionLogError`, as `Recorder.init(path:sessionName:initialState:configuration:)`
     ///   does: when the file cannot be opened for writing, is not a journal or is newer than this
     ///   library, when the session cannot be committed, or when the state does not encode. The store
     ///   is then unchanged.
@@ -30,7 +30,7 @@ extension Store where State: Encodable, State.Input: Encodable, State.Feedback: 
         path: String,
         sessionName: String,
         configuration: RecorderConfiguration = RecorderConfiguration()
-    ) throws(JournalError) -> StoreRecorder<State> {
+    ) throws(ActionLogError) -> StoreRecorder<State> {
         let recorder = try StoreRecorder<State>(path: path, sessionName: sessionName, initialState: state, configuration: configuration)
         middleware.append(recorder)
         return recorder

@@ -29,7 +29,7 @@ import Foundation
 ///
 /// Errors: an unknown session or entry answers 404, a damaged row 422, both with
 /// `{"error": DESCRIPTION, "file", "session", "entry"}` where the description is the
-/// ``JournalError``'s; a bad parameter answers 400, an unknown path 404, a method other than GET
+/// ``ActionLogError``'s; a bad parameter answers 400, an unknown path 404, a method other than GET
 /// or HEAD 405, a `Host` header that does not name this server 421 (plain text).
 struct ViewerAPI: Sendable {
     /// The page's icon (`/favicon.ico`): a timeline of three marks, as SVG.
@@ -125,7 +125,7 @@ struct ViewerAPI: Sendable {
         } catch {
             return .json(400, Array(ViewerJSON.error(error.reason).canonicalText.utf8))
         }
-        return answer { () throws(JournalError) in
+        return answer { () throws(ActionLogError) in
             let page = try journal.sessionPage(before: before, limit: limit)
             // A session row that cannot be read is listed under "damaged" with its error; the
             // others still open.
@@ -163,7 +163,7 @@ struct ViewerAPI: Sendable {
         } catch {
             return .json(400, Array(ViewerJSON.error(error.description).canonicalText.utf8))
         }
-        return answer { () throws(JournalError) in
+        return answer { () throws(ActionLogError) in
             let id = try sessionID(text)
             let session = try journal.session(id)
             var rows: [JSONValue] = []
@@ -202,11 +202,11 @@ struct ViewerAPI: Sendable {
     }
 
     private func entry(session text: Substring, seq seqText: Substring) -> HTTPResponse {
-        answer { () throws(JournalError) in
+        answer { () throws(ActionLogError) in
             let id = try sessionID(text)
             guard let seq = Int(seqText), seq >= 0 else {
                 _ = try journal.session(id)
-                throw JournalError(.entryNotFound, file: journal.fileName, session: id, reason: "no entry \(JSONValue.string(String(seqText)).canonicalText)")
+                throw ActionLogError(.entryNotFound, file: journal.fileName, session: id, reason: "no entry \(JSONValue.string(String(seqText)).canonicalText)")
             }
             let session = try journal.session(id)
             let entry = try journal.entry(seq, in: id)
@@ -253,9 +253,9 @@ struct ViewerAPI: Sendable {
 
     // MARK: - Support
 
-    private func sessionID(_ text: Substring) throws(JournalError) -> JournalSession.ID {
+    private func sessionID(_ text: Substring) throws(ActionLogError) -> JournalSession.ID {
         guard let id = JournalSession.ID(text) else {
-            throw JournalError(.sessionNotFound, file: journal.fileName, reason: "no session \(JSONValue.string(String(text)).canonicalText)")
+            throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no session \(JSONValue.string(String(text)).canonicalText)")
         }
         return id
     }
@@ -265,7 +265,7 @@ struct ViewerAPI: Sendable {
     /// A journal another connection holds locked past the reader's wait (`SQLITE_BUSY`,
     /// `SQLITE_LOCKED`: a `vacuum`, a tool with an exclusive lock) is 503 with `Retry-After: 1`, a
     /// state that passes, rather than 500, a fault of the viewer.
-    private func answer(_ body: () throws(JournalError) -> JSONValue) -> HTTPResponse {
+    private func answer(_ body: () throws(ActionLogError) -> JSONValue) -> HTTPResponse {
         do {
             return .json(200, try body().canonicalBytes)
         } catch {

@@ -63,7 +63,7 @@ public final class ViewerServer: Sendable {
     ///   - host: the IPv4 address to listen on; `127.0.0.1` (this machine only) by default. Any other
     ///     address lets whoever can reach it read the journal.
     ///   - port: the port; 0 picks a free one.
-    /// - Throws: ``JournalError`` when the journal cannot be opened; ``ViewerServerError`` when the
+    /// - Throws: ``ActionLogError`` when the journal cannot be opened; ``ViewerServerError`` when the
     ///   address cannot be listened on.
     public convenience init(journalPath: String, host: String = "127.0.0.1", port: Int = 0) throws {
         try self.init(journalPath: journalPath, host: host, port: port, timeoutSeconds: 10)

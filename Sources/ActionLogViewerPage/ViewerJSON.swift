@@ -55,10 +55,10 @@ package enum ViewerJSON {
     }
 
     /// A journal error as the API answers it: the whole sentence, and its parts for code.
-    package static func error(_ error: JournalError) -> JSONValue {
+    package static func error(_ error: ActionLogError) -> JSONValue {
         .object([
             "error": .string(error.description),
-            "file": .string(error.file),
+            "file": error.file.map(JSONValue.string) ?? .null,
             "session": error.session.map(number) ?? .null,
             "entry": error.entry.map(number) ?? .null,
         ])

@@ -29,10 +29,10 @@ public enum ViewerReport {
     ///   - session: the session's id.
     ///   - path: the HTML file to write (replaced if it exists).
     ///   - maximumBytes: the most bytes of data to embed.
-    /// - Throws: ``JournalError``: the journal's errors (no such session, a damaged entry, naming
-    ///   it); ``JournalError/Code/invalidArgument`` when the data would pass `maximumBytes`;
-    ///   ``JournalError/Code/fileSystem`` when the file cannot be written.
-    public static func write(journalPath: String, session id: JournalSession.ID, to path: String, maximumBytes: Int = defaultMaximumBytes) throws(JournalError) {
+    /// - Throws: ``ActionLogError``: the journal's errors (no such session, a damaged entry, naming
+    ///   it); ``ActionLogError/Code/invalidArgument`` when the data would pass `maximumBytes`;
+    ///   ``ActionLogError/Code/fileSystem`` when the file cannot be written.
+    public static func write(journalPath: String, session id: JournalSession.ID, to path: String, maximumBytes: Int = defaultMaximumBytes) throws(ActionLogError) {
         try write(journalPath: journalPath, session: id, to: path, maximumBytes: maximumBytes, progress: { _ in })
     }
 
@@ -40,7 +40,7 @@ public enum ViewerReport {
     /// embedded so far after each one: for a command that shows how far it got.
     package static func write(
         journalPath: String, session id: JournalSession.ID, to path: String, maximumBytes: Int, progress: (Int) -> Void
-    ) throws(JournalError) {
+    ) throws(ActionLogError) {
         let journal = try Journal(path: journalPath)
         let session = try journal.session(id)
         var builder = ReportBuilder(file: journal.fileName, maximumBytes: maximumBytes)
@@ -70,11 +70,11 @@ public enum ViewerReport {
     ///   - file: the name the page shows as its file.
     ///   - path: the HTML file to write.
     ///   - maximumBytes: the most bytes of data to embed.
-    /// - Throws: ``JournalError`` as ``write(journalPath:session:to:maximumBytes:)``.
+    /// - Throws: ``ActionLogError`` as ``write(journalPath:session:to:maximumBytes:)``.
     package static func write(
         sessions: [(id: String, recording: RecordedSession)], open: (session: String, seq: Int), message: String?, file: String,
         to path: String, maximumBytes: Int = defaultMaximumBytes
-    ) throws(JournalError) {
+    ) throws(ActionLogError) {
         var builder = ReportBuilder(file: file, maximumBytes: maximumBytes)
         for (id, recording) in sessions {
             let session = recording.session.journalID
@@ -106,7 +106,7 @@ struct ReportBuilder {
         data = Array(#"{"sessions":["#.utf8)
     }
 
-    mutating func beginSession(_ json: JSONValue, session: JournalSession.ID?) throws(JournalError) {
+    mutating func beginSession(_ json: JSONValue, session: JournalSession.ID?) throws(ActionLogError) {
         if sessions > 0 { data.append(UInt8(ascii: ",")) }
         sessions += 1
         entries = 0
@@ -120,7 +120,7 @@ struct ReportBuilder {
     /// One entry: `[seq, offset, label, kind, reducerNanoseconds, dropped, action, effect, stored,
     /// change, handler, note]`, where `stored` is the keyframe's state or the delta's patch, and
     /// `change` a keyframe's diff from the previous state (`null` otherwise).
-    mutating func add(_ entry: Entry, previous: JSONValue?, startedAt: Date, handler: HandlerRecord?, session: JournalSession.ID?) throws(JournalError) {
+    mutating func add(_ entry: Entry, previous: JSONValue?, startedAt: Date, handler: HandlerRecord?, session: JournalSession.ID?) throws(ActionLogError) {
         var row: [JSONValue]
         if case .array(let cells) = ViewerJSON.row(entry, startedAt: startedAt) { row = cells } else { row = [] }
         var change: JSONValue = .null
@@ -141,9 +141,9 @@ struct ReportBuilder {
         data += Array("]}".utf8)
     }
 
-    private func checkSize(session: JournalSession.ID?, entry: Int?) throws(JournalError) {
+    private func checkSize(session: JournalSession.ID?, entry: Int?) throws(ActionLogError) {
         guard data.count > maximumBytes else { return }
-        throw JournalError(
+        throw ActionLogError(
             .invalidArgument, file: file, session: session, entry: entry,
             reason: """
                 the report would embed more than \(ByteCount.format(maximumBytes)) of data\(entry == nil ? " before the first entry" : ""); \
@@ -151,7 +151,7 @@ struct ReportBuilder {
                 """)
     }
 
-    mutating func finish(open: (session: String, seq: Int), message: String?, title: String, to path: String, session: JournalSession.ID?) throws(JournalError) {
+    mutating func finish(open: (session: String, seq: Int), message: String?, title: String, to path: String, session: JournalSession.ID?) throws(ActionLogError) {
         data += Array("],".utf8)
         let tail: JSONValue = .object([
             "file": .string(file),
@@ -166,7 +166,7 @@ struct ReportBuilder {
             // Readable by its owner alone, as every file holding recorded data (see PrivateFile).
             try PrivateFile.write(page, replacing: path)
         } catch {
-            throw JournalError(.fileSystem, file: file, session: session, reason: "cannot write the report to \(path): \(error.reason)")
+            throw ActionLogError(.fileSystem, file: file, session: session, reason: "cannot write the report to \(path): \(error.reason)")
         }
     }
 }

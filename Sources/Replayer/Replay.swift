@@ -80,15 +80,15 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     ///
     /// - Returns: the report; divergences and entries that cannot be replayed are findings in the
     ///   report, not errors.
-    /// - Throws: `JournalError` when the journal cannot be read (missing session, damaged entry).
-    public func run() throws(JournalError) -> ReplayReport {
+    /// - Throws: `ActionLogError` when the journal cannot be read (missing session, damaged entry).
+    public func run() throws(ActionLogError) -> ReplayReport {
         switch source {
         case .journal(let journal, let id):
             // Entry by entry through a cursor: a session of any length costs one page of entries.
             let header = RecordedSession(session: try journal.session(id), entries: [], file: journal.fileName)
-            return try runs { hintedThrough throws(JournalError) in
+            return try runs { hintedThrough throws(ActionLogError) in
                 var cursor = try journal.entryCursor(in: id)
-                return ReplayRun(replay: self, recording: header, hintedThrough: hintedThrough) { () throws(JournalError) in
+                return ReplayRun(replay: self, recording: header, hintedThrough: hintedThrough) { () throws(ActionLogError) in
                     try cursor.nextDeferringKeyframe()
                 }
             }
@@ -101,8 +101,8 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     /// that took array elements as unchanged runs again, comparing everything after the last entry
     /// it checked in full, so that the report names the entry where the divergence began.
     private func runs(
-        _ makeRun: (_ hintedThrough: Int) throws(JournalError) -> ReplayRun<State, Action, Effect>
-    ) throws(JournalError) -> ReplayReport {
+        _ makeRun: (_ hintedThrough: Int) throws(ActionLogError) -> ReplayRun<State, Action, Effect>
+    ) throws(ActionLogError) -> ReplayReport {
         var hintedThrough = Int.max
         var reruns = 0
         while true {
@@ -130,18 +130,18 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     ///
     /// - Parameter seq: the entry; 0 is the initial state.
     /// - Returns: the recorded state after that entry.
-    /// - Throws: `JournalError` when there is no state at `seq` (no such entry, or a gap), or
-    ///   ``ReplayFailure`` when the recorded state no longer decodes into `State`.
+    /// - Throws: `ActionLogError` when there is no state at `seq` (no such entry, or a gap), or
+    ///   ``ReplayError`` when the recorded state no longer decodes into `State`.
     public func state(at seq: Int) throws -> State {
         let json: JSONValue
-        let failure: (String) -> ReplayFailure
+        let failure: (String) -> ReplayError
         switch source {
         case .journal(let journal, let id):
             json = try journal.state(at: seq, in: id)
-            failure = { ReplayFailure(.stateDoesNotDecode, file: journal.fileName, session: id, sessionName: "session \(id)", entry: seq, reason: $0) }
+            failure = { ReplayError(.stateDoesNotDecode, file: journal.fileName, session: id, sessionName: "session \(id)", entry: seq, reason: $0) }
         case .recording(let recording):
             json = try recording.state(at: seq)
-            failure = { ReplayFailure(.stateDoesNotDecode, in: recording, entry: seq, label: nil, reason: $0) }
+            failure = { ReplayError(.stateDoesNotDecode, in: recording, entry: seq, label: nil, reason: $0) }
         }
         do {
             return try json.decode(State.self)

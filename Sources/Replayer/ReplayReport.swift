@@ -6,7 +6,7 @@ import ActionLog
 /// Its ``description`` is the readable report: a heading naming the file, session, entry and action,
 /// then the differences, recorded (−) against replayed (+). Names, actions and values come from the
 /// file, so the characters that could rewrite a terminal or break a line are escaped there (`\u{1B}`,
-/// as in `JournalError.description`); the properties hold the text unescaped.
+/// as in `ActionLogError.description`); the properties hold the text unescaped.
 ///
 /// ```swift
 /// let report = try Replay(journal: journal, session: 1, reducer: Counter.reduce).run()
@@ -31,7 +31,7 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     public let divergences: [Divergence]
     /// The entry that could not be replayed (an action that no longer decodes, a state that does not
     /// encode, a session from a newer ActionLog); replay stopped there.
-    public let failure: ReplayFailure?
+    public let failure: ReplayError?
     /// Things the replay noticed that are not divergences, e.g. a state type whose `==` disagrees with
     /// its encoding.
     public let warnings: [String]
@@ -136,14 +136,27 @@ public struct Divergence: Sendable, Equatable {
     }
 }
 
-/// An entry that could not be replayed, named by file, session and entry:
+/// Every failure the Replayer reports: an entry that could not be replayed, or a golden assertion
+/// that could not run. A ``code`` to match on, where it happened, and why:
 ///
 ///     checkout.actionlog, session 3 "checkout", entry 41: action "addToCart" no longer decodes: key "quantity" not found
 ///
-/// The description escapes the characters that could rewrite a terminal or break the line (`\u{1B}`,
-/// as in `JournalError.description`); the properties hold the text unescaped.
-public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible {
+/// ```swift
+/// do { try migrate(golden: "fixtures/checkout.jsonl", upcasters: upcasters, as: Checkout.Event.self) }
+/// catch let error as ReplayError where error.code == .notMigratable { print(error) }
+/// }
+/// ```
+///
+/// The location has the shape of `ActionLogError`'s: ``file``, ``session`` and ``entry``, each where
+/// it applies; an error about a session names it first, an error about a golden file as a whole says
+/// which in its sentence. Reading a journal or a text file fails with `ActionLogError`. The
+/// description escapes the characters that could rewrite a terminal or break the line (`\u{1B}`);
+/// the properties hold the text unescaped.
+public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for code that reacts to it.
     public enum Code: Sendable, Equatable {
+        // MARK: Replaying a session
+
         /// The recorded action does not decode into today's action type.
         case actionDoesNotDecode
         /// An upcaster threw while rewriting the recorded action.
@@ -167,39 +180,51 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
         /// the handler waited, in its turn, for something ActionLog cannot see, so the order of what
         /// followed was decided by time and no replay can follow it. The entries before were replayed.
         case notReproducible
+
+        // MARK: Golden files
+
+        /// `ACTIONLOG_RECORD` names no record mode.
+        case unknownRecordMode
+        /// There is no golden at the path.
+        case missingGolden
+        /// The golden holds no session of the name asked for, or several and none was named.
+        case sessionNotFound
+        /// The golden could not be written.
+        case writeFailed
+        /// The upcasters split an action, so a golden of one action per entry cannot hold the result.
+        case notMigratable
     }
 
+    /// What went wrong.
     public let code: Code
-    /// The name of the file the session was read from.
-    public let file: String
-    /// The session's id in its journal; `nil` for a session in text form.
-    public let session: JournalSession.ID?
+    /// The file concerned, if any.
+    public let file: String?
+    /// The session's id in its journal; `nil` for a session in text form, or when no session is concerned.
+    public let session: Int64?
     /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` in text form.
-    public let sessionName: String
-    /// The entry, or `nil` when the whole session is refused.
+    public let sessionName: String?
+    /// The entry, or `nil` when the whole session or file is concerned.
     public let entry: Int?
     /// The action's label, when the failure concerns an action.
     public let label: String?
-    /// What went wrong, e.g. `key "quantity" not found`.
+    /// What went wrong, e.g. `key "quantity" not found`; for an error about a file as a whole, the
+    /// whole sentence.
     public let reason: String
 
-    /// Makes a failure about a session or one of its entries.
-    ///
-    /// ```swift
-    /// let failure = ReplayFailure(.stateDoesNotDecode, file: "app.actionlog", session: 3,
-    ///                             sessionName: #"session 3 "checkout""#, entry: 12, reason: "…")
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - code: what went wrong.
-    ///   - file: the file the session was read from.
-    ///   - session: the session's id, `nil` in text form.
-    ///   - sessionName: how messages name the session.
-    ///   - entry: the entry, or `nil` for the whole session.
-    ///   - label: the action's label, when the failure concerns an action.
-    ///   - reason: what went wrong.
-    public init(
-        _ code: Code, file: String, session: JournalSession.ID?, sessionName: String, entry: Int?, label: String? = nil, reason: String
+    /// An error about a golden file as a whole: `reason` is the sentence, naming the file.
+    package init(_ code: Code, file: String? = nil, _ reason: String) {
+        self.code = code
+        self.file = file
+        self.session = nil
+        self.sessionName = nil
+        self.entry = nil
+        self.label = nil
+        self.reason = reason
+    }
+
+    /// An error about a session or one of its entries, with every part of its place.
+    package init(
+        _ code: Code, file: String, session: Int64?, sessionName: String, entry: Int?, label: String? = nil, reason: String
     ) {
         self.code = code
         self.file = file
@@ -210,7 +235,19 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
         self.reason = reason
     }
 
-    /// A failure about `recording` or one of its entries.
+    /// What an upcaster throws to refuse an action it cannot rewrite; the replay reports it at the
+    /// entry, as ``Code/upcastFailed`` with `reason`.
+    ///
+    /// ```swift
+    /// Upcaster(label: "pay") { _ in throw ReplayError.upcastFailed("payments recorded before 2.0 cannot be replayed") }
+    /// ```
+    ///
+    /// - Parameter reason: the explanation, shown in the replay report.
+    public static func upcastFailed(_ reason: String) -> ReplayError {
+        ReplayError(.upcastFailed, reason)
+    }
+
+    /// An error about `recording` or one of its entries.
     package init(_ code: Code, in recording: RecordedSession, entry: Int?, label: String?, reason: String) {
         self.init(
             code, file: recording.file, session: recording.journalID, sessionName: recording.displayName, entry: entry,
@@ -218,6 +255,7 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String {
+        guard let file, let sessionName else { return reason.displayEscaped }
         let location = "\(file), \(sessionName)" + (entry.map { ", entry \($0)" } ?? "")
         let message =
             switch code {
@@ -226,7 +264,7 @@ public struct ReplayFailure: Error, Sendable, Equatable, CustomStringConvertible
             case .stateDoesNotDecode: "\(location): the recorded state no longer decodes: \(reason)"
             case .serviceResultDoesNotDecode: "\(location): the result of service call \"\(label ?? "?")\" no longer decodes: \(reason)"
             case .notReproducible: "\(location) (\(label ?? "?")) is not reproducible: \(reason)"
-            case .encodingFailed, .noInitialState, .newerSession, .wrongArchitecture, .damagedHandlerRecords: "\(location): \(reason)"
+            default: "\(location): \(reason)"
             }
         return message.displayEscaped
     }

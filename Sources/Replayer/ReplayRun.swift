@@ -51,7 +51,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// The session's entries, one at a time: a journal's through a cursor, so that replaying a long
     /// session holds one page of entries, not the session. A journal's keyframes come as their stored
     /// text, parsed only when a comparison or the delta after them needs it.
-    private var nextEntry: () throws(JournalError) -> (entry: Entry, keyframeText: [UInt8]?)?
+    private var nextEntry: () throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?)?
     /// Entries with an action, counted as they go by.
     private var entriesWithActions = 0
 
@@ -62,7 +62,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     ///     changed; `Int.max` for all of them.
     init(
         replay: Replay<State, Action, Effect>, recording: RecordedSession, hintedThrough: Int = .max,
-        entries: (() throws(JournalError) -> (entry: Entry, keyframeText: [UInt8]?)?)? = nil
+        entries: (() throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?)?)? = nil
     ) {
         self.replay = replay
         self.recording = recording
@@ -91,13 +91,13 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         case rerun(hintedThrough: Int)
     }
 
-    mutating func run() throws(JournalError) -> Outcome {
+    mutating func run() throws(ActionLogError) -> Outcome {
         let report = try walk()
         if let rerunAfter { return .rerun(hintedThrough: rerunAfter) }
         return .report(report)
     }
 
-    private mutating func walk() throws(JournalError) -> ReplayReport {
+    private mutating func walk() throws(ActionLogError) -> ReplayReport {
         if let failure = refusal() { return report(failure) }
         // Entry 0 must hold the initial state, by the rules every reader applies (SessionStates);
         // a session without one is a failure of this replay, not an error of the file's reading.
@@ -105,7 +105,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         let first: Entry
         let initialState: JSONValue?
         let startedFromText: Bool
-        do throws(JournalError) {
+        do throws(ActionLogError) {
             guard let read = try nextEntry() else {
                 try recorded.requireEntries()
                 return report(nil)
@@ -134,7 +134,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             upcoming = try nextEntry()
             if entry.action != nil { entriesWithActions += 1 }
             let recordedPatch: JSONPatch?
-            do throws(JournalError) {
+            do throws(ActionLogError) {
                 recordedPatch = try recorded.advance(past: entry, keyframeText: keyframeText)
             } catch {
                 throw recording.locate(error)
@@ -182,11 +182,11 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
     /// The recorded state after the entry `recorded` last walked, parsing a keyframe left unparsed;
     /// an error names the file, the session and the keyframe.
-    private func resolvedState(_ recorded: inout SessionStates) throws(JournalError) -> JSONValue {
-        do throws(JournalError) {
+    private func resolvedState(_ recorded: inout SessionStates) throws(ActionLogError) -> JSONValue {
+        do throws(ActionLogError) {
             guard let state = try recorded.resolvedState() else {
                 // Unreachable: called only where the walk knows the state; never trap on a file.
-                throw JournalError(.corrupt, file: recording.file, session: recording.journalID, reason: "the recorded state is unknown")
+                throw ActionLogError(.corrupt, file: recording.file, session: recording.journalID, reason: "the recorded state is unknown")
             }
             return state
         } catch {
@@ -202,7 +202,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     private mutating func step(
         _ entry: Entry, action actionJSON: JSONValue, recorded: inout SessionStates, recordedPatch: JSONPatch?, nextIsDelta: Bool,
         mayAssume: Bool
-    ) throws(JournalError) -> ReplayFailure? {
+    ) throws(ActionLogError) -> ReplayError? {
         let actions: [(label: String, action: Action)]
         do {
             actions = try recording.actions(of: entry, actionJSON, upcasters: options.upcasters)
@@ -334,7 +334,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     }
 
     /// Decodes `json` as the replayed state, and takes its encoding as the base of the next change.
-    private mutating func start(from json: JSONValue, at entry: Entry) -> ReplayFailure? {
+    private mutating func start(from json: JSONValue, at entry: Entry) -> ReplayError? {
         do {
             state = try json.decode(State.self)
         } catch {
@@ -436,7 +436,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
     /// A session this reader must not replay: recorded by a newer ActionLog, or with a newer version
     /// of the state type (`VersionedState`).
-    private func refusal() -> ReplayFailure? {
+    private func refusal() -> ReplayError? {
         // A ViewModel's session has turns and service answers that a reducer cannot take.
         if let architecture = SessionArchitecture.of(recording.session.metadata).architecture, architecture != .reducer {
             return failure(.wrongArchitecture, seq: nil, label: nil, "the session holds \(architecture.phrase), but the replay asked for a reducer; replay it with ViewModelReplay or EventViewModelReplay")
@@ -465,11 +465,11 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             """)
     }
 
-    private func failure(_ code: ReplayFailure.Code, seq: Int?, label: String?, _ reason: String) -> ReplayFailure {
-        ReplayFailure(code, in: recording, entry: seq, label: label, reason: reason)
+    private func failure(_ code: ReplayError.Code, seq: Int?, label: String?, _ reason: String) -> ReplayError {
+        ReplayError(code, in: recording, entry: seq, label: label, reason: reason)
     }
 
-    private func report(_ failure: ReplayFailure?) -> ReplayReport {
+    private func report(_ failure: ReplayError?) -> ReplayReport {
         ReplayReport(
             file: recording.file, session: recording.session, sessionName: recording.displayName,
             entriesReplayed: matched,

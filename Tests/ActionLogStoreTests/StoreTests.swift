@@ -155,7 +155,7 @@ struct StoreTests {
         let store = Store(initialState: Counter(), effectHandler: CounterFacts())
         store.send(.increment)
         let missing = directory.path("no such folder/counter.actionlog")
-        let error = #expect(throws: JournalError.self) { try store.startRecording(path: missing, sessionName: "counter") }
+        let error = #expect(throws: ActionLogError.self) { try store.startRecording(path: missing, sessionName: "counter") }
         #expect(error?.description == "counter.actionlog: cannot create \(missing): No such file or directory")
         store.send(.increment)
         #expect(store.state.count == 2)

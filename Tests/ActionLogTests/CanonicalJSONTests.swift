@@ -51,7 +51,7 @@ struct CanonicalJSONTests {
         ("tru", "invalid JSON at byte 0: unexpected end of text"),
     ])
     func refusesBadJSON(text: String, message: String) {
-        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+        #expect(throws: ActionLogError.self) { try JSONValue(parsing: text) }
         do {
             _ = try JSONValue(parsing: text)
         } catch {
@@ -62,13 +62,13 @@ struct CanonicalJSONTests {
     @Test("nesting deeper than the limit is refused, not recursed into")
     func depthLimit() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(throws: JSONParseError(reason: "nesting deeper than 512 levels", offset: 512)) { try JSONValue(parsing: deep) }
+        #expect(throws: ActionLogError(invalidJSON: "nesting deeper than 512 levels", offset: 512)) { try JSONValue(parsing: deep) }
     }
 
     @Test("invalid UTF-8 in a string is refused")
     func invalidUTF8() {
         let bytes: [UInt8] = [0x22, 0x61, 0xFF, 0x22]
-        #expect(throws: JSONParseError(reason: "invalid UTF-8 in a string", offset: 1)) { try JSONValue(parsing: bytes) }
+        #expect(throws: ActionLogError(invalidJSON: "invalid UTF-8 in a string", offset: 1)) { try JSONValue(parsing: bytes) }
     }
 
     @Test("differences name each changed leaf by its path")

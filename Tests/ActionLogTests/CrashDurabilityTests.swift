@@ -81,12 +81,12 @@ struct CrashDurabilityTests {
         // Killed while it made the journal or switched it to WAL: the change it did not finish is
         // in a hot rollback journal, which a reader names and opening to write rolls back (as the
         // next recorder does).
-        do throws(JournalError) {
+        do throws(ActionLogError) {
             _ = try Journal(path: path)
         } catch where JournalFile.isUnfinishedWrite(error) {
             let name = URL(fileURLWithPath: path).lastPathComponent
             #expect(
-                error.sqlite?.extendedCode != JournalFile.hotJournalCode
+                error.sqliteCode != JournalFile.hotJournalCode
                     || error.description == "\(name): \(name)-journal holds a change its writer did not finish (it stopped while writing), "
                         + "which a reader cannot roll back; opening the journal to write does: `replay-cli vacuum \(name)`, or the next recorder",
                 "\(context)")
@@ -105,7 +105,7 @@ struct CrashDurabilityTests {
     private func check(path: String, session: JournalSession.ID, lastFlushed: Int, _ context: String) throws -> Int {
         // Killed while it wrote the log's index: a reader names it, and opening to write rebuilds it
         // (as the next recorder does).
-        if case .failure(let error) = Result(catching: { () throws(JournalError) in try Journal(path: path) }), JournalFile.isUnfinishedWrite(error) {
+        if case .failure(let error) = Result(catching: { () throws(ActionLogError) in try Journal(path: path) }), JournalFile.isUnfinishedWrite(error) {
             let name = URL(fileURLWithPath: path).lastPathComponent
             #expect(error.description.hasPrefix("\(name): \(name)-"), "\(context)")
             _ = try Journal(path: path, mode: .readWrite)

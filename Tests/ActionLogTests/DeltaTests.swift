@@ -139,18 +139,18 @@ struct DeltaTests {
         try sql(path, "UPDATE entries SET kind = 'gap', state = NULL, dropped = 1 WHERE seq = 3; DELETE FROM entries WHERE seq = 6;")
         let journal = try Journal(path: path)
         #expect(try journal.state(at: 2, in: id).decode(Cart.self) == states[2])
-        #expect(throws: JournalError(.entryNotFound, file: "chain.actionlog", session: id, entry: 3, reason: "a gap: 1 actions were lost here, so no state was recorded")) {
+        #expect(throws: ActionLogError(.entryNotFound, file: "chain.actionlog", session: id, entry: 3, reason: "a gap: 1 actions were lost here, so no state was recorded")) {
             try journal.state(at: 3, in: id)
         }
-        #expect(throws: JournalError(.corrupt, file: "chain.actionlog", session: id, entry: 4, reason: "a delta with no keyframe before it")) {
+        #expect(throws: ActionLogError(.corrupt, file: "chain.actionlog", session: id, entry: 4, reason: "a delta with no keyframe before it")) {
             try journal.state(at: 5, in: id)
         }
-        #expect(throws: JournalError(.entryNotFound, file: "chain.actionlog", session: id, entry: 6, reason: "no such entry")) {
+        #expect(throws: ActionLogError(.entryNotFound, file: "chain.actionlog", session: id, entry: 6, reason: "no such entry")) {
             try journal.state(at: 6, in: id)
         }
         // Both the target and a delta before it are damaged: the target is named.
         try sql(path, "UPDATE entries SET state = '[' WHERE seq IN (1, 2)")
-        let error = #expect(throws: JournalError.self) { try journal.state(at: 2, in: id) }
+        let error = #expect(throws: ActionLogError.self) { try journal.state(at: 2, in: id) }
         #expect(error?.description == "chain.actionlog, session 1, entry 2: the state is not valid JSON: invalid JSON at byte 1: unexpected end of text")
     }
 
@@ -160,7 +160,7 @@ struct DeltaTests {
         let (id, _) = try record(Array(Self.actions.prefix(5)), into: path)
         try sql(path, #"UPDATE entries SET state = '[{"op":"replace","path":"/items/999/quantity","value":1}]' WHERE seq = 2"#)
         let journal = try Journal(path: path)
-        let error = #expect(throws: JournalError.self) { try journal.state(at: 3, in: id) }
+        let error = #expect(throws: ActionLogError.self) { try journal.state(at: 3, in: id) }
         #expect(error?.description == "broken.actionlog, session 1, entry 2: the delta does not apply: operation 0 (replace /items/999/quantity): no element at index 999 in the array at /items (it has 200)")
         #expect(try journal.verify().findings.map(\.description) == [
             "session 1, entry 2: the delta does not apply: operation 0 (replace /items/999/quantity): no element at index 999 in the array at /items (it has 200)"

@@ -87,9 +87,9 @@ struct DisplayEscapedTests {
         #expect(#"{"a":"plain"}"#.jsonDisplayEscaped == #"{"a":"plain"}"#)
     }
 
-    @Test("JournalError and JournalFinding descriptions escape what they quote; their fields stay raw")
+    @Test("ActionLogError and JournalFinding descriptions escape what they quote; their fields stay raw")
     func errorDescriptions() {
-        let error = JournalError(.sessionNotFound, file: "evil\u{1B}[31m.actionlog", session: 3, entry: 4, reason: "no session named \"\u{202E}x\r\n\"")
+        let error = ActionLogError(.sessionNotFound, file: "evil\u{1B}[31m.actionlog", session: 3, entry: 4, reason: "no session named \"\u{202E}x\r\n\"")
         #expect(error.description == #"evil\u{1B}[31m.actionlog, session 3, entry 4: no session named "\u{202E}x\u{D}\u{A}""#)
         #expect(error.file == "evil\u{1B}[31m.actionlog")
         #expect(error.reason == "no session named \"\u{202E}x\r\n\"")

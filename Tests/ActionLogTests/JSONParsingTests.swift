@@ -115,7 +115,7 @@ struct JSONParsingTests {
     @Test("every short byte sequence is accepted exactly when it is valid UTF-8")
     func utf8AgreesWithTheStandardLibrary() {
         var mismatches: [[UInt8]] = []
-        let refused = JSONParseError(reason: "invalid UTF-8 in a string", offset: 1)
+        let refused = ActionLogError(invalidJSON: "invalid UTF-8 in a string", offset: 1)
         func check(_ content: [UInt8]) {
             // Bytes that end a string or are refused before validation are tested elsewhere.
             guard !content.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return }

@@ -146,7 +146,7 @@ struct JournalFileTests {
         try record(path, "s", count: 2).close()
         try leaveInWALModeWithoutLog(path)
         #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data()))
-        let error = #expect(throws: JournalError.self) { try Journal(path: path) }
+        let error = #expect(throws: ActionLogError.self) { try Journal(path: path) }
         #expect(error?.description == """
             odd.actionlog: its write-ahead log odd.actionlog-wal has no odd.actionlog-shm beside it, and a reader creates no file; \
             open the journal for writing once (a recorder, or Journal(path:mode: .readWrite)) to fold the log into the file
@@ -247,7 +247,7 @@ struct JournalFileTests {
         // No recorder holds the session in the copy.
         #expect(try copied.session(recorder.sessionID).status == .interrupted)
 
-        let error = #expect(throws: JournalError.self) { try journal.copy(to: destination) }
+        let error = #expect(throws: ActionLogError.self) { try journal.copy(to: destination) }
         #expect(error?.description == "live.actionlog: cannot copy to \(destination): the file exists; pass replacing: true to replace it")
         recorder.close()
         try journal.copy(to: destination, replacing: true)
@@ -265,24 +265,24 @@ struct JournalFileTests {
         let symbolicLink = directory.path("soft.actionlog")
         try FileManager.default.createSymbolicLink(atPath: symbolicLink, withDestinationPath: path)
         for destination in [path, directory.url.path + "/./app.actionlog", hardLink, symbolicLink] {
-            let error = #expect(throws: JournalError.self) { try journal.copy(to: destination, replacing: true) }
+            let error = #expect(throws: ActionLogError.self) { try journal.copy(to: destination, replacing: true) }
             #expect(error?.description == "app.actionlog: cannot copy to \(destination): it is the journal being copied, or a file of it")
         }
         let folder = directory.path("folder")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        let directoryError = #expect(throws: JournalError.self) { try journal.copy(to: folder, replacing: true) }
+        let directoryError = #expect(throws: ActionLogError.self) { try journal.copy(to: folder, replacing: true) }
         #expect(directoryError?.description == "app.actionlog: cannot copy to \(folder): it is a directory")
 
         let other = directory.path("other.actionlog")
         let recorder = try record(other, "other", count: 1)
-        let openError = #expect(throws: JournalError.self) { try journal.copy(to: other, replacing: true) }
+        let openError = #expect(throws: ActionLogError.self) { try journal.copy(to: other, replacing: true) }
         let message = "a write-ahead log other.actionlog-wal is beside it (the journal there may be open, or its log was left behind); move it away first"
         #expect(openError?.description == "app.actionlog: cannot copy to \(other): \(message)")
         recorder.close()
         // A log left beside a name that holds no journal any more would be read into the copy.
         let gone = directory.path("gone.actionlog")
         #expect(FileManager.default.createFile(atPath: gone + "-wal", contents: Data()))
-        let leftError = #expect(throws: JournalError.self) { try journal.copy(to: gone) }
+        let leftError = #expect(throws: ActionLogError.self) { try journal.copy(to: gone) }
         #expect(leftError?.description == "app.actionlog: cannot copy to \(gone): \(message.replacingOccurrences(of: "other", with: "gone"))")
         try FileManager.default.removeItem(atPath: gone + "-wal")
         #expect(try Journal(path: other).sessions().map(\.name) == ["other"])

@@ -37,7 +37,7 @@ struct JournalTests {
     @Test("a reader never creates a file")
     func missingFile() throws {
         let path = directory.path("missing.actionlog")
-        let error = #expect(throws: JournalError.self) { try Journal(path: path) }
+        let error = #expect(throws: ActionLogError.self) { try Journal(path: path) }
         #expect(error?.description == "missing.actionlog: no such file (looked for \(path))")
         #expect(error?.code == .fileNotFound)
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -48,11 +48,11 @@ struct JournalTests {
         let path = directory.path("notes.actionlog")
         try Data(String(repeating: "these are not the bytes of a database\n", count: 200).utf8).write(to: URL(fileURLWithPath: path))
         for mode in [Journal.AccessMode.readOnly, .readWrite] {
-            let error = #expect(throws: JournalError.self) { try Journal(path: path, mode: mode) }
+            let error = #expect(throws: ActionLogError.self) { try Journal(path: path, mode: mode) }
             #expect(error?.description == "notes.actionlog: not an SQLite database, so not an ActionLog journal")
             #expect(error?.code == .notADatabase)
         }
-        let recorderError = #expect(throws: JournalError.self) {
+        let recorderError = #expect(throws: ActionLogError.self) {
             try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         }
         #expect(recorderError?.code == .notADatabase)
@@ -63,11 +63,11 @@ struct JournalTests {
         let pipe = directory.path("pipe.actionlog")
         #expect(mkfifo(pipe, 0o600) == 0)
         for mode in [Journal.AccessMode.readOnly, .readWrite] {
-            let error = #expect(throws: JournalError.self) { try Journal(path: pipe, mode: mode) }
+            let error = #expect(throws: ActionLogError.self) { try Journal(path: pipe, mode: mode) }
             #expect(error?.description == "pipe.actionlog: a named pipe, not an ActionLog journal (\(pipe))")
             #expect(error?.code == .notAJournal)
         }
-        let device = #expect(throws: JournalError.self) { try Journal(path: "/dev/null") }
+        let device = #expect(throws: ActionLogError.self) { try Journal(path: "/dev/null") }
         #expect(device?.description == "null: a character device, not an ActionLog journal (/dev/null)")
     }
 
@@ -76,7 +76,7 @@ struct JournalTests {
         let path = directory.path("accounts.db")
         try sql(path, "CREATE TABLE accounts (id INTEGER PRIMARY KEY, owner TEXT); CREATE TABLE users (id INTEGER);")
         for mode in [Journal.AccessMode.readOnly, .readWrite] {
-            let error = #expect(throws: JournalError.self) { try Journal(path: path, mode: mode) }
+            let error = #expect(throws: ActionLogError.self) { try Journal(path: path, mode: mode) }
             #expect(error?.description == "accounts.db: an SQLite database, but not an ActionLog journal (application_id 0, tables: accounts, users)")
             #expect(error?.code == .notAJournal)
         }
@@ -89,7 +89,7 @@ struct JournalTests {
     func emptyFileForReader() throws {
         let path = directory.path("empty.actionlog")
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-        let error = #expect(throws: JournalError.self) { try Journal(path: path) }
+        let error = #expect(throws: ActionLogError.self) { try Journal(path: path) }
         #expect(error?.description == "empty.actionlog: an empty SQLite database, not an ActionLog journal")
     }
 
@@ -99,7 +99,7 @@ struct JournalTests {
         _ = try Journal(path: path, mode: .readWrite)
         try sql(path, "PRAGMA user_version = 7")
         for mode in [Journal.AccessMode.readOnly, .readWrite] {
-            let error = #expect(throws: JournalError.self) { try Journal(path: path, mode: mode) }
+            let error = #expect(throws: ActionLogError.self) { try Journal(path: path, mode: mode) }
             #expect(error?.description == "future.actionlog: written with journal schema version 7, but this ActionLog reads versions up to 2; update ActionLog to read it")
             #expect(error?.code == .newerSchema)
         }
@@ -112,10 +112,10 @@ struct JournalTests {
         recorder.record(action: .increment, state: Counter(count: 1, history: [1]), effect: nil)
         recorder.close()
         let journal = try Journal(path: path)
-        #expect(throws: JournalError(.sessionNotFound, file: "s.actionlog", session: 42, reason: "no such session")) {
+        #expect(throws: ActionLogError(.sessionNotFound, file: "s.actionlog", session: 42, reason: "no such session")) {
             try journal.session(42)
         }
-        #expect(throws: JournalError(.entryNotFound, file: "s.actionlog", session: 1, entry: 9, reason: "no such entry")) {
+        #expect(throws: ActionLogError(.entryNotFound, file: "s.actionlog", session: 1, entry: 9, reason: "no such entry")) {
             try journal.state(at: 9, in: 1)
         }
     }
@@ -128,7 +128,7 @@ struct JournalTests {
         recorder.close()
         try sql(path, "UPDATE entries SET state = '{\"count\": 1,' WHERE seq = 1")
         let journal = try Journal(path: path)
-        let error = #expect(throws: JournalError.self) { try journal.state(at: 1, in: 1) }
+        let error = #expect(throws: ActionLogError.self) { try journal.state(at: 1, in: 1) }
         #expect(error?.description == "damaged.actionlog, session 1, entry 1: the state is not valid JSON: invalid JSON at byte 12: unexpected end of text")
         let verification = try journal.verify()
         #expect(verification.findings.map(\.description) == [

@@ -6,7 +6,7 @@ extension RecordedSessionJSONLTests {
     // MARK: - Bounds on lines and bytes
 
     /// Reads `text` as ``RecordedSession/init(jsonl:file:)`` does, with lines of at most `limit` bytes.
-    private func read(_ text: String, limit: Int) throws(JournalError) -> RecordedSession {
+    private func read(_ text: String, limit: Int) throws(ActionLogError) -> RecordedSession {
         var reader = try JSONLReader(source: ByteLines(bytes: Array(text.utf8), maximumLength: limit), file: "tiny.jsonl")
         return try reader.readAll()
     }
@@ -18,18 +18,18 @@ extension RecordedSessionJSONLTests {
         #expect(try read(tinyText.replacingOccurrences(of: "\n", with: "\r\n"), limit: 317) == tinySession())
         #expect(JSONLReader.maximumLineLength == 256 << 20)
 
-        let header = #expect(throws: JournalError.self) { try read(tinyText, limit: 316) }
+        let header = #expect(throws: ActionLogError.self) { try read(tinyText, limit: 316) }
         #expect(header?.description == "tiny.jsonl: line 1: longer than 316 bytes, the most a line of the text form may hold")
         #expect(header?.code == .corrupt)
 
         let long = #"{"seq":1,"kind":"delta","label":""# + String(repeating: "x", count: 400) + #"","time":1,"patch":[]}"#
-        let entry = #expect(throws: JournalError.self) { try read(tinyText(replacingLine: 3, with: long), limit: 317) }
+        let entry = #expect(throws: ActionLogError.self) { try read(tinyText(replacingLine: 3, with: long), limit: 317) }
         #expect(entry?.description == "tiny.jsonl, entry 1: line 3: longer than 317 bytes, the most a line of the text form may hold")
         #expect(entry?.code == .corrupt)
 
         // The last line, without a newline after it.
         let last = tinyText.dropLast() + String(repeating: " ", count: 200)
-        let unended = #expect(throws: JournalError.self) { try read(String(last), limit: 317) }
+        let unended = #expect(throws: ActionLogError.self) { try read(String(last), limit: 317) }
         #expect(unended?.description == "tiny.jsonl, entry 3: line 5: longer than 317 bytes, the most a line of the text form may hold")
 
         // From a file, by import: nothing is written.
@@ -37,12 +37,12 @@ extension RecordedSessionJSONLTests {
         try Data(tinyText(replacingLine: 3, with: long).utf8).write(to: url)
         var reader = try JSONLReader(url: url, maximumLineLength: 317)
         #expect(try reader.next(checking: true)?.seq == 0)
-        let fromFile = #expect(throws: JournalError.self) { try reader.next(checking: true) }
+        let fromFile = #expect(throws: ActionLogError.self) { try reader.next(checking: true) }
         #expect(fromFile?.description == "tiny.jsonl, entry 1: line 3: longer than 317 bytes, the most a line of the text form may hold")
 
         // A limit of whole MiB is given in MiB too.
         let huge = #"{"seq":1,"kind":"delta","label":""# + String(repeating: "x", count: 1 << 20) + #"","time":1,"patch":[]}"#
-        let mebibyte = #expect(throws: JournalError.self) { try read(tinyText(replacingLine: 3, with: huge), limit: 1 << 20) }
+        let mebibyte = #expect(throws: ActionLogError.self) { try read(tinyText(replacingLine: 3, with: huge), limit: 1 << 20) }
         #expect(mebibyte?.description == "tiny.jsonl, entry 1: line 3: longer than 1048576 bytes (1 MiB), the most a line of the text form may hold")
     }
 
@@ -55,7 +55,7 @@ extension RecordedSessionJSONLTests {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         var reader = try JSONLReader(source: ByteLines(handle: handle, file: "big.jsonl", maximumLength: 1000), file: "big.jsonl")
-        let error = #expect(throws: JournalError.self) { try reader.next(checking: true) }
+        let error = #expect(throws: ActionLogError.self) { try reader.next(checking: true) }
         #expect(error?.description == "big.jsonl, entry 0: line 2: longer than 1000 bytes, the most a line of the text form may hold")
         #expect(error?.code == .corrupt)
         // The header, the limit and a \r, and one read of 64 KiB: not the 2 MiB of the line.
@@ -68,18 +68,18 @@ extension RecordedSessionJSONLTests {
         try Data(count: 1 << 20).write(to: url)
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
-        let error = #expect(throws: JournalError.self) {
+        let error = #expect(throws: ActionLogError.self) {
             _ = try JSONLReader(source: ByteLines(handle: handle, file: "zero.jsonl"), file: "zero.jsonl")
         }
         #expect(error?.description == "zero.jsonl: line 1: not an ActionLog session header: invalid JSON at byte 0: unexpected byte 0x0")
         #expect(error?.code == .notAJournal)
         #expect(try handle.offset() == 65536, "one read: the first byte ends it, not the end of the file")
 
-        let escape = #expect(throws: JournalError.self) {
+        let escape = #expect(throws: ActionLogError.self) {
             try read(tinyText(replacingLine: 3, with: "{\"seq\":1,\u{1B}[2J\n" + String(repeating: " ", count: 400)), limit: 317)
         }
         #expect(escape?.description == #"tiny.jsonl, entry 1: line 3: not JSON: invalid JSON at byte 9: unexpected byte 0x1b"#)
-        let bell = #expect(throws: JournalError.self) {
+        let bell = #expect(throws: ActionLogError.self) {
             try read(tinyText(replacingLine: 2, with: "{\"seq\":0,\"kind\":\"keyframe\",\"time\":1,\"state\":\"\u{7}\"}"), limit: 317)
         }
         #expect(bell?.description == #"tiny.jsonl, entry 0: line 2: not JSON: invalid JSON at byte 45: unescaped control character in a string"#)
@@ -88,7 +88,7 @@ extension RecordedSessionJSONLTests {
         let spaced = tinyText(replacingLine: 2, with: "{\"seq\":0,\t\"kind\":\"keyframe\",\r\"time\":1763700000.0,\"state\":{\"items\":[],\"total\":0}}")
         #expect(try read(spaced, limit: 317) == tinySession())
         // A journal given as a text form is still named as such (its header holds a NUL at byte 15).
-        let journal = #expect(throws: JournalError.self) { try read("SQLite format 3\u{0}\u{40}\u{0}", limit: 317) }
+        let journal = #expect(throws: ActionLogError.self) { try read("SQLite format 3\u{0}\u{40}\u{0}", limit: 317) }
         #expect(journal?.description == "tiny.jsonl: an SQLite database (a journal?), not an ActionLog session in text form")
     }
 
@@ -99,7 +99,7 @@ extension RecordedSessionJSONLTests {
         let journal = directory.path("new.actionlog")
         for path in [fifo, "/dev/null"] {
             let url = URL(fileURLWithPath: path)
-            let error = #expect(throws: JournalError.self) { try Journal.importJSONL(at: url, into: journal) }
+            let error = #expect(throws: ActionLogError.self) { try Journal.importJSONL(at: url, into: journal) }
             #expect(error?.description == """
                 \(url.lastPathComponent): not a regular file (\(path)); import reads the text form twice (to check it, then to \
                 store it): save it to a file first
@@ -108,7 +108,7 @@ extension RecordedSessionJSONLTests {
         }
         #expect(!FileManager.default.fileExists(atPath: journal), "nothing is created")
         // Read once, a device is read as it is: empty.
-        let once = #expect(throws: JournalError.self) { try RecordedSession(contentsOfJSONL: URL(fileURLWithPath: "/dev/null")) }
+        let once = #expect(throws: ActionLogError.self) { try RecordedSession(contentsOfJSONL: URL(fileURLWithPath: "/dev/null")) }
         #expect(once?.description == "null: line 1: the file is empty, so not an ActionLog session")
     }
 }

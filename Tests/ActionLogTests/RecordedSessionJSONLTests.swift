@@ -174,7 +174,7 @@ struct RecordedSessionJSONLTests {
         #expect {
             try Journal(path: journalPath).exportJSONL(id, to: handle)
         } throws: { error in
-            (error as? JournalError)?.description
+            (error as? ActionLogError)?.description
                 == "damaged.actionlog, session 1, entry 2000: the action is not valid JSON: invalid JSON at byte 1: unexpected character \"b\""
         }
         try handle.close()
@@ -261,7 +261,7 @@ struct RecordedSessionJSONLTests {
         #expect(recorded.file == "disk.jsonl")
         #expect(recorded.session.name == #"checkout "tiny""#)
         let missing = directory.url.appendingPathComponent("nope.jsonl")
-        let error = #expect(throws: JournalError.self) { try RecordedSession(contentsOfJSONL: missing) }
+        let error = #expect(throws: ActionLogError.self) { try RecordedSession(contentsOfJSONL: missing) }
         #expect(error?.description == "nope.jsonl: no such file (looked for \(missing.path))")
         #expect(error?.code == .fileNotFound)
     }
@@ -304,7 +304,7 @@ struct RecordedSessionJSONLTests {
     ])
     func refusals(line: Int, replacement: String, message: String) throws {
         let text = line == 0 ? replacement : tinyText(replacingLine: line, with: replacement)
-        let error = #expect(throws: JournalError.self) { try RecordedSession(jsonl: text, file: "tiny.jsonl") }
+        let error = #expect(throws: ActionLogError.self) { try RecordedSession(jsonl: text, file: "tiny.jsonl") }
         #expect(error?.description == message)
         #expect(error?.code == .corrupt)
         #expect(error?.file == "tiny.jsonl")
@@ -320,7 +320,7 @@ struct RecordedSessionJSONLTests {
     ])
     func anotherKindOfFile(line: Int, replacement: String, message: String) throws {
         let text = line == 0 ? replacement : tinyText(replacingLine: line, with: replacement)
-        let error = #expect(throws: JournalError.self) { try RecordedSession(jsonl: text, file: "tiny.jsonl") }
+        let error = #expect(throws: ActionLogError.self) { try RecordedSession(jsonl: text, file: "tiny.jsonl") }
         #expect(error?.description == message)
         #expect(error?.code == .notAJournal)
     }
@@ -328,7 +328,7 @@ struct RecordedSessionJSONLTests {
     @Test("a journal given where its text form is expected is named as such, notAJournal")
     func journalInsteadOfText() throws {
         let text = "SQLite format 3\u{0}\u{40}\u{0}\u{2}\u{2}\n{}"
-        let error = #expect(throws: JournalError.self) { try RecordedSession(jsonl: text, file: "app.jsonl") }
+        let error = #expect(throws: ActionLogError.self) { try RecordedSession(jsonl: text, file: "app.jsonl") }
         #expect(error?.description == "app.jsonl: an SQLite database (a journal?), not an ActionLog session in text form")
         #expect(error?.code == .notAJournal)
     }
@@ -336,7 +336,7 @@ struct RecordedSessionJSONLTests {
     @Test("a file from a newer ActionLog is refused as newerSchema, saying so")
     func newerFormat() throws {
         let text = tinyText(replacingLine: 1, with: #"{"actionlog":"session","format":2,"whatever":"changed"}"#)
-        let error = #expect(throws: JournalError.self) { try RecordedSession(jsonl: text, file: "future.jsonl") }
+        let error = #expect(throws: ActionLogError.self) { try RecordedSession(jsonl: text, file: "future.jsonl") }
         #expect(error?.description == "future.jsonl: line 1: written by a newer ActionLog (text format 2), but this ActionLog reads text formats up to 1; update ActionLog to read it")
         #expect(error?.code == .newerSchema)
     }
@@ -358,7 +358,7 @@ struct RecordedSessionJSONLTests {
         let text = line == 0 ? replacement : tinyText(replacingLine: line, with: replacement)
         let recorded = try RecordedSession(jsonl: text, file: "tiny.jsonl")
         let path = directory.path("target.actionlog")
-        let error = #expect(throws: JournalError.self) { try Journal(path: path, mode: .readWrite).insert(recorded) }
+        let error = #expect(throws: ActionLogError.self) { try Journal(path: path, mode: .readWrite).insert(recorded) }
         #expect(error?.description == message)
         #expect(error?.code == .corrupt)
         #expect(try Journal(path: path).sessions().isEmpty)
@@ -366,7 +366,7 @@ struct RecordedSessionJSONLTests {
         let url = directory.url.appendingPathComponent("tiny.jsonl")
         try Data(text.utf8).write(to: url)
         let fresh = directory.path("fresh.actionlog")
-        let convenience = #expect(throws: JournalError.self) { try Journal.importJSONL(at: url, into: fresh) }
+        let convenience = #expect(throws: ActionLogError.self) { try Journal.importJSONL(at: url, into: fresh) }
         #expect(convenience?.description == message)
         #expect(!FileManager.default.fileExists(atPath: fresh), "a damaged file creates no journal")
     }
@@ -376,7 +376,7 @@ struct RecordedSessionJSONLTests {
         let path = directory.path("target.actionlog")
         let journal = try Journal(path: path, mode: .readWrite)
         try sql(path, "CREATE TRIGGER refuse BEFORE INSERT ON entries WHEN NEW.seq = 2 BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;")
-        let error = #expect(throws: JournalError.self) { try journal.insert(tinySession()) }
+        let error = #expect(throws: ActionLogError.self) { try journal.insert(tinySession()) }
         #expect(error?.description == """
             target.actionlog, entry 2: SQLite error 19: database or disk is full — while executing \
             INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note) \
@@ -396,7 +396,7 @@ struct RecordedSessionJSONLTests {
     func readOnlyJournal() throws {
         let path = directory.path("readonly.actionlog")
         _ = try Journal(path: path, mode: .readWrite)
-        let error = #expect(throws: JournalError.self) { try Journal(path: path).insert(tinySession()) }
+        let error = #expect(throws: ActionLogError.self) { try Journal(path: path).insert(tinySession()) }
         #expect(error?.description == "readonly.actionlog: opened read-only, so no session can be inserted; open it with mode: .readWrite")
         #expect(try Journal(path: path).sessions().isEmpty)
     }
@@ -421,10 +421,10 @@ struct RecordedSessionJSONLTests {
         #expect(try recorded.state(at: 0) == ["items": [], "total": 0])
         #expect(try recorded.state(at: 1) == ["items": ["tea"], "total": 2])
         #expect(try recorded.state(at: 3) == ["items": [], "total": 0])
-        let gap = #expect(throws: JournalError.self) { try recorded.state(at: 2) }
+        let gap = #expect(throws: ActionLogError.self) { try recorded.state(at: 2) }
         #expect(gap?.description == "tiny.jsonl, entry 2: line 4: a gap: 2 actions were lost here, so no state was recorded")
         #expect(gap?.code == .entryNotFound)
-        let missing = #expect(throws: JournalError.self) { try recorded.state(at: 9) }
+        let missing = #expect(throws: ActionLogError.self) { try recorded.state(at: 9) }
         #expect(missing?.description == "tiny.jsonl, entry 9: no such entry")
     }
 }

@@ -288,7 +288,7 @@ struct RecorderFailureTests {
     @Test("a file the recorder cannot open for writing throws at start-up, naming the file")
     func unwritableLocation() throws {
         let path = directory.path("no/such/dir/x.actionlog")
-        let error = #expect(throws: JournalError.self) {
+        let error = #expect(throws: ActionLogError.self) {
             try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         }
         #expect(error?.description == "x.actionlog: cannot create \(path): No such file or directory")
@@ -296,12 +296,11 @@ struct RecorderFailureTests {
     }
 }
 
-@Suite("RecorderError: what the default handler prints")
+@Suite("ActionLogError: what the default handler prints")
 struct RecorderErrorDescriptionTests {
     @Test("control and bidirectional characters from a file name or a reason are escaped, on one line")
     func escapesControlCharacters() {
-        let error = RecorderError(
-            code: .encodingFailed, file: "app\u{1B}]0;x\u{07}.actionlog", session: 3, entry: 4,
+        let error = ActionLogError(.encodingFailed, file: "app\u{1B}]0;x\u{07}.actionlog", session: 3, entry: 4,
             reason: "action \"add\ncart\u{202E}\" does not encode")
         #expect(error.description == #"app\u{1B}]0;x\u{7}.actionlog, session 3, entry 4: action "add\u{A}cart\u{202E}" does not encode"#)
     }

@@ -137,7 +137,7 @@ struct RecorderFaultTests {
         let path = disk.path("start.actionlog")
         try CounterRecorder(path: path, sessionName: "first", initialState: Self.state(0), configuration: configuration(ErrorLog())).close()
         try disk.fill()
-        let error = #expect(throws: JournalError.self) {
+        let error = #expect(throws: ActionLogError.self) {
             try CounterRecorder(path: path, sessionName: "second", initialState: Self.state(0), configuration: configuration(ErrorLog()))
         }
         // Opening the journal fails (switching the closed journal back to WAL writes its log, and
@@ -156,7 +156,7 @@ struct RecorderFaultTests {
     @Test("an initial state that does not encode: the recorder throws, naming the file, and starts no session")
     func initialStateDoesNotEncode() throws {
         let path = directory.path("poison.actionlog")
-        let error = #expect(throws: JournalError.self) {
+        let error = #expect(throws: ActionLogError.self) {
             try Recorder<PoisonableAction, CounterAction, Never>(path: path, sessionName: "s", initialState: PoisonableAction(.poison), configuration: configuration(ErrorLog()))
         }
         #expect(error?.code == .encodingFailed)

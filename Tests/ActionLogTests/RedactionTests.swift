@@ -223,7 +223,7 @@ struct RedactionTests {
                 $0.redactedPaths = ["/user/token", "cards.number"]
             })
         } throws: { error in
-            (error as? JournalError)?.description
+            (error as? ActionLogError)?.description
                 == #"bad.actionlog: the redacted path "cards.number" is not a JSON Pointer: it must be empty or start with "/""#
         }
         #expect {
@@ -232,7 +232,7 @@ struct RedactionTests {
                 $0.metadata = ["a", "list"]
             })
         } throws: { error in
-            (error as? JournalError)?.description == "bad.actionlog: the metadata is an array, not an object, so it cannot list the redacted paths"
+            (error as? ActionLogError)?.description == "bad.actionlog: the metadata is an array, not an object, so it cannot list the redacted paths"
         }
         #expect(!FileManager.default.fileExists(atPath: path), "nothing was started")
     }

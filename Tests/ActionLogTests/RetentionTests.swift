@@ -125,7 +125,7 @@ struct RetentionTests {
         #expect {
             _ = try readOnly.prune(policy)
         } throws: { error in
-            (error as? JournalError)?.description == "both.actionlog: opened read-only, so no session can be removed; open it with mode: .readWrite"
+            (error as? ActionLogError)?.description == "both.actionlog: opened read-only, so no session can be removed; open it with mode: .readWrite"
         }
         #expect(try names(path) == ["s1", "s2", "s3", "s4", "s5"])
     }
@@ -141,7 +141,7 @@ struct RetentionTests {
         #expect {
             _ = try journal.vacuum()
         } throws: { error in
-            (error as? JournalError)?.description == """
+            (error as? ActionLogError)?.description == """
                 vacuum.actionlog, session 4: a recorder is writing this session now; vacuum rewrites the whole file \
                 and would hold up its writes, so nothing was done: vacuum when no app records into the journal
                 """

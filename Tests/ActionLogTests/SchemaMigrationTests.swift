@@ -90,7 +90,7 @@ struct SchemaMigrationTests {
         let connection = try Connection(path: path, mode: .readWrite)
         try connection.execute("PRAGMA ignore_check_constraints = ON; " + edit)
         connection.close()
-        let error = #expect(throws: JournalError.self) { try Journal(path: path).handlerRecords(in: 1) }
+        let error = #expect(throws: ActionLogError.self) { try Journal(path: path).handlerRecords(in: 1) }
         #expect(error?.description == "kinds.actionlog, session 1, " + message)
     }
 
@@ -108,7 +108,7 @@ struct SchemaMigrationTests {
             VALUES (1, 1, 0, 'call', 'S', 'm', '{}', 'null', 1)
             """)
         connection.close()
-        let error = #expect(throws: JournalError.self) { try Journal(path: path).handlerRecords(in: 1) }
+        let error = #expect(throws: ActionLogError.self) { try Journal(path: path).handlerRecords(in: 1) }
         #expect(error?.description == "damaged.actionlog, session 1, entry 1: the arguments of call 0 are not a JSON array")
         #expect(try Journal(path: path).verify().findings.map(\.description) == ["session 1, entry 1: the arguments of call 0 are not a JSON array"])
     }

@@ -39,7 +39,7 @@ struct SessionCursorTests {
         #expect(ids == Array(1...1_201).filter { $0 != 700 })
         #expect(errors == ["many.actionlog, session 700: the session's start time is stored as text, not as a number of seconds"])
         // The array reader stops at the damaged row, as it always has.
-        let error = #expect(throws: JournalError.self) { try Journal(path: path).sessions() }
+        let error = #expect(throws: ActionLogError.self) { try Journal(path: path).sessions() }
         #expect(error?.session == 700)
     }
 

@@ -89,11 +89,11 @@ struct SessionStatesTests {
     func actions() {
         let states = SessionStates(file: "a.actionlog", session: 1)
         let noAction = Entry(session: 1, seq: 4, time: Self.epoch, label: nil, action: nil, content: .keyframe([:]), effect: nil)
-        #expect(throws: JournalError(.corrupt, file: "a.actionlog", session: 1, entry: 4, reason: "no action recorded")) {
+        #expect(throws: ActionLogError(.corrupt, file: "a.actionlog", session: 1, entry: 4, reason: "no action recorded")) {
             try states.checkAction(of: noAction)
         }
         let noLabel = Entry(session: 1, seq: 4, time: Self.epoch, label: nil, action: ["a": 1], content: .keyframe([:]), effect: nil)
-        #expect(throws: JournalError(.corrupt, file: "a.actionlog", session: 1, entry: 4, reason: "an action without its label")) {
+        #expect(throws: ActionLogError(.corrupt, file: "a.actionlog", session: 1, entry: 4, reason: "an action without its label")) {
             try states.checkAction(of: noLabel)
         }
     }

@@ -51,7 +51,7 @@ struct SessionStatisticsTests {
         #expect {
             try Journal(path: path).statistics(in: 42)
         } throws: { error in
-            (error as? JournalError)?.description == "none.actionlog, session 42: no such session"
+            (error as? ActionLogError)?.description == "none.actionlog, session 42: no such session"
         }
     }
 }

@@ -70,9 +70,9 @@ typealias CounterRecorder = Recorder<Counter, CounterAction, CounterEffect>
 
 /// Collects errors reported by a recorder.
 final class ErrorLog: Sendable {
-    private let errors = Mutex<[RecorderError]>([])
-    var all: [RecorderError] { errors.withLock { $0 } }
-    var handler: @Sendable (RecorderError) -> Void {
+    private let errors = Mutex<[ActionLogError]>([])
+    var all: [ActionLogError] { errors.withLock { $0 } }
+    var handler: @Sendable (ActionLogError) -> Void {
         { error in self.errors.withLock { $0.append(error) } }
     }
 }

@@ -4,8 +4,8 @@ import HostileFileSupport
 import Replayer
 
 /// Runs every reader of the library over one file and collects what went wrong: an error that is
-/// not a named one (a ``JournalError`` naming the file, and for entry-level problems the session
-/// or line and the entry; a ``ReplayFailure``), or readers that disagree about whether a session
+/// not a named one (a ``ActionLogError`` naming the file, and for entry-level problems the session
+/// or line and the entry; a ``ReplayError``), or readers that disagree about whether a session
 /// is valid. A crash or a hang is a failure by itself: the test process dies or never ends.
 struct ReaderRun {
     let directory: TemporaryDirectory
@@ -24,26 +24,27 @@ struct ReaderRun {
     /// with it, and an entry-level error says where the entry is.
     private mutating func expectNamed(_ error: any Error, _ call: String, files: [String], text: Bool) {
         refusals += 1
-        if let failure = error as? ReplayFailure {
-            if !files.contains(failure.file) || !failure.description.hasPrefix(failure.file) {
+        if let failure = error as? ReplayError {
+            if !files.contains(failure.file ?? "") || !failure.description.hasPrefix(failure.file ?? "?") {
                 problems.append("\(call): a replay failure that does not name the file: \(failure)")
             }
             return
         }
-        guard let error = error as? JournalError else {
-            problems.append("\(call): threw \(type(of: error)), not a JournalError: \(error)")
+        guard let error = error as? ActionLogError else {
+            problems.append("\(call): threw \(type(of: error)), not an ActionLogError: \(error)")
             return
         }
         let description = error.description
-        if !files.contains(error.file) || !description.hasPrefix(error.file + (error.session != nil || error.entry != nil ? ", " : ": ")) {
+        guard let file = error.file, files.contains(file), description.hasPrefix(file + (error.session != nil || error.entry != nil ? ", " : ": ")) else {
             problems.append("\(call): the error does not name the file (\(files)): \(description)")
+            return
         }
         if error.reason.isEmpty || description.contains("Error Domain=") {
             problems.append("\(call): the error does not say what is wrong: \(description)")
         }
-        if error.entry != nil, error.sqlite == nil, error.file == files.first {
+        if error.entry != nil, error.sqliteCode == nil, error.file == files.first {
             // An entry that is not in the file has no line to point at.
-            if text, !error.reason.hasPrefix("line "), error.code != .entryNotFound {
+            if text, error.line == nil, error.code != .entryNotFound {
                 problems.append("\(call): an entry of a text file named without its line: \(description)")
             }
             if !text, error.session == nil {

@@ -79,7 +79,7 @@ struct SchemaShapeTests {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: text, isDirectory: false).creatingEmpty())
         try journal.exportJSONL(1, to: handle)
         try handle.close()
-        let imported = #expect(throws: JournalError.self) { try Journal.importJSONL(at: URL(fileURLWithPath: text), into: path) }
+        let imported = #expect(throws: ActionLogError.self) { try Journal.importJSONL(at: URL(fileURLWithPath: text), into: path) }
         #expect(imported?.description == "triggered.actionlog: " + refusal)
         #expect(try Journal(path: path).sessions().count == sessions)
     }

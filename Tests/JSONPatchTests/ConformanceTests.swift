@@ -38,7 +38,7 @@ struct ConformanceTests {
             if case .string(let comment)? = fields["comment"] { label += " (\(comment))" }
             run += 1
 
-            let outcome = Result { () throws(JSONPatchError) -> JSONValue in
+            let outcome = Result { () throws(ActionLogError) -> JSONValue in
                 let patch = try JSONPatch(patchJSON)
                 // Writing the patch out and reading it back gives the same operations.
                 let reread = try JSONPatch(patch.jsonValue)
@@ -69,7 +69,7 @@ struct ConformanceTests {
         #expect(run == enabledRecords, "ran \(run) records of \(file).json, expected \(enabledRecords)")
     }
 
-    /// The suite's error records fail for the reason they name, in the words of `JSONPatchError`.
+    /// The suite's error records fail for the reason they name, in the words of `ActionLogError`.
     @Test("Error records give specific messages")
     func errorMessages() throws {
         let records = try Self.records(in: "tests")

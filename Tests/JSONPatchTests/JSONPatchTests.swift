@@ -14,7 +14,7 @@ private func failure(_ patch: String, on document: String) throws -> String? {
     do {
         _ = try JSONPatch(json(patch)).apply(to: json(document))
         return nil
-    } catch let error as JSONPatchError {
+    } catch let error as ActionLogError {
         return error.description
     }
 }
@@ -89,10 +89,10 @@ struct JSONPatchTests {
              {"op":"remove","path":"/items/5"}]
             """#))
         var inPlace = document
-        let error = #expect(throws: JSONPatchError.self) { try patch.apply(to: &inPlace) }
+        let error = #expect(throws: ActionLogError.self) { try patch.apply(to: &inPlace) }
         #expect(error?.description == "operation 1 (remove /items/5): no element at index 5 (the array has 3)")
         #expect(inPlace == (try json(#"{"items":[1,2,3],"total":7}"#)))
-        #expect(throws: JSONPatchError.self) { _ = try patch.apply(to: document) }
+        #expect(throws: ActionLogError.self) { _ = try patch.apply(to: document) }
         #expect(document == (try json(#"{"items":[1,2,3],"total":6}"#)))
     }
 
@@ -187,10 +187,10 @@ struct JSONPatchTests {
 
     @Test("Errors carry their parts for code")
     func errorFields() throws {
-        #expect(throws: JSONPatchError(kind: .testFailed, operationIndex: 1, operation: "test", path: "/a", reason: "the value is 1, not 2")) {
+        #expect(throws: ActionLogError.patch(.testFailed, operationIndex: 1, operation: "test", path: "/a", reason: "the value is 1, not 2")) {
             try JSONPatch(json(#"[{"op":"test","path":"/a","value":1},{"op":"test","path":"/a","value":2}]"#)).apply(to: ["a": 1])
         }
-        #expect(throws: JSONPatchError(kind: .notAllowed, operationIndex: 0, operation: "remove", path: "", reason: "cannot remove the whole document")) {
+        #expect(throws: ActionLogError.patch(.notAllowed, operationIndex: 0, operation: "remove", path: "", reason: "cannot remove the whole document")) {
             try JSONPatch(operations: [.remove(path: .root)]).apply(to: [1])
         }
     }

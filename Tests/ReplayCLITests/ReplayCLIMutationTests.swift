@@ -147,10 +147,10 @@ struct ProductMutationTests {
         let server: ViewerServer
         do {
             server = try ViewerServer(journalPath: path, port: 0)
-        } catch let error as JournalError {
+        } catch let error as ActionLogError {
             return error.file == journal ? [] : ["ViewerServer: an error naming another file: \(error)"]
         } catch {
-            return ["ViewerServer: threw \(type(of: error)), not a JournalError: \(error)"]
+            return ["ViewerServer: threw \(type(of: error)), not a ActionLogError: \(error)"]
         }
         defer { server.stop() }
         var problems: [String] = []

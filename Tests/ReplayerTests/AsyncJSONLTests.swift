@@ -64,7 +64,7 @@ struct AsyncJSONLTests {
         let path = directory.path("sign-in.actionlog")
         let id = try await recordSignInSession(path: path, script: [.viewDidLoad])
         let text = try Journal(path: path).recordedSession(id).jsonl().replacingOccurrences(of: #""started":0"#, with: #""started":-1"#)
-        let error = #expect(throws: JournalError.self) { try RecordedSession(jsonl: text, file: "sign-in.jsonl") }
+        let error = #expect(throws: ActionLogError.self) { try RecordedSession(jsonl: text, file: "sign-in.jsonl") }
         #expect(error?.description == "sign-in.jsonl, entry 1: line 3: started is not a whole number from 0 to 2147483647")
     }
 }

@@ -42,7 +42,7 @@ struct RecordModeTests {
         #expect(try RecordMode.fromEnvironment(["CI": "true"]) == .never)
         #expect(try RecordMode.fromEnvironment(["CI": "false"]) == .missing)
         #expect(try RecordMode.fromEnvironment(["CI": "1", "ACTIONLOG_RECORD": "failed"]) == .failed)
-        #expect(throws: GoldenError(.unknownRecordMode, "ACTIONLOG_RECORD=sometimes is not a record mode; use never, missing, failed or all")) {
+        #expect(throws: ReplayError(.unknownRecordMode, "ACTIONLOG_RECORD=sometimes is not a record mode; use never, missing, failed or all")) {
             try RecordMode.fromEnvironment(["ACTIONLOG_RECORD": "sometimes"])
         }
     }

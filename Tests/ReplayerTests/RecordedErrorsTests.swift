@@ -85,10 +85,10 @@ struct RecordedErrorsTests {
 
     @Test("a RecordedServiceError reads as the recorded error: description and localizedDescription")
     func recordedServiceErrorText() {
-        let error: any Error = RecordedServiceError(type: "App.OfflineError", message: "OfflineError()", localizedDescription: "You are offline.")
+        let error: any Error = ActionLogError.recordedError(type: "App.OfflineError", message: "OfflineError()", localizedDescription: "You are offline.")
         #expect("\(error)" == "OfflineError()")
         #expect(error.localizedDescription == "You are offline.")
-        let same: any Error = RecordedServiceError(type: "App.Refused", message: "refused")
+        let same: any Error = ActionLogError.recordedError(type: "App.Refused", message: "refused")
         #expect(same.localizedDescription == "refused")
         // A Codable error of a type not declared in `errors:` comes back as its JSON (its value only
         // is journaled, so that redacted fields stay redacted).

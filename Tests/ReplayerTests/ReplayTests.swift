@@ -174,7 +174,7 @@ struct ReplayTests {
             Checkout.Item(sku: "tea-01", name: "Green tea", priceCents: 1_250, quantity: 2),
             Checkout.Item(sku: "kettle-9", name: "Copper kettle", priceCents: 64_900, quantity: 1),
         ])))
-        #expect(throws: JournalError.self) { try replay.state(at: 99) }
+        #expect(throws: ActionLogError.self) { try replay.state(at: 99) }
     }
 
     @Test("a session whose entry 0 is not its initial state is a replay failure with the readers' own message")

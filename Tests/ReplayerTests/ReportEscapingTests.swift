@@ -68,6 +68,6 @@ struct ReportEscapingTests {
         #expect(report.message == #"""
             Cannot check the golden \#(path): \#(path) holds session "\u{1B}]0;pwned\u{7}\u{D}\u{A}\u{202E}evil", not "checkout"
             """#)
-        #expect(GoldenError(.unknownRecordMode, "ACTIONLOG_RECORD=\u{1B}[5m is not a record mode").description == #"ACTIONLOG_RECORD=\u{1B}[5m is not a record mode"#)
+        #expect(ReplayError(.unknownRecordMode, "ACTIONLOG_RECORD=\u{1B}[5m is not a record mode").description == #"ACTIONLOG_RECORD=\u{1B}[5m is not a record mode"#)
     }
 }

@@ -40,7 +40,7 @@ struct UpcasterTests {
         // Today, adding is two steps: choose the product, then confirm a quantity.
         let options = ReplayOptions(upcasters: [
             Upcaster(label: "addToCart") { old in
-                guard case .string(let id)? = old["addToCart"]?["id"] else { throw UpcastError(reason: "no id") }
+                guard case .string(let id)? = old["addToCart"]?["id"] else { throw ReplayError.upcastFailed("no id") }
                 return [["choose": ["id": .string(id)]], ["confirm": ["quantity": 1]]]
             },
         ])
@@ -51,7 +51,7 @@ struct UpcasterTests {
     @Test("an upcaster that throws is reported with file, session, entry and label")
     func throwingUpcaster() throws {
         let (journal, id) = try recordV1()
-        let options = ReplayOptions(upcasters: [Upcaster(label: "addToCart") { _ in throw UpcastError(reason: "carts before 2.0 cannot be replayed") }])
+        let options = ReplayOptions(upcasters: [Upcaster(label: "addToCart") { _ in throw ReplayError.upcastFailed("carts before 2.0 cannot be replayed") }])
         let report = try Replay(journal: journal, session: id, options: options, reducer: CartV2.reduce).run()
         #expect(report.failure?.description == #"cart.actionlog, session 1 "cart", entry 1: the upcaster for "addToCart" failed: carts before 2.0 cannot be replayed"#)
     }
@@ -89,12 +89,13 @@ struct UpcasterTests {
         let path = directory.path("checkout-v0.jsonl")
         try FileManager.default.copyItem(atPath: GoldenTests.fixtures.appendingPathComponent("checkout-v0.jsonl").path, toPath: path)
         let splitting = Upcaster(label: "addProduct") { old in [old, old] }
-        #expect(throws: GoldenError(.notMigratable, file: "checkout-v0.jsonl", entry: 1, """
+        let refusal = #expect(throws: ReplayError.self) { try migrate(golden: path, upcasters: [splitting], as: Checkout.Event.self) }
+        #expect(refusal?.code == .notMigratable)
+        #expect(refusal?.entry == 1)
+        #expect(refusal?.description == """
             checkout-v0.jsonl, session "checkout", entry 1: the upcasters turn action "addProduct" into 2 actions; \
             a golden keeps one action per entry, so keep these upcasters in ReplayOptions instead of migrating
-            """)) {
-            try migrate(golden: path, upcasters: [splitting], as: Checkout.Event.self)
-        }
+            """)
         do {
             _ = try migrate(golden: path, upcasters: [], as: Checkout.Event.self)
             Issue.record("migrate without upcasters should fail")

@@ -51,7 +51,7 @@ struct ViewerReportTests {
         #expect {
             try ViewerReport.write(journalPath: path, session: 1, to: output, maximumBytes: 600)
         } throws: { error in
-            (error as? JournalError)?.description == """
+            (error as? ActionLogError)?.description == """
                 cart.actionlog, session 1, entry 2: the report would embed more than 600 bytes of data; \
                 raise the cap (replay-cli report --max-bytes), or view the session with replay-cli serve
                 """
@@ -60,7 +60,7 @@ struct ViewerReportTests {
         #expect {
             try ViewerReport.write(journalPath: path, session: 4, to: output)
         } throws: { error in
-            (error as? JournalError)?.description == "cart.actionlog, session 4: no such session"
+            (error as? ActionLogError)?.description == "cart.actionlog, session 4: no such session"
         }
     }
 

@@ -345,7 +345,7 @@ struct ViewerServerTests {
         } throws: { error in
             (error as? ViewerServerError)?.description == "cannot listen on ::1: it is not an IPv4 address (such as 127.0.0.1)"
         }
-        #expect(throws: JournalError.self) { try ViewerServer(journalPath: directory.path("missing.actionlog"), port: 0) }
+        #expect(throws: ActionLogError.self) { try ViewerServer(journalPath: directory.path("missing.actionlog"), port: 0) }
     }
 
     @Test("a peer that reads a large answer slowly is cut off at the write deadline (the timeout, and a tenth of it per MiB), not served for as long as it reads")

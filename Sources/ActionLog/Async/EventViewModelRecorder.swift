@@ -38,11 +38,11 @@ public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewMod
     ///   - services: the names of the recorded services the ViewModel uses; replay refuses another set.
     ///   - configuration: the recorder's configuration.
     ///   - handle: the ViewModel's handler: `{ await viewModel.handle(event: $0) }`.
-    /// - Throws: ``JournalError`` as ``ViewModelRecorder/init(path:sessionName:services:configuration:handle:snapshot:)``.
+    /// - Throws: ``ActionLogError`` as ``ViewModelRecorder/init(path:sessionName:services:configuration:handle:snapshot:)``.
     public init(
         path: String, sessionName: String, services: [String] = [], configuration: RecorderConfiguration = RecorderConfiguration(),
         handle: @escaping @Sendable (ViewEvent) async -> Void
-    ) async throws(JournalError) {
+    ) async throws(ActionLogError) {
         recorder = try makeAsyncRecorder(
             path: path, sessionName: sessionName, architecture: .eventViewModel, services: services,
             outputType: String(reflecting: ViewModelEvent.self), configuration: configuration, initialState: NoState())
@@ -78,7 +78,7 @@ public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewMod
     /// How many output events were emitted outside any handler's work after the first `ViewEvent`
     /// (from a timer, `Task.detached`, a GCD or delegate callback): not journaled, since no action
     /// can be said to have caused them. The first is reported through
-    /// ``RecorderConfiguration/onError`` (``RecorderError/Code/untrackedWork``).
+    /// ``RecorderConfiguration/onError`` (``ActionLogError/Code/untrackedWork``).
     ///
     /// ```swift
     /// events.close()

@@ -162,7 +162,7 @@ public struct RecordedClock: Clock {
     ///   - deadline: when to wake up.
     ///   - tolerance: how late the wrapped clock may wake up; not journaled.
     /// - Throws: `CancellationError` when the task is cancelled (on replay: when the recorded sleep
-    ///   was); on replay, a ``ServiceCallDivergence`` when the handler sleeps where the recording
+    ///   was); on replay, a ``ActionLogError`` of code ``ActionLogError/Code/serviceCallDiverged`` when the handler sleeps where the recording
     ///   has another call, which the replay reports.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         guard let run = Self.handlerRun else {

@@ -43,7 +43,7 @@ import Foundation
 ///   `catch ProductError.notFound` behaves as it did;
 /// - a `CancellationError` (a call cancelled with its task) is thrown as a `CancellationError`, so
 ///   `catch is CancellationError` behaves as it did;
-/// - any other is thrown as a ``RecordedServiceError``, whose `description` and
+/// - any other is thrown as a ``ActionLogError`` of code ``ActionLogError/Code/recordedError``, whose `description` and
 ///   `localizedDescription` read as the recorded error's did.
 public struct RecordedService: Sendable {
     /// The service's name in the journal: `ProductService`.
@@ -76,7 +76,7 @@ public struct RecordedService: Sendable {
     ///   - perform: the live call. Not called on replay.
     /// - Returns: what the live service returned, or on replay the recorded result.
     /// - Throws: what the live service threw, or on replay the recorded error; on replay, a
-    ///   ``ServiceCallDivergence`` when the call is not the one recorded, which the replay reports.
+    ///   ``ActionLogError`` of code ``ActionLogError/Code/serviceCallDiverged`` when the call is not the one recorded, which the replay reports.
     public func call<Result: Codable & Sendable>(
         _ method: String, _ arguments: any (Encodable & Sendable)..., perform: () async throws -> Result
     ) async throws -> Result {
@@ -95,7 +95,7 @@ public struct RecordedService: Sendable {
     ///   - method: the method's name in the journal.
     ///   - arguments: the arguments, each encoded as canonical JSON and compared on replay.
     ///   - perform: the live call. Not called on replay.
-    /// - Throws: what the live service threw, or on replay the recorded error or a ``ServiceCallDivergence``.
+    /// - Throws: what the live service threw, or on replay the recorded error or a ``ActionLogError`` of code ``ActionLogError/Code/serviceCallDiverged``.
     public func call(_ method: String, _ arguments: any (Encodable & Sendable)..., perform: () async throws -> Void) async throws {
         guard let run = HandlerRun.current else { return try await perform() }
         let request = CallRequest(service: name, method: method, arguments: arguments.map(Self.encode), errorTypes: errorTypes)
@@ -146,76 +146,31 @@ struct NoResult: Codable, Sendable {
     }
 }
 
-/// The error a replayed service call throws when the recorded error's type was not given to
-/// ``RecordedService/init(_:errors:)``: its type's name and what it said.
-///
-/// ```swift
-/// catch let error as RecordedServiceError { print(error.type, error.message) }
-/// ```
-public struct RecordedServiceError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
-    /// `String(reflecting:)` of the recorded error's type.
-    public let type: String
-    /// The recorded error: its description, or its JSON for a `Codable` error of a type not declared
-    /// in `errors:` (a `Codable` error is journaled as its value only; declare its type to get it
-    /// back as itself).
-    public let message: String
-    /// The recorded error's `localizedDescription`, when it read differently from its description;
-    /// `nil` when it did not, or the journal predates it.
-    public let recordedLocalizedDescription: String?
-
-    /// Makes the error of a recorded call.
-    ///
-    /// ```swift
-    /// let error = RecordedServiceError(type: "MyApp.OfflineError", message: "OfflineError()", localizedDescription: "You are offline.")
-    /// ```
+extension ActionLogError {
+    /// The error a replayed service call throws when the recorded error's type was not given to
+    /// ``RecordedService/init(_:errors:)``: ``Code/recordedError``, naming the type, reading as the
+    /// recorded error did.
     ///
     /// - Parameters:
-    ///   - type: the recorded error's type name.
-    ///   - message: what it said.
+    ///   - type: `String(reflecting:)` of the recorded error's type.
+    ///   - message: the recorded error: its description, or its JSON for a `Codable` error of a type
+    ///     not declared in `errors:` (a `Codable` error is journaled as its value only).
     ///   - localizedDescription: its localized description, when that differed from `message`.
-    public init(type: String, message: String, localizedDescription: String? = nil) {
-        self.type = type
-        self.message = message
-        self.recordedLocalizedDescription = localizedDescription
+    package static func recordedError(type: String, message: String, localizedDescription: String? = nil) -> ActionLogError {
+        ActionLogError(.recordedError, reason: message, recordedType: type, recordedLocalizedDescription: localizedDescription)
     }
 
-    /// ``message``: the recorded error's own description, so that a message built from the error
-    /// (`"\(error)"`) reads as it did when recorded.
-    public var description: String { message }
-
-    /// What `localizedDescription` returns: the recorded one, or ``message`` when the recorded error's
-    /// localized description was its description.
-    public var errorDescription: String? { recordedLocalizedDescription ?? message }
-}
-
-/// Thrown into a replayed handler by a service call that is not the recorded one: replay stops and
-/// reports the divergence (see the Replayer's `ViewModelReplay`).
-///
-/// ```swift
-/// catch is ServiceCallDivergence { return }   // let the replay report it
-/// ```
-public struct ServiceCallDivergence: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The entry whose handler made the call.
-    public let seq: Int
-    /// What was recorded at that place, `nil` when nothing was.
-    public let recorded: String?
-    /// The call made.
-    public let made: String
-
-    /// Makes the divergence of a call.
+    /// What a replayed handler's service call throws when it is not the recorded one
+    /// (``Code/serviceCallDiverged``): `entry 2: called ProductService.fetchProduct("p-8"), but the
+    /// recording has ProductService.fetchProduct("p-7")`.
     ///
     /// - Parameters:
-    ///   - seq: the entry.
-    ///   - recorded: the recorded call at that place, if any.
+    ///   - seq: the entry whose handler made the call.
+    ///   - recorded: what was recorded at that place, `nil` when nothing was.
     ///   - made: the call made.
-    public init(seq: Int, recorded: String?, made: String) {
-        self.seq = seq
-        self.recorded = recorded
-        self.made = made
-    }
-
-    /// `entry 2: called ProductService.fetchProduct("p-8"), but the recording has ProductService.fetchProduct("p-7")`.
-    public var description: String {
-        "entry \(seq): called \(made), but \(recorded.map { "the recording has \($0)" } ?? "the recording has no more calls")"
+    package static func serviceCallDiverged(seq: Int, recorded: String?, made: String) -> ActionLogError {
+        ActionLogError(
+            .serviceCallDiverged, entry: seq,
+            reason: "called \(made), but \(recorded.map { "the recording has \($0)" } ?? "the recording has no more calls")")
     }
 }

@@ -33,7 +33,7 @@ import Synchronization
 /// a recorded service or the main actor keeps its turn meanwhile; one that keeps it, with another
 /// handler waiting behind it, through a whole look of ``RecorderConfiguration/turnRelease`` (30 s by
 /// default) has it taken, so that the app goes on: the recorder
-/// reports ``RecorderError/Code/turnHeld``, and the entry is marked (``HandlerRecord/releasedAt``)
+/// reports ``ActionLogError/Code/turnHeld``, and the entry is marked (``HandlerRecord/releasedAt``)
 /// for replay to report as not reproducible.
 ///
 /// The recording itself is a ``Recorder``: entries reach the journal through its writer thread, with
@@ -53,14 +53,14 @@ public final class ViewModelRecorder<State: Codable & Sendable, Action: Codable 
     ///   - configuration: the recorder's configuration.
     ///   - handle: the ViewModel's handler: `{ await viewModel.handle($0) }`.
     ///   - snapshot: the projection of the state class to the recorded state, read on the main actor.
-    /// - Throws: ``JournalError`` as ``Recorder/init(path:sessionName:initialState:configuration:)``
-    ///   does; with code ``JournalError/Code/invalidArgument`` when the configuration's metadata is
+    /// - Throws: ``ActionLogError`` as ``Recorder/init(path:sessionName:initialState:configuration:)``
+    ///   does; with code ``ActionLogError/Code/invalidArgument`` when the configuration's metadata is
     ///   not a JSON object.
     public init(
         path: String, sessionName: String, services: [String] = [], configuration: RecorderConfiguration = RecorderConfiguration(),
         handle: @escaping @Sendable (Action) async -> Void,
         snapshot: @escaping @MainActor @Sendable () -> State
-    ) async throws(JournalError) {
+    ) async throws(ActionLogError) {
         let initial = await snapshot()
         recorder = try makeAsyncRecorder(
             path: path, sessionName: sessionName, architecture: .actorViewModel, services: services, outputType: nil,
@@ -117,9 +117,9 @@ public final class ViewModelRecorder<State: Codable & Sendable, Action: Codable 
 func makeAsyncRecorder<State: Codable & Sendable, Action: Codable & Sendable>(
     path: String, sessionName: String, architecture: SessionArchitecture, services: [String], outputType: String?,
     configuration: RecorderConfiguration, initialState: State
-) throws(JournalError) -> Recorder<State, Action, Never> {
+) throws(ActionLogError) -> Recorder<State, Action, Never> {
     guard case .object = configuration.metadata else {
-        throw JournalError(
+        throw ActionLogError(
             .invalidArgument, file: JournalFile.displayName(path),
             reason: "the metadata is \(JSONPatch.describeType(configuration.metadata)), not an object, so it cannot name the recorded services")
     }
@@ -135,14 +135,14 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
     private let handle: @Sendable (Action) async -> Void
     private let snapshot: @MainActor @Sendable () -> State
     private let nextToken = Atomic<Int>(0)
-    private let onError: @Sendable (RecorderError) -> Void
+    private let onError: @Sendable (ActionLogError) -> Void
     /// What the ViewModel did before the first action (`open` until then), and whether it has been
     /// handed to the writer, with the first entry written; and what was done outside any handler's
     /// work since, counted in all and since the last entry handed to the writer.
     private let outside = Mutex<(open: Bool, initial: [HandlerRecord.Record], untracked: Int, sinceLastEntry: Int)>((true, [], 0, 0))
 
     init(
-        recorder: Recorder<State, Action, Never>, onError: @escaping @Sendable (RecorderError) -> Void, turnRelease: Duration,
+        recorder: Recorder<State, Action, Never>, onError: @escaping @Sendable (ActionLogError) -> Void, turnRelease: Duration,
         handle: @escaping @Sendable (Action) async -> Void, snapshot: @escaping @MainActor @Sendable () -> State
     ) {
         self.recorder = recorder
@@ -152,8 +152,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
         let file = JournalFile.displayName(recorder.path)
         let session = recorder.sessionID
         scheduler = TurnScheduler(releaseDelay: turnRelease) { holder, waiter, waited in
-            onError(RecorderError(
-                code: .turnHeld, file: file, session: session, entry: nil,
+            onError(ActionLogError(.turnHeld, file: file, session: session, entry: nil,
                 reason: """
                     the handler of action \(holder + 1) kept its turn for over \(waited) without awaiting a recorded call or \
                     returning, with the handler of action \(waiter + 1) waiting behind it: it waits for something ActionLog \
@@ -217,8 +216,7 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
             return outside.untracked
         }
         guard untracked == 1 else { return }
-        onError(RecorderError(
-            code: .untrackedWork, file: JournalFile.displayName(recorder.path), session: recorder.sessionID, entry: nil,
+        onError(ActionLogError(.untrackedWork, file: JournalFile.displayName(recorder.path), session: recorder.sessionID, entry: nil,
             reason: """
                 the output event \(label) was emitted outside any handler's work (a timer, Task.detached, a GCD or \
                 delegate callback), so no action can be said to have caused it: it is not journaled, and neither are \

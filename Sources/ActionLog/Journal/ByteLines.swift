@@ -13,7 +13,7 @@ struct ByteLines {
     /// Why a line could not be read.
     enum Failure: Error {
         /// The file could not be read.
-        case unreadable(JournalError)
+        case unreadable(ActionLogError)
         /// Line `line` is longer than `maximumLength` bytes.
         case tooLong(line: Int, maximumLength: Int)
     }
@@ -37,7 +37,7 @@ struct ByteLines {
         skipByteOrderMark()
     }
 
-    init(handle: FileHandle, file: String, maximumLength: Int = JSONLReader.maximumLineLength) throws(JournalError) {
+    init(handle: FileHandle, file: String, maximumLength: Int = JSONLReader.maximumLineLength) throws(ActionLogError) {
         buffer = []
         self.handle = handle
         atEnd = false
@@ -52,13 +52,13 @@ struct ByteLines {
         if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
     }
 
-    private mutating func fill() throws(JournalError) {
+    private mutating func fill() throws(ActionLogError) {
         guard let handle, !atEnd else { return }
         let chunk: Data?
         do {
             chunk = try handle.read(upToCount: Self.chunkSize)
         } catch {
-            throw JournalError(.fileSystem, file: file, reason: "cannot read the file: \(error.localizedDescription)")
+            throw ActionLogError(.fileSystem, file: file, reason: "cannot read the file: \(error.localizedDescription)")
         }
         guard let chunk, !chunk.isEmpty else {
             atEnd = true

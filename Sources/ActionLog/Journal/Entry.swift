@@ -245,13 +245,13 @@ struct RawEntry: Sendable {
     }
 
     /// Why a JSON column does not parse: the one wording for a row's columns, parsed at once or later.
-    static func notJSON(_ column: String, _ error: JSONParseError) -> String {
+    static func notJSON(_ column: String, _ error: ActionLogError) -> String {
         "the \(column) is not valid JSON: \(error)"
     }
 
     /// The row parsed, except a keyframe's state: its stored text is handed back instead, and the
     /// entry holds a placeholder (`null`) in its place. See ``SessionStates/advance(past:keyframeText:)``.
-    func parsedDeferringKeyframe(file: String) throws(JournalError) -> (entry: Entry, keyframeText: [UInt8]?) {
+    func parsedDeferringKeyframe(file: String) throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?) {
         guard kind == Entry.Kind.keyframe.rawValue, let text = state else { return (try parsed(file: file), nil) }
         // Read as a timeline reads it, which leaves a keyframe's state out: the placeholder.
         return (try parsed(file: file, readingStates: false), text)
@@ -262,11 +262,11 @@ struct RawEntry: Sendable {
     /// - Parameter readingStates: `false` for a reader that never looks at states (a timeline): a
     ///   keyframe's or delta's content is then an empty placeholder of its kind, and a damaged state
     ///   does not fail the read.
-    func parsed(file: String, readingStates: Bool = true) throws(JournalError) -> Entry {
-        func fail(_ reason: String) -> JournalError {
+    func parsed(file: String, readingStates: Bool = true) throws(ActionLogError) -> Entry {
+        func fail(_ reason: String) -> ActionLogError {
             // A sequence number stored as text or a blob reads as 0 (or its leading digits): it
             // names no entry, and the message says what it is instead.
-            JournalError(.corrupt, file: file, session: session, entry: seqIsNumber ? Int(seq) : nil, reason: reason)
+            ActionLogError(.corrupt, file: file, session: session, entry: seqIsNumber ? Int(seq) : nil, reason: reason)
         }
         if let misstored {
             throw fail(seqIsNumber
@@ -277,7 +277,7 @@ struct RawEntry: Sendable {
             throw fail("the sequence number \(self.seq) is negative")
         }
         if let timeProblem { throw fail(timeProblem) }
-        func json(_ bytes: [UInt8]?, _ column: String) throws(JournalError) -> JSONValue? {
+        func json(_ bytes: [UInt8]?, _ column: String) throws(ActionLogError) -> JSONValue? {
             guard let bytes else { return nil }
             do {
                 return try JSONValue(parsing: bytes)
@@ -301,7 +301,7 @@ struct RawEntry: Sendable {
             }
         } catch let problem as EntryProblem {
             throw fail(problem.reason)
-        } catch let error as JournalError {
+        } catch let error as ActionLogError {
             throw error
         } catch {
             throw fail("\(error)")

@@ -40,8 +40,8 @@ public struct EntryCursor: Sendable {
     /// row after it. An error reading the rows themselves (a damaged index, a page SQLite cannot
     /// read) ends the cursor.
     ///
-    /// - Throws: ``JournalError`` naming the entry when its row cannot be read.
-    public mutating func next() throws(JournalError) -> Entry? {
+    /// - Throws: ``ActionLogError`` naming the entry when its row cannot be read.
+    public mutating func next() throws(ActionLogError) -> Entry? {
         guard let raw = try nextRaw() else { return nil }
         return try raw.parsed(file: journal.fileName, readingStates: readingStates)
     }
@@ -58,8 +58,8 @@ public struct EntryCursor: Sendable {
     /// A row whose sequence number is not stored as an integer is always parsed, to be named.
     ///
     /// - Parameter keeps: whether an entry of that kind and label is wanted.
-    /// - Throws: ``JournalError`` naming the entry when a kept row cannot be read.
-    package mutating func next(keeping keeps: (_ kind: String, _ label: String?) -> Bool) throws(JournalError) -> Filtered? {
+    /// - Throws: ``ActionLogError`` naming the entry when a kept row cannot be read.
+    package mutating func next(keeping keeps: (_ kind: String, _ label: String?) -> Bool) throws(ActionLogError) -> Filtered? {
         guard let raw = try nextRaw() else { return nil }
         if raw.misstored == nil, raw.seq >= 0, !keeps(raw.kind, raw.label) { return .passed(seq: Int(raw.seq)) }
         return .kept(try raw.parsed(file: journal.fileName, readingStates: readingStates))
@@ -68,14 +68,14 @@ public struct EntryCursor: Sendable {
     /// The next entry, parsed except a keyframe's state, whose stored text comes beside it: for a
     /// walk that parses keyframes only when it needs them (``SessionStates/advance(past:keyframeText:)``).
     ///
-    /// - Throws: ``JournalError`` naming the entry when its row cannot be read.
-    package mutating func nextDeferringKeyframe() throws(JournalError) -> (entry: Entry, keyframeText: [UInt8]?)? {
+    /// - Throws: ``ActionLogError`` naming the entry when its row cannot be read.
+    package mutating func nextDeferringKeyframe() throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?)? {
         guard let raw = try nextRaw() else { return nil }
         return try raw.parsedDeferringKeyframe(file: journal.fileName)
     }
 
     /// The next row as stored, not parsed: for readers that must go on past a damaged row.
-    mutating func nextRaw() throws(JournalError) -> RawEntry? {
+    mutating func nextRaw() throws(ActionLogError) -> RawEntry? {
         if page.isEmpty {
             guard !exhausted, let from = nextSeq, remaining != 0 else { return nil }
             // A caller that wants a few rows (one entry) reads only those, not a whole page.
@@ -100,7 +100,7 @@ public struct EntryCursor: Sendable {
                 // going on from there would read the same rows again and again.
                 exhausted = true
                 page = []
-                throw JournalError(.corrupt, file: journal.fileName, session: session, entry: from, reason: """
+                throw ActionLogError(.corrupt, file: journal.fileName, session: session, entry: from, reason: """
                     the entries' index is damaged: asked for the entries from \(from) on, it answered entry \(last.seq) last
                     """)
             } else {

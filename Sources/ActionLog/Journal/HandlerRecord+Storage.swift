@@ -60,9 +60,9 @@ extension Journal {
     ///
     /// - Parameter session: the session's id.
     /// - Returns: one record per entry that has one, by seq.
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is no
-    ///   such session, ``JournalError/Code/corrupt`` naming the entry when a row is damaged.
-    public func handlerRecords(in session: JournalSession.ID) throws(JournalError) -> [HandlerRecord] {
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/sessionNotFound`` when there is no
+    ///   such session, ``ActionLogError/Code/corrupt`` naming the entry when a row is damaged.
+    public func handlerRecords(in session: JournalSession.ID) throws(ActionLogError) -> [HandlerRecord] {
         _ = try self.session(session)
         return try handlerRecords(in: session, seqs: 0...Int.max)
     }
@@ -73,7 +73,7 @@ extension Journal {
     /// A window from seq 0 also reads the rows whose seq is not an integer (a damaged file), which no
     /// range holds: the first window of every walk refuses them, as reading the whole session does.
     /// That costs one scan of the session's rows per walk; the other windows read their range only.
-    package func handlerRecords(in session: JournalSession.ID, seqs: ClosedRange<Int>) throws(JournalError) -> [HandlerRecord] {
+    package func handlerRecords(in session: JournalSession.ID, seqs: ClosedRange<Int>) throws(ActionLogError) -> [HandlerRecord] {
         let file = fileName
         return try read(session: session) { connection in
             guard try Self.hasHandlerTables(connection) else { return [] }
@@ -103,10 +103,10 @@ extension Journal {
     /// are as many as the rows at most, however far apart their seqs (a damaged row may hold
     /// `Int64.max`), and a call whose handler row is gone is still read (and found wanting).
     ///
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the entry when the
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/corrupt`` naming the entry when the
     ///   file's index answers one before `seq`, which only a damaged index does: a walk going on
     ///   from there would read the same windows for ever.
-    package func firstHandlerSeq(in session: JournalSession.ID, from seq: Int) throws(JournalError) -> Int? {
+    package func firstHandlerSeq(in session: JournalSession.ID, from seq: Int) throws(ActionLogError) -> Int? {
         let first = try read(session: session) { connection -> Int? in
             guard try Self.hasHandlerTables(connection) else { return nil }
             // Integers only: SQLite orders a text after every number, and reads it as 0. Each side
@@ -119,7 +119,7 @@ extension Journal {
                 """, [.integer(session), .integer(Int64(seq))]).map(Int.init)
         }
         if let first, first < seq {
-            throw JournalError(.corrupt, file: fileName, session: session, entry: first, reason: """
+            throw ActionLogError(.corrupt, file: fileName, session: session, entry: first, reason: """
                 the handler records are out of order: the first from entry \(seq) on is entry \(first); the file's index is damaged
                 """)
         }
@@ -174,9 +174,9 @@ package struct HandlerRecordPager: Sendable {
     /// The record of entry `seq`, or `nil` when its entry has none; reads the window of entries from
     /// `seq` on when `seq` is outside the one read last.
     ///
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the entry when a row
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/corrupt`` naming the entry when a row
     ///   of the window is damaged.
-    package mutating func record(at seq: Int) throws(JournalError) -> HandlerRecord? {
+    package mutating func record(at seq: Int) throws(ActionLogError) -> HandlerRecord? {
         if window?.contains(seq) != true {
             let (last, overflow) = seq.addingReportingOverflow(Self.windowSize - 1)
             let seqs = seq...(overflow ? Int.max : last)
@@ -201,18 +201,18 @@ struct HandlerRowReader {
         self.session = session
     }
 
-    private func damaged(_ entry: Int?, _ reason: String) -> JournalError {
-        JournalError(.corrupt, file: file, session: session, entry: entry, reason: reason)
+    private func damaged(_ entry: Int?, _ reason: String) -> ActionLogError {
+        ActionLogError(.corrupt, file: file, session: session, entry: entry, reason: reason)
     }
 
-    private func integer(_ row: Row, _ column: Int32, _ name: String, entry: Int?) throws(JournalError) -> Int {
+    private func integer(_ row: Row, _ column: Int32, _ name: String, entry: Int?) throws(ActionLogError) -> Int {
         if let type = row.nonIntegerType(column) { throw damaged(entry, "\(name) holds \(type), not an integer") }
         let value = row.int(column)
         guard value >= 0, value <= Int64(Int32.max) else { throw damaged(entry, "\(name) \(value) is out of range") }
         return Int(value)
     }
 
-    private func json(_ row: Row, _ column: Int32, _ name: String, entry: Int) throws(JournalError) -> JSONValue? {
+    private func json(_ row: Row, _ column: Int32, _ name: String, entry: Int) throws(ActionLogError) -> JSONValue? {
         guard let text = row.text(column) else { return nil }
         do {
             return try JSONValue(parsing: text)
@@ -221,7 +221,7 @@ struct HandlerRowReader {
         }
     }
 
-    mutating func addHandler(_ row: Row) throws(JournalError) {
+    mutating func addHandler(_ row: Row) throws(ActionLogError) {
         let seq = try integer(row, 0, "a handler's seq", entry: nil)
         let started = try integer(row, 1, "started", entry: seq)
         let releasedAt = row.isNull(2) ? nil : try integer(row, 2, "released_at", entry: seq)
@@ -230,7 +230,7 @@ struct HandlerRowReader {
         handlers.append(HandlerRecord(seq: seq, started: started, records: [], releasedAt: releasedAt, untrackedOutputs: untracked))
     }
 
-    mutating func addRecord(_ row: Row) throws(JournalError) {
+    mutating func addRecord(_ row: Row) throws(ActionLogError) {
         let seq = try integer(row, 0, "a call's seq", entry: nil)
         let index = try integer(row, 1, "idx", entry: seq)
         guard let position = positions[seq] else { throw damaged(seq, "call \(index) belongs to no handler") }

@@ -34,7 +34,7 @@ public struct HandlerRecord: Sendable, Hashable {
     /// Where the recorder took the handler's turn from it, or `nil` (almost always): the position in
     /// the run order of the first turn given after it. A handler keeps its turn until it awaits a
     /// recorded call or returns; one that waited longer than
-    /// ``RecorderError/Code/turnHeld``'s delay with another handler behind it (it joined another
+    /// ``ActionLogError/Code/turnHeld``'s delay with another handler behind it (it joined another
     /// handler's task, awaited a continuation or a stream) had its turn given on, so the run order
     /// from here was decided by time: replay reports the entry as not reproducible.
     public var releasedAt: Int?

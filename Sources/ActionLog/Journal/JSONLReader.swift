@@ -32,19 +32,19 @@ struct JSONLReader {
     ///     once to check it, once to store it). Only a regular file reads the same twice (a pipe's
     ///     text is gone after the first read), so anything else is refused before it is opened.
     ///   - maximumLineLength: the most bytes a line may hold (``maximumLineLength``; tests set it small).
-    init(url: URL, readTwice: Bool = false, maximumLineLength: Int = Self.maximumLineLength) throws(JournalError) {
+    init(url: URL, readTwice: Bool = false, maximumLineLength: Int = Self.maximumLineLength) throws(ActionLogError) {
         let file = url.lastPathComponent
         let shown = url.relativePath  // As it was given: `nope.jsonl` rather than the whole path from the working directory.
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw JournalError(.fileNotFound, file: file, reason: "no such file (looked for \(shown))")
+            throw ActionLogError(.fileNotFound, file: file, reason: "no such file (looked for \(shown))")
         }
         guard !isDirectory.boolValue else {
-            throw JournalError(.notAJournal, file: file, reason: "a directory, not an ActionLog session in text form (\(shown))")
+            throw ActionLogError(.notAJournal, file: file, reason: "a directory, not an ActionLog session in text form (\(shown))")
         }
         // Following symbolic links, as the journals' check does: `/dev/stdin` redirected from a file is that file.
         if readTwice, JournalFile.specialFileKind(url.path) != nil {
-            throw JournalError(.invalidArgument, file: file, reason: """
+            throw ActionLogError(.invalidArgument, file: file, reason: """
                 not a regular file (\(shown)); import reads the text form twice (to check it, then to \
                 store it): save it to a file first
                 """)
@@ -53,12 +53,12 @@ struct JSONLReader {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw JournalError(.fileSystem, file: file, reason: "cannot read \(shown): \(error.localizedDescription)")
+            throw ActionLogError(.fileSystem, file: file, reason: "cannot read \(shown): \(error.localizedDescription)")
         }
         try self.init(source: try ByteLines(handle: handle, file: file, maximumLength: maximumLineLength), file: file)
     }
 
-    init(source: ByteLines, file: String) throws(JournalError) {
+    init(source: ByteLines, file: String) throws(ActionLogError) {
         self.file = file
         self.source = source
         states = SessionStates(file: file, session: nil)
@@ -68,7 +68,7 @@ struct JSONLReader {
         header = try Self.readHeader(first, file: file)
     }
 
-    private static func onlyBlanksFollow(_ source: inout ByteLines, file: String) throws(JournalError) -> Bool {
+    private static func onlyBlanksFollow(_ source: inout ByteLines, file: String) throws(ActionLogError) -> Bool {
         while let line = try line(from: &source, file: file, entry: nil) {
             if !ByteLines.isBlank(line) { return false }
         }
@@ -76,7 +76,7 @@ struct JSONLReader {
     }
 
     /// The next line of `source`; a line longer than its limit is refused as the line of `entry`.
-    private static func line(from source: inout ByteLines, file: String, entry: Int?) throws(JournalError) -> ArraySlice<UInt8>? {
+    private static func line(from source: inout ByteLines, file: String, entry: Int?) throws(ActionLogError) -> ArraySlice<UInt8>? {
         do {
             return try source.next()
         } catch {
@@ -91,11 +91,11 @@ struct JSONLReader {
         }
     }
 
-    static func fail(_ file: String, _ code: JournalError.Code = .corrupt, line: Int, entry: Int?, _ reason: String) -> JournalError {
-        JournalError(code, file: file, entry: entry, reason: "line \(line): \(reason)")
+    static func fail(_ file: String, _ code: ActionLogError.Code = .corrupt, line: Int, entry: Int?, _ reason: String) -> ActionLogError {
+        ActionLogError(code, file: file, entry: entry, line: line, reason: reason)
     }
 
-    func fail(_ code: JournalError.Code = .corrupt, line: Int, entry: Int?, _ reason: String) -> JournalError {
+    func fail(_ code: ActionLogError.Code = .corrupt, line: Int, entry: Int?, _ reason: String) -> ActionLogError {
         Self.fail(file, code, line: line, entry: entry, reason)
     }
 
@@ -104,7 +104,7 @@ struct JSONLReader {
     ///
     /// - Parameter checking: whether to walk the states (import, export); reading a golden into
     ///   memory leaves that to whoever uses it.
-    mutating func next(checking: Bool) throws(JournalError) -> Entry? {
+    mutating func next(checking: Bool) throws(ActionLogError) -> Entry? {
         if checking, expected == 0, let problem = header.recordProblems.first {
             // The rules of a session's record, as `verify` applies them to a journal's: checked where
             // the session is checked for import, so that nothing imported fails `verify`.
@@ -149,12 +149,12 @@ struct JSONLReader {
     }
 
     /// A session's error, located the way people find it in a text file: by its line.
-    private func locate(_ error: JournalError) -> JournalError {
+    private func locate(_ error: ActionLogError) -> ActionLogError {
         fail(error.code, line: error.entry.map { $0 + 2 } ?? 1, entry: error.entry, error.reason)
     }
 
     /// Reads every entry into memory.
-    mutating func readAll() throws(JournalError) -> RecordedSession {
+    mutating func readAll() throws(ActionLogError) -> RecordedSession {
         var entries: [Entry] = []
         while let entry = try next(checking: false) { entries.append(entry) }
         var recorded = RecordedSession(session: session(entryCount: entries.count), entries: entries, file: file)
@@ -177,10 +177,10 @@ struct JSONLReader {
     static let lineDepth = JSONValue.maximumDepth + 1
 
     /// Reads line 1: a header of a format this ActionLog reads. The entry count is filled in later.
-    private static func readHeader(_ line: ArraySlice<UInt8>, file: String) throws(JournalError) -> JournalSession {
+    private static func readHeader(_ line: ArraySlice<UInt8>, file: String) throws(ActionLogError) -> JournalSession {
         // A journal given where its text form is expected: said so, rather than as bad JSON at byte 0.
         if line.starts(with: Array("SQLite format 3".utf8) + [0]) {
-            throw JournalError(.notAJournal, file: file, reason: "an SQLite database (a journal?), not an ActionLog session in text form")
+            throw ActionLogError(.notAJournal, file: file, reason: "an SQLite database (a journal?), not an ActionLog session in text form")
         }
         let value: JSONValue
         do {
@@ -188,7 +188,7 @@ struct JSONLReader {
         } catch {
             // Not JSON from its first byte on: another kind of file (a usage error, as a file that is
             // not a journal is for the readers of journals). A header cut short is a damaged text form.
-            let code: JournalError.Code = error.offset == 0 ? .notAJournal : .corrupt
+            let code: ActionLogError.Code = error.offset == 0 ? .notAJournal : .corrupt
             throw fail(file, code, line: 1, entry: nil, "not an ActionLog session header: \(error)")
         }
         guard case .object(let members) = value, members["actionlog"] == .string("session") else {
@@ -225,7 +225,7 @@ struct JSONLReader {
     }
 
     /// Reads the line of entry `expected`.
-    private func readEntry(_ line: ArraySlice<UInt8>, line number: Int) throws(JournalError) -> (Entry, HandlerRecord?) {
+    private func readEntry(_ line: ArraySlice<UInt8>, line number: Int) throws(ActionLogError) -> (Entry, HandlerRecord?) {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: Array(line), maximumDepth: Self.lineDepth)
@@ -249,7 +249,7 @@ struct JSONLReader {
                 dropped: try fields.int("dropped"), note: try fields.string("note"))
         } catch let problem as EntryProblem {
             throw fields.fail(problem.reason)
-        } catch let error as JournalError {
+        } catch let error as ActionLogError {
             throw error
         } catch {
             throw fields.fail("\(error)")
@@ -284,22 +284,22 @@ private struct Fields {
     /// `the header` or `the entry`, for "has no" messages.
     let subject: String
 
-    func fail(_ reason: String) -> JournalError {
+    func fail(_ reason: String) -> ActionLogError {
         JSONLReader.fail(file, line: line, entry: entry, reason)
     }
 
-    func require<T>(_ value: T?, _ key: String) throws(JournalError) -> T {
+    func require<T>(_ value: T?, _ key: String) throws(ActionLogError) -> T {
         guard let value else { throw fail("\(subject) has no \"\(key)\"") }
         return value
     }
 
-    func string(_ key: String) throws(JournalError) -> String? {
+    func string(_ key: String) throws(ActionLogError) -> String? {
         guard let value = members[key] else { return nil }
         guard case .string(let string) = value else { throw fail("\"\(key)\" must be a string, not \(Self.described(value))") }
         return string
     }
 
-    func int(_ key: String) throws(JournalError) -> Int64? {
+    func int(_ key: String) throws(ActionLogError) -> Int64? {
         guard let value = members[key] else { return nil }
         guard case .number(let text) = value, let int = Int64(text) else {
             throw fail("\"\(key)\" must be an integer, not \(Self.described(value))")
@@ -307,7 +307,7 @@ private struct Fields {
         return int
     }
 
-    func time(_ key: String) throws(JournalError) -> Date? {
+    func time(_ key: String) throws(ActionLogError) -> Date? {
         guard let value = members[key] else { return nil }
         guard case .number(let text) = value, let seconds = Double(text), seconds.isFinite else {
             throw fail("\"\(key)\" must be a number of seconds since 1970, not \(Self.described(value))")
@@ -315,7 +315,7 @@ private struct Fields {
         return JSONLTime.date(seconds)
     }
 
-    func status() throws(JournalError) -> JournalSession.Status {
+    func status() throws(ActionLogError) -> JournalSession.Status {
         let name = try require(string("status"), "status")
         guard let status = JournalSession.Status(rawValue: name) else {
             throw fail("unknown session status \"\(name)\" (expected recording, closed or interrupted)")
@@ -323,7 +323,7 @@ private struct Fields {
         return status
     }
 
-    func metadata() throws(JournalError) -> JSONValue {
+    func metadata() throws(ActionLogError) -> JSONValue {
         guard let value = members["metadata"] else { return [:] }
         guard case .object = value else { throw fail("\"metadata\" must be an object, not \(Self.described(value))") }
         return value
@@ -358,7 +358,7 @@ extension RecordedSession {
         package var handlers: CollectedHandlers { reader.collected }
 
         /// The next entry, checked, or `nil` after the last one (when the dropped count is checked).
-        package mutating func next() throws(JournalError) -> Entry? {
+        package mutating func next() throws(ActionLogError) -> Entry? {
             let entry = try reader.next(checking: true)
             if entry != nil { count += 1 }
             return entry
@@ -367,8 +367,8 @@ extension RecordedSession {
 
     /// Opens a `.jsonl` file for reading an entry at a time, reading its header.
     ///
-    /// - Throws: ``JournalError`` as ``init(contentsOfJSONL:)`` does.
-    package static func jsonlReader(at url: URL) throws(JournalError) -> JSONLStream {
+    /// - Throws: ``ActionLogError`` as ``init(contentsOfJSONL:)`` does.
+    package static func jsonlReader(at url: URL) throws(ActionLogError) -> JSONLStream {
         JSONLStream(reader: try JSONLReader(url: url))
     }
 }

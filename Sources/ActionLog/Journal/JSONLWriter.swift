@@ -110,15 +110,15 @@ extension Journal {
     /// - Parameters:
     ///   - id: the session.
     ///   - handle: where the text goes.
-    /// - Throws: ``JournalError``: the session's errors, or ``JournalError/Code/fileSystem`` when
+    /// - Throws: ``ActionLogError``: the session's errors, or ``ActionLogError/Code/fileSystem`` when
     ///   writing to `handle` fails (a full disk, a closed pipe).
-    public func exportJSONL(_ id: JournalSession.ID, to handle: FileHandle) throws(JournalError) {
-        try snapshot { () throws(JournalError) in
+    public func exportJSONL(_ id: JournalSession.ID, to handle: FileHandle) throws(ActionLogError) {
+        try snapshot { () throws(ActionLogError) in
             let session = try self.session(id)
             var handlers = HandlerRecordPager(journal: self, session: id)
             var cursor = try entryCursor(in: id)
-            try RecordedSession.writeJSONL(session: session, file: fileName, to: handle, handler: { seq throws(JournalError) in try handlers.record(at: seq) }) {
-                () throws(JournalError) in try cursor.next()
+            try RecordedSession.writeJSONL(session: session, file: fileName, to: handle, handler: { seq throws(ActionLogError) in try handlers.record(at: seq) }) {
+                () throws(ActionLogError) in try cursor.next()
             }
         }
     }
@@ -126,47 +126,47 @@ extension Journal {
     /// ``exportJSONL(_:to:)`` with the text handed to `write` in chunks of about 64 KiB: for a caller
     /// that reports its own write failures (the CLI names the file it could not write).
     ///
-    /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
+    /// - Throws: ``ActionLogError`` for the session's errors, or what `write` throws.
     package func exportJSONL(_ id: JournalSession.ID, write: ([UInt8]) throws -> Void) throws {
         let session = try self.session(id)
         // An asynchronous session's handler records are read a window of entries at a time, as the entries are.
         var handlers = HandlerRecordPager(journal: self, session: id)
         var cursor = try entryCursor(in: id)
         try RecordedSession.writeJSONL(
-            session: session, file: fileName, handler: { seq throws(JournalError) in try handlers.record(at: seq) },
-            next: { () throws(JournalError) in try cursor.next() }, write: write)
+            session: session, file: fileName, handler: { seq throws(ActionLogError) in try handlers.record(at: seq) },
+            next: { () throws(ActionLogError) in try cursor.next() }, write: write)
     }
 }
 
 extension RecordedSession {
     /// Writes a session's text form from entries read one at a time, checking them on the way.
     package static func writeJSONL(
-        session: JournalSession, file: String, to handle: FileHandle, handler: (Int) throws(JournalError) -> HandlerRecord? = { _ in nil },
-        next: () throws(JournalError) -> Entry?
-    ) throws(JournalError) {
+        session: JournalSession, file: String, to handle: FileHandle, handler: (Int) throws(ActionLogError) -> HandlerRecord? = { _ in nil },
+        next: () throws(ActionLogError) -> Entry?
+    ) throws(ActionLogError) {
         do {
             try writeJSONL(session: session, file: file, handler: handler, next: next) { bytes in
                 do {
                     try handle.write(contentsOf: bytes)
                 } catch {
-                    throw JournalError(.fileSystem, file: file, session: session.journalID, reason: "cannot write the text form: \(error.localizedDescription)")
+                    throw ActionLogError(.fileSystem, file: file, session: session.journalID, reason: "cannot write the text form: \(error.localizedDescription)")
                 }
             }
-        } catch let error as JournalError {
+        } catch let error as ActionLogError {
             throw error
         } catch {
-            // Unreachable: `next` and the writer above throw only JournalError.
-            throw JournalError(.fileSystem, file: file, session: session.journalID, reason: "cannot write the text form: \(error)")
+            // Unreachable: `next` and the writer above throw only ActionLogError.
+            throw ActionLogError(.fileSystem, file: file, session: session.journalID, reason: "cannot write the text form: \(error)")
         }
     }
 
     /// Writes a session's text form from entries read one at a time, checking them on the way, and
     /// hands it to `write` in chunks of about 64 KiB.
     ///
-    /// - Throws: ``JournalError`` for the session's errors, or what `write` throws.
+    /// - Throws: ``ActionLogError`` for the session's errors, or what `write` throws.
     package static func writeJSONL(
-        session: JournalSession, file: String, handler: (Int) throws(JournalError) -> HandlerRecord? = { _ in nil },
-        next: () throws(JournalError) -> Entry?, write: ([UInt8]) throws -> Void
+        session: JournalSession, file: String, handler: (Int) throws(ActionLogError) -> HandlerRecord? = { _ in nil },
+        next: () throws(ActionLogError) -> Entry?, write: ([UInt8]) throws -> Void
     ) throws {
         var writer = JSONLWriter()
         var states = SessionStates(file: file, session: session.journalID)

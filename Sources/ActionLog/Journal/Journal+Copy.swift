@@ -31,11 +31,11 @@ extension Journal {
     ///     itself (the same file, through any path or link) is never replaced. A `-wal` file beside
     ///     `destination` (a journal there may be open) is refused in any case: SQLite would read it
     ///     into the copy.
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/fileSystem`` when `destination` exists
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/fileSystem`` when `destination` exists
     ///   (and `replacing` is false), is this journal, or cannot be written; the error names both files.
     ///   See <https://www.sqlite.org/lang_vacuum.html#vacuuminto>.
-    public func copy(to destination: String, replacing: Bool = false) throws(JournalError) {
-        func failure(_ reason: String) -> JournalError {
+    public func copy(to destination: String, replacing: Bool = false) throws(ActionLogError) {
+        func failure(_ reason: String) -> ActionLogError {
             copyError(to: destination, reason)
         }
         if let refusal = copyRefusal(to: destination, replacing: replacing) { throw refusal }
@@ -92,7 +92,7 @@ extension Journal {
     ///   - destination: the copy's path.
     ///   - replacing: whether an existing file may be replaced.
     ///   - hint: what the message tells to do about an existing file (the CLI says `pass --force ...`).
-    package func copyRefusal(to destination: String, replacing: Bool, hint: String = replacingHint) -> JournalError? {
+    package func copyRefusal(to destination: String, replacing: Bool, hint: String = replacingHint) -> ActionLogError? {
         // By name too: a companion file that does not exist yet is one SQLite would take for the
         // journal's own the next time it opens it.
         if JournalFile.isFile(destination, ofJournal: path) {
@@ -116,8 +116,8 @@ extension Journal {
         return nil
     }
 
-    private func copyError(to destination: String, _ reason: String) -> JournalError {
-        JournalError(.fileSystem, file: fileName, reason: "cannot copy to \(destination): \(reason)")
+    private func copyError(to destination: String, _ reason: String) -> ActionLogError {
+        ActionLogError(.fileSystem, file: fileName, reason: "cannot copy to \(destination): \(reason)")
     }
 
     /// `fsync(2)` of the file or directory at `path`.

@@ -21,10 +21,10 @@ extension Journal {
     ///
     /// - Parameter recorded: the session and its entries. Its ids are not kept: the journal assigns one.
     /// - Returns: the id of the inserted session.
-    /// - Throws: ``JournalError`` naming `recorded.file` when the session is damaged; naming this
+    /// - Throws: ``ActionLogError`` naming `recorded.file` when the session is damaged; naming this
     ///   journal when it was opened read-only or when SQLite refuses the insert (the error names the entry).
     @discardableResult
-    public func insert(_ recorded: RecordedSession) throws(JournalError) -> JournalSession.ID {
+    public func insert(_ recorded: RecordedSession) throws(ActionLogError) -> JournalSession.ID {
         var entries = recorded.entries.makeIterator()
         do {
             return try insert(session: recorded.session, file: recorded.file, handlers: { recorded.handlers }) { entries.next() }
@@ -43,14 +43,14 @@ extension Journal {
     ///   - next: the next entry, or `nil` after the last.
     /// - Returns: the new session's id.
     package func insert(
-        session: JournalSession, file source: String, handlers: () -> [HandlerRecord] = { [] }, next: () throws(JournalError) -> Entry?
-    ) throws(JournalError) -> JournalSession.ID {
+        session: JournalSession, file source: String, handlers: () -> [HandlerRecord] = { [] }, next: () throws(ActionLogError) -> Entry?
+    ) throws(ActionLogError) -> JournalSession.ID {
         let file = fileName
         let isLive = session.status == .recording
         let status = isLive ? JournalSession.Status.interrupted : session.status
         return try read { connection in
             guard connection.mode == .readWrite else {
-                throw JournalError(.fileSystem, file: file, reason: "opened read-only, so no session can be inserted; open it with mode: .readWrite")
+                throw ActionLogError(.fileSystem, file: file, reason: "opened read-only, so no session can be inserted; open it with mode: .readWrite")
             }
             return try connection.transaction {
                 try connection.prepare("""
@@ -93,7 +93,7 @@ extension Journal {
                 try states.finish(droppedCount: session.droppedCount)
                 for handler in handlers() {
                     guard handler.seq >= 1, handler.seq < states.entryCount else {
-                        throw JournalError(.corrupt, file: source, session: session.journalID, entry: handler.seq, reason: "a handler record for an entry the session does not have")
+                        throw ActionLogError(.corrupt, file: source, session: session.journalID, entry: handler.seq, reason: "a handler record for an entry the session does not have")
                     }
                     do throws(SQLiteError) {
                         try HandlerInserter.insert(handler, connection: connection, session: id, seq: handler.seq)
@@ -127,11 +127,11 @@ extension Journal {
     ///   - url: the `.jsonl` file, a regular file.
     ///   - path: the journal; created when missing.
     /// - Returns: the id of the inserted session.
-    /// - Throws: ``JournalError`` when the text cannot be read or is damaged (naming the file, the
-    ///   entry and the line), or the journal cannot be written; ``JournalError/Code/invalidArgument``
+    /// - Throws: ``ActionLogError`` when the text cannot be read or is damaged (naming the file, the
+    ///   entry and the line), or the journal cannot be written; ``ActionLogError/Code/invalidArgument``
     ///   when `url` is not a regular file.
     @discardableResult
-    public static func importJSONL(at url: URL, into path: String) throws(JournalError) -> JournalSession.ID {
+    public static func importJSONL(at url: URL, into path: String) throws(ActionLogError) -> JournalSession.ID {
         try importingJSONL(at: url, into: path).id
     }
 
@@ -144,7 +144,7 @@ extension Journal {
     ///   - inserted: called with the number of entries read for inserting so far, and the total.
     package static func importingJSONL(
         at url: URL, into path: String, checked: (Int) -> Void = { _ in }, inserted: (Int, Int) -> Void = { _, _ in }
-    ) throws(JournalError) -> (session: JournalSession, id: JournalSession.ID) {
+    ) throws(ActionLogError) -> (session: JournalSession, id: JournalSession.ID) {
         var check = try JSONLReader(url: url, readTwice: true)
         var count = 0
         while try check.next(checking: true) != nil {
@@ -157,7 +157,7 @@ extension Journal {
         let collected = reader.collected
         var read = 0
         let total = count
-        let id = try journal.insert(session: reader.header, file: reader.file, handlers: { collected.inOrder }) { () throws(JournalError) in
+        let id = try journal.insert(session: reader.header, file: reader.file, handlers: { collected.inOrder }) { () throws(ActionLogError) in
             let entry = try reader.next(checking: false)
             if entry != nil {
                 read += 1
@@ -182,10 +182,10 @@ extension RecordedSession {
     /// ```
     ///
     /// - Parameter seq: the entry.
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/entryNotFound`` when there is no such
-    ///   entry or it is a gap; ``JournalError/Code/corrupt`` when a delta does not apply. The error names
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/entryNotFound`` when there is no such
+    ///   entry or it is a gap; ``ActionLogError/Code/corrupt`` when a delta does not apply. The error names
     ///   the file, the entry and, for a text file, the line.
-    public func state(at seq: Int) throws(JournalError) -> JSONValue {
+    public func state(at seq: Int) throws(ActionLogError) -> JSONValue {
         let index = entries.indices.contains(seq) && entries[seq].seq == seq ? seq : entries.firstIndex { $0.seq == seq }
         guard let index else { throw error(.entryNotFound, entry: seq, "no such entry") }
         let start = entries[...index].lastIndex { $0.kind != .delta } ?? entries.startIndex
@@ -205,9 +205,9 @@ extension RecordedSession {
     /// try recorded.checkImportable()   // checkout.jsonl, entry 4: line 6: the delta does not apply: ...
     /// ```
     ///
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the file, the entry
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/corrupt`` naming the file, the entry
     ///   and, for a text file, the line.
-    public func checkImportable() throws(JournalError) {
+    public func checkImportable() throws(ActionLogError) {
         if let problem = session.recordProblems.first { throw error(.corrupt, entry: nil, "the session \(problem)") }
         var states = SessionStates(file: file, session: journalID)
         do {
@@ -229,8 +229,8 @@ extension RecordedSession {
 
     /// An error of ``SessionStates`` about this session, located the way people find it: by the
     /// session id in a journal; by the line in a text file. Other errors pass unchanged.
-    package func locate(_ error: JournalError) -> JournalError {
-        guard error.file == file, error.sqlite == nil, error.code == .corrupt || error.code == .entryNotFound else { return error }
+    package func locate(_ error: ActionLogError) -> ActionLogError {
+        guard error.file == file, error.line == nil, error.sqliteCode == nil, error.code == .corrupt || error.code == .entryNotFound else { return error }
         return self.error(error.code, entry: error.entry, error.reason)
     }
 
@@ -241,14 +241,14 @@ extension RecordedSession {
     ///   - code: the error's code.
     ///   - seq: the entry concerned; `nil` for the session itself.
     ///   - reason: what is wrong.
-    func error(_ code: JournalError.Code, entry seq: Int?, _ reason: String) -> JournalError {
+    func error(_ code: ActionLogError.Code, entry seq: Int?, _ reason: String) -> ActionLogError {
         guard isTextForm else {
-            return JournalError(code, file: file, session: session.id, entry: seq, reason: reason)
+            return ActionLogError(code, file: file, session: session.id, entry: seq, reason: reason)
         }
         // An entry that is not in the file has no line to point at.
         if let seq, !(entries.indices.contains(seq) && entries[seq].seq == seq) {
-            return JournalError(code, file: file, entry: seq, reason: reason)
+            return ActionLogError(code, file: file, entry: seq, reason: reason)
         }
-        return JournalError(code, file: file, entry: seq, reason: "line \(seq.map { $0 + 2 } ?? 1): \(reason)")
+        return ActionLogError(code, file: file, entry: seq, line: seq.map { $0 + 2 } ?? 1, reason: reason)
     }
 }

@@ -16,14 +16,14 @@ extension Journal {
     ///   - session: the session's id.
     ///   - labels: the most labels to return in ``SessionStatistics/labels``; `nil` for all.
     ///   - slowest: how many of the slowest entries to return.
-    /// - Throws: ``JournalError``: ``JournalError/Code/sessionNotFound`` when there is no such
-    ///   session; ``JournalError/Code/corrupt`` naming the entry when a row's kind is unknown or its
+    /// - Throws: ``ActionLogError``: ``ActionLogError/Code/sessionNotFound`` when there is no such
+    ///   session; ``ActionLogError/Code/corrupt`` naming the entry when a row's kind is unknown or its
     ///   duration or dropped count is not stored as an integer.
-    public func statistics(in session: JournalSession.ID, labels: Int? = nil, slowest: Int = 5) throws(JournalError) -> SessionStatistics {
-        try snapshot { () throws(JournalError) in
+    public func statistics(in session: JournalSession.ID, labels: Int? = nil, slowest: Int = 5) throws(ActionLogError) -> SessionStatistics {
+        try snapshot { () throws(ActionLogError) in
             try read(session: session) { connection in
                 let exists = try connection.prepare("SELECT 1 FROM sessions WHERE id = ?1").firstRow([.integer(session)]) { _ in true } ?? false
-                guard exists else { throw JournalError(.sessionNotFound, file: fileName, session: session, reason: "no such session") }
+                guard exists else { throw ActionLogError(.sessionNotFound, file: fileName, session: session, reason: "no such session") }
                 return try Self.statistics(connection, session: session, labels: labels, slowest: slowest, file: fileName)
             }
         }
@@ -54,10 +54,10 @@ extension Journal {
                 unknownKind: row.optionalInt(10), misstoredDuration: row.optionalInt(11), misstoredDropped: row.optionalInt(12)
             )
         }
-        guard let counts else { throw JournalError(.corrupt, file: file, session: session, reason: "the entries cannot be counted") }
+        guard let counts else { throw ActionLogError(.corrupt, file: file, session: session, reason: "the entries cannot be counted") }
 
-        func fail(_ seq: Int64, _ reason: String) -> JournalError {
-            JournalError(.corrupt, file: file, session: session, entry: Int(clamping: seq), reason: reason)
+        func fail(_ seq: Int64, _ reason: String) -> ActionLogError {
+            ActionLogError(.corrupt, file: file, session: session, entry: Int(clamping: seq), reason: reason)
         }
         if let seq = counts.unknownKind {
             let kind = try connection.prepare("SELECT kind FROM entries WHERE session_id = ?1 AND seq = ?2")

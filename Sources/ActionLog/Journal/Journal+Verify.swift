@@ -43,7 +43,7 @@ public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `session S, entry E: problem`, with the characters that could rewrite a terminal escaped
-    /// (`\u{1B}`, as in ``JournalError/description``); ``problem`` holds the text unescaped.
+    /// (`\u{1B}`, as in ``ActionLogError/description``); ``problem`` holds the text unescaped.
     public var description: String {
         var location: [String] = []
         if let session { location.append("session \(session)") }
@@ -82,8 +82,8 @@ extension Journal {
     /// for finding in result.findings { print(finding) }
     /// ```
     ///
-    /// - Throws: ``JournalError`` only when the file cannot be read at all.
-    public func verify() throws(JournalError) -> JournalVerification {
+    /// - Throws: ``ActionLogError`` only when the file cannot be read at all.
+    public func verify() throws(ActionLogError) -> JournalVerification {
         try verify(progress: { _ in })
     }
 
@@ -92,12 +92,12 @@ extension Journal {
     /// the sum of the sessions' ``JournalSession/entryCount``.
     ///
     /// - Parameter progress: called with the number of entries checked, from 1 up.
-    /// - Throws: ``JournalError`` only when the file cannot be read at all.
-    package func verify(progress: (Int) -> Void) throws(JournalError) -> JournalVerification {
-        try snapshot { () throws(JournalError) in try verifySnapshot(progress: progress) }
+    /// - Throws: ``ActionLogError`` only when the file cannot be read at all.
+    package func verify(progress: (Int) -> Void) throws(ActionLogError) -> JournalVerification {
+        try snapshot { () throws(ActionLogError) in try verifySnapshot(progress: progress) }
     }
 
-    private func verifySnapshot(progress: (Int) -> Void) throws(JournalError) -> JournalVerification {
+    private func verifySnapshot(progress: (Int) -> Void) throws(ActionLogError) -> JournalVerification {
         var sessions = sessionCursor()
         var sessionCount = 0
         var findings: [JournalFinding] = []
@@ -189,7 +189,7 @@ extension Journal {
     /// (its place in the run order and its service calls), which replay and the text form need.
     /// The first ``unrecordedShown`` are findings of their own, the rest counted in one more; by
     /// SQL over the primary keys, so memory stays bounded however long the session.
-    private func unrecordedHandlers(of session: JournalSession) throws(JournalError) -> [JournalFinding] {
+    private func unrecordedHandlers(of session: JournalSession) throws(ActionLogError) -> [JournalFinding] {
         guard let architecture = SessionArchitecture.of(session.metadata).architecture, architecture.recordsHandlers else { return [] }
         let condition = """
             FROM entries e WHERE e.session_id = ?1 AND e.seq > 0 AND e.kind != 'gap'
@@ -219,7 +219,7 @@ extension Journal {
 
     /// The sequence numbers of the session's entries from `first` through `last` (stored as
     /// integers), by the primary key.
-    private func entrySeqs(in session: JournalSession.ID, from first: Int, through last: Int) throws(JournalError) -> Set<Int> {
+    private func entrySeqs(in session: JournalSession.ID, from first: Int, through last: Int) throws(ActionLogError) -> Set<Int> {
         let seqs = try read(session: session) { connection in
             try connection.cachedStatement(
                 "SELECT seq FROM entries WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3 AND typeof(seq) = 'integer'"
@@ -230,12 +230,12 @@ extension Journal {
 
     private func check(
         session: JournalSession, cursor: inout EntryCursor, progress: (Int) -> Void
-    ) throws(JournalError) -> (Int, [JournalFinding]) {
+    ) throws(ActionLogError) -> (Int, [JournalFinding]) {
         var findings: [JournalFinding] = []
         func finding(_ entry: Int?, _ problem: String) {
             findings.append(JournalFinding(session: session.id, entry: entry, problem: problem, code: entry == nil ? .session : .entry))
         }
-        func finding(_ error: JournalError) {
+        func finding(_ error: ActionLogError) {
             finding(error.entry, error.reason)
         }
         for problem in session.recordProblems { finding(nil, problem) }
@@ -296,15 +296,16 @@ extension RecordedSession {
     ///
     /// - Parameter url: the text file.
     /// - Returns: one session, the entries read before any problem, and the problem as a finding.
-    /// - Throws: ``JournalError`` when the file cannot be read at all (missing, a directory, a journal
+    /// - Throws: ``ActionLogError`` when the file cannot be read at all (missing, a directory, a journal
     ///   rather than a text form).
-    package static func verifyJSONL(at url: URL) throws(JournalError) -> JournalVerification {
+    package static func verifyJSONL(at url: URL) throws(ActionLogError) -> JournalVerification {
         var reader = try jsonlReader(at: url)
         var entries = 0
-        do throws(JournalError) {
+        do throws(ActionLogError) {
             while try reader.next() != nil { entries += 1 }
         } catch where error.code == .corrupt {
-            let finding = JournalFinding(session: nil, entry: error.entry, problem: error.reason, code: error.entry == nil ? .session : .entry)
+            let problem = error.line.map { "line \($0): \(error.reason)" } ?? error.reason
+            let finding = JournalFinding(session: nil, entry: error.entry, problem: problem, code: error.entry == nil ? .session : .entry)
             return JournalVerification(sessions: 1, entries: entries, findings: [finding], notes: [])
         }
         let notes = reader.handlers.inOrder.flatMap { Journal.notes(on: $0, in: nil) }

@@ -41,9 +41,9 @@ public final class Journal: Sendable {
     /// - Parameters:
     ///   - path: the journal file.
     ///   - mode: ``AccessMode/readOnly`` (the default) or ``AccessMode/readWrite``.
-    /// - Throws: ``JournalError`` when the file is missing (read-only), is not SQLite, is an SQLite
+    /// - Throws: ``ActionLogError`` when the file is missing (read-only), is not SQLite, is an SQLite
     ///   database that is not a journal, or was written by a newer ActionLog.
-    public init(path: String, mode: AccessMode = .readOnly) throws(JournalError) {
+    public init(path: String, mode: AccessMode = .readOnly) throws(ActionLogError) {
         self.path = path
         self.fileName = JournalFile.displayName(path)
         let connection = try JournalFile.open(path: path, mode: mode == .readOnly ? .readOnly : .readWrite)
@@ -54,12 +54,12 @@ public final class Journal: Sendable {
     }
 
     /// Opens the journal at a file URL. See ``init(path:mode:)``.
-    public convenience init(url: URL, mode: AccessMode = .readOnly) throws(JournalError) {
+    public convenience init(url: URL, mode: AccessMode = .readOnly) throws(ActionLogError) {
         try self.init(path: url.path, mode: mode)
     }
 
     /// Runs `body` with the connection, turning SQLite errors into journal errors that name the file.
-    func read<T>(session: JournalSession.ID? = nil, entry: Int? = nil, _ body: (Connection) throws -> T) throws(JournalError) -> T {
+    func read<T>(session: JournalSession.ID? = nil, entry: Int? = nil, _ body: (Connection) throws -> T) throws(ActionLogError) -> T {
         do {
             return try connection.withConnection(body)
         } catch {
@@ -70,7 +70,7 @@ public final class Journal: Sendable {
     /// Runs `body` in one read transaction, so that everything it reads comes from the same
     /// committed state of the file, whatever a recorder commits meanwhile. See
     /// ``GuardedConnection/snapshot(_:)``.
-    func snapshot<T>(_ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+    func snapshot<T>(_ body: () throws(ActionLogError) -> T) throws(ActionLogError) -> T {
         do {
             return try connection.snapshot { () throws -> T in try body() }
         } catch {
@@ -78,11 +78,11 @@ public final class Journal: Sendable {
         }
     }
 
-    private func journalError(_ error: any Error, session: JournalSession.ID? = nil, entry: Int? = nil) -> JournalError {
+    private func journalError(_ error: any Error, session: JournalSession.ID? = nil, entry: Int? = nil) -> ActionLogError {
         switch error {
-        case let error as JournalError: error
+        case let error as ActionLogError: error
         case let error as SQLiteError: JournalFile.wrap(error, file: fileName, session: session, entry: entry)
-        default: JournalError(.sqlite, file: fileName, session: session, entry: entry, reason: "\(error)")
+        default: ActionLogError(.sqlite, file: fileName, session: session, entry: entry, reason: "\(error)")
         }
     }
 
@@ -108,8 +108,8 @@ public final class Journal: Sendable {
     /// for session in try journal.sessions() { print(session.id, session.name) }
     /// ```
     ///
-    /// - Throws: ``JournalError`` when the file cannot be read or a session row is damaged.
-    public func sessions() throws(JournalError) -> [JournalSession] {
+    /// - Throws: ``ActionLogError`` when the file cannot be read or a session row is damaged.
+    public func sessions() throws(ActionLogError) -> [JournalSession] {
         var sessions: [JournalSession] = []
         var cursor = sessionCursor()
         while let session = try cursor.next() { sessions.append(session) }
@@ -135,26 +135,26 @@ public final class Journal: Sendable {
     /// Up to `limit` session rows after the session `id` in order of their ids (from the first when
     /// `id` is `nil`), each read or the error that names it, with the row's id: a damaged row does
     /// not stop the rows after it.
-    func sessionPage(after id: JournalSession.ID?, limit: Int) throws(JournalError) -> [(id: JournalSession.ID, row: Result<JournalSession, JournalError>)] {
+    func sessionPage(after id: JournalSession.ID?, limit: Int) throws(ActionLogError) -> [(id: JournalSession.ID, row: Result<JournalSession, ActionLogError>)] {
         try sessionPage(where: "s.id \(id == nil ? ">=" : ">") ?1 ORDER BY s.id", id ?? .min, limit: limit)
     }
 
     /// Up to `limit` session rows before the session `id` (the newest when `id` is `nil`), newest
     /// first, each read or the error that names it, with the row's id: a window of the newest
     /// sessions for a list that shows those first and pages back (the viewer).
-    package func sessionPage(before id: JournalSession.ID?, limit: Int) throws(JournalError) -> [(id: JournalSession.ID, row: Result<JournalSession, JournalError>)] {
+    package func sessionPage(before id: JournalSession.ID?, limit: Int) throws(ActionLogError) -> [(id: JournalSession.ID, row: Result<JournalSession, ActionLogError>)] {
         try sessionPage(where: "s.id \(id == nil ? "<=" : "<") ?1 ORDER BY s.id DESC", id ?? .max, limit: limit)
     }
 
     private func sessionPage(
         where condition: String, _ id: JournalSession.ID, limit: Int
-    ) throws(JournalError) -> [(id: JournalSession.ID, row: Result<JournalSession, JournalError>)] {
+    ) throws(ActionLogError) -> [(id: JournalSession.ID, row: Result<JournalSession, ActionLogError>)] {
         try read { connection in
             try connection.cachedStatement(Self.sessionColumns + " WHERE " + condition + " LIMIT ?2")
                 .rows([.integer(id), .integer(Int64(Swift.max(0, limit)))], expected: Swift.max(0, limit)) { row in
                     do {
                         return (row.int(0), .success(try self.session(from: row)))
-                    } catch let error as JournalError {
+                    } catch let error as ActionLogError {
                         return (row.int(0), .failure(error))
                     }
                 }
@@ -163,8 +163,8 @@ public final class Journal: Sendable {
 
     /// How many session rows the journal holds, damaged ones included.
     ///
-    /// - Throws: ``JournalError`` when the file cannot be read.
-    package func sessionCount() throws(JournalError) -> Int {
+    /// - Throws: ``ActionLogError`` when the file cannot be read.
+    package func sessionCount() throws(ActionLogError) -> Int {
         try read { connection in
             try connection.prepare("SELECT count(*) FROM sessions").firstRow { Int($0.int(0)) } ?? 0
         }
@@ -176,8 +176,8 @@ public final class Journal: Sendable {
     /// included), so that memory stays bounded however many sessions the file holds.
     ///
     /// - Parameter limit: the most names listed.
-    /// - Throws: ``JournalError`` when the file cannot be read.
-    package func quotedSessionNames(limit: Int = 8) throws(JournalError) -> String {
+    /// - Throws: ``ActionLogError`` when the file cannot be read.
+    package func quotedSessionNames(limit: Int = 8) throws(ActionLogError) -> String {
         let limit = Swift.max(1, limit)
         let (names, distinct) = try read { connection in
             let names = try connection.prepare("SELECT name FROM sessions GROUP BY name ORDER BY min(id) LIMIT ?1")
@@ -190,43 +190,43 @@ public final class Journal: Sendable {
 
     /// The session with the given id.
     ///
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is none.
-    public func session(_ id: JournalSession.ID) throws(JournalError) -> JournalSession {
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/sessionNotFound`` when there is none.
+    public func session(_ id: JournalSession.ID) throws(ActionLogError) -> JournalSession {
         let found = try read(session: id) { connection in
             try connection.prepare(Self.sessionColumns + " WHERE s.id = ?1").firstRow([.integer(id)]) { try self.session(from: $0) }
         }
         guard let found else {
-            throw JournalError(.sessionNotFound, file: fileName, session: id, reason: "no such session")
+            throw ActionLogError(.sessionNotFound, file: fileName, session: id, reason: "no such session")
         }
         return found
     }
 
-    /// Throws ``JournalError/Code/sessionNotFound`` unless the session exists: a primary-key lookup,
+    /// Throws ``ActionLogError/Code/sessionNotFound`` unless the session exists: a primary-key lookup,
     /// unlike ``session(_:)``, which counts the session's entries.
-    private func requireSession(_ id: JournalSession.ID) throws(JournalError) {
+    private func requireSession(_ id: JournalSession.ID) throws(ActionLogError) {
         let exists = try read(session: id) { connection in
             try connection.cachedStatement("SELECT 1 FROM sessions WHERE id = ?1").firstRow([.integer(id)]) { _ in true } ?? false
         }
         guard exists else {
-            throw JournalError(.sessionNotFound, file: fileName, session: id, reason: "no such session")
+            throw ActionLogError(.sessionNotFound, file: fileName, session: id, reason: "no such session")
         }
     }
 
-    private func session(from row: Row) throws(JournalError) -> JournalSession {
+    private func session(from row: Row) throws(ActionLogError) -> JournalSession {
         let id = row.int(0)
         let storedStatus = row.text(4) ?? ""
         guard var status = JournalSession.Status(rawValue: storedStatus) else {
-            throw JournalError(.corrupt, file: fileName, session: id, reason: "unknown session status \"\(storedStatus)\"")
+            throw ActionLogError(.corrupt, file: fileName, session: id, reason: "unknown session status \"\(storedStatus)\"")
         }
-        func time(_ column: Int32, _ what: String) throws(JournalError) -> Date? {
+        func time(_ column: Int32, _ what: String) throws(ActionLogError) -> Date? {
             switch row.time(column, what) {
             case nil: return nil
             case .success(let seconds): return Date(timeIntervalSince1970: seconds)
-            case .failure(let problem): throw JournalError(.corrupt, file: fileName, session: id, reason: problem.reason)
+            case .failure(let problem): throw ActionLogError(.corrupt, file: fileName, session: id, reason: problem.reason)
             }
         }
         guard let startedAt = try time(2, "the session's start time") else {
-            throw JournalError(.corrupt, file: fileName, session: id, reason: "the session has no start time")
+            throw ActionLogError(.corrupt, file: fileName, session: id, reason: "the session has no start time")
         }
         var endedAt = try time(3, "the session's end time")
         // The last entry's time is checked where the entry is read; here it only ends the session.
@@ -240,7 +240,7 @@ public final class Journal: Sendable {
         do {
             metadata = try JSONValue(parsing: metadataText)
         } catch {
-            throw JournalError(.corrupt, file: fileName, session: id, reason: "the session metadata is not valid JSON: \(error)")
+            throw ActionLogError(.corrupt, file: fileName, session: id, reason: "the session metadata is not valid JSON: \(error)")
         }
         return JournalSession(
             id: id,
@@ -261,7 +261,7 @@ public final class Journal: Sendable {
     }
 
     /// Persists `interrupted` for sessions left `recording` by a recorder that no longer runs.
-    static func markInterruptedSessions(_ connection: Connection, path: String) throws(JournalError) {
+    static func markInterruptedSessions(_ connection: Connection, path: String) throws(ActionLogError) {
         do {
             let recording = try connection.prepare("SELECT id FROM sessions WHERE status = 'recording'").rows { $0.int(0) }
             for id in recording where !SessionLock.isHeld(journal: path, session: id) {
@@ -275,7 +275,7 @@ public final class Journal: Sendable {
         } catch let error as SQLiteError {
             throw JournalFile.wrap(error, file: JournalFile.displayName(path))
         } catch {
-            throw JournalError(.sqlite, file: JournalFile.displayName(path), reason: "\(error)")
+            throw ActionLogError(.sqlite, file: JournalFile.displayName(path), reason: "\(error)")
         }
     }
 
@@ -294,9 +294,9 @@ public final class Journal: Sendable {
     ///   - session: the session's id.
     ///   - seq: the first entry to return.
     ///   - limit: the most entries to return; `nil` for all.
-    /// - Throws: ``JournalError`` when the session does not exist or an entry cannot be read; the error
+    /// - Throws: ``ActionLogError`` when the session does not exist or an entry cannot be read; the error
     ///   names the entry.
-    public func entries(in session: JournalSession.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> [Entry] {
+    public func entries(in session: JournalSession.ID, from seq: Int = 0, limit: Int? = nil) throws(ActionLogError) -> [Entry] {
         try requireSession(session)
         var cursor = EntryCursor(journal: self, session: session, from: seq, limit: limit)
         var entries: [Entry] = []
@@ -321,8 +321,8 @@ public final class Journal: Sendable {
     /// - Parameters:
     ///   - session: the session's id.
     ///   - seq: the first entry to read.
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is no such session.
-    public func entryCursor(in session: JournalSession.ID, from seq: Int = 0) throws(JournalError) -> EntryCursor {
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/sessionNotFound`` when there is no such session.
+    public func entryCursor(in session: JournalSession.ID, from seq: Int = 0) throws(ActionLogError) -> EntryCursor {
         try requireSession(session)
         return EntryCursor(journal: self, session: session, from: seq)
     }
@@ -336,18 +336,18 @@ public final class Journal: Sendable {
     ///   - session: the session's id.
     ///   - seq: the first entry to read.
     ///   - limit: the most entries to read; `nil` for the rest of the session.
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/sessionNotFound`` when there is no such session.
-    package func timelineCursor(in session: JournalSession.ID, from seq: Int = 0, limit: Int? = nil) throws(JournalError) -> EntryCursor {
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/sessionNotFound`` when there is no such session.
+    package func timelineCursor(in session: JournalSession.ID, from seq: Int = 0, limit: Int? = nil) throws(ActionLogError) -> EntryCursor {
         try requireSession(session)
         return EntryCursor(journal: self, session: session, from: seq, readingStates: false, limit: limit)
     }
 
     /// One entry of a session.
     ///
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/entryNotFound`` when the session has no such entry.
-    public func entry(_ seq: Int, in session: JournalSession.ID) throws(JournalError) -> Entry {
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/entryNotFound`` when the session has no such entry.
+    public func entry(_ seq: Int, in session: JournalSession.ID) throws(ActionLogError) -> Entry {
         guard let entry = try entries(in: session, from: seq, limit: 1).first, entry.seq == seq else {
-            throw JournalError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "no such entry")
+            throw ActionLogError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "no such entry")
         }
         return entry
     }
@@ -362,10 +362,10 @@ public final class Journal: Sendable {
     /// let cart = try json.decode(Cart.self)
     /// ```
     ///
-    /// - Throws: ``JournalError``: ``JournalError/Code/entryNotFound`` when there is no such entry or
-    ///   the entry is a gap (no state was recorded there); ``JournalError/Code/corrupt`` naming the
+    /// - Throws: ``ActionLogError``: ``ActionLogError/Code/entryNotFound`` when there is no such entry or
+    ///   the entry is a gap (no state was recorded there); ``ActionLogError/Code/corrupt`` naming the
     ///   entry when an entry on the way cannot be read or breaks a rule of ``SessionStates``.
-    public func state(at seq: Int, in session: JournalSession.ID) throws(JournalError) -> JSONValue {
+    public func state(at seq: Int, in session: JournalSession.ID) throws(ActionLogError) -> JSONValue {
         // One statement, one descent of the entries' b-tree: walk back from `seq` to a keyframe (or a
         // gap, which ends any chain), reading only the kind and the state.
         let chain: [RawEntry] = try read(session: session, entry: seq) { connection in
@@ -385,7 +385,7 @@ public final class Journal: Sendable {
         }
         guard let target = chain.first, target.seq == Int64(seq) else {
             try requireSession(session)
-            throw JournalError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "no such entry")
+            throw ActionLogError(.entryNotFound, file: fileName, session: session, entry: seq, reason: "no such entry")
         }
         // Parsed newest first, so that the target's own problems are reported before those of the
         // entries leading to it; walked oldest first.
@@ -417,7 +417,7 @@ public final class Journal: Sendable {
         """
 
     /// A page of raw rows for a cursor; without their states unless `readingStates`.
-    func rawPage(session: JournalSession.ID, from seq: Int, limit: Int, readingStates: Bool = true) throws(JournalError) -> [RawEntry] {
+    func rawPage(session: JournalSession.ID, from seq: Int, limit: Int, readingStates: Bool = true) throws(ActionLogError) -> [RawEntry] {
         try read(session: session, entry: seq) { connection in
             try connection.cachedStatement(readingStates ? Self.rawEntriesQuery : Self.timelineQuery)
                 .rows([.integer(session), .integer(Int64(seq)), .integer(Int64(limit))], expected: limit) { RawEntry(row: $0) }

@@ -58,19 +58,19 @@ package enum JournalFile {
     /// (see ``readerNeedsImmutable(path:file:)``). A writer creates a missing file with mode 0600
     /// (``PrivateFile``), creates the schema in a new or empty file, migrates an older one, and
     /// switches it to WAL.
-    static func open(path: String, mode: Connection.Mode) throws(JournalError) -> Connection {
+    static func open(path: String, mode: Connection.Mode) throws(ActionLogError) -> Connection {
         let file = displayName(path)
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists, isDirectory.boolValue {
-            throw JournalError(.notAJournal, file: file, reason: "a directory, not an ActionLog journal (\(path))")
+            throw ActionLogError(.notAJournal, file: file, reason: "a directory, not an ActionLog journal (\(path))")
         }
         if exists, let kind = specialFileKind(path) {
             // SQLite would wait on a pipe for ever, and read a device's bytes as a database.
-            throw JournalError(.notAJournal, file: file, reason: "\(kind), not an ActionLog journal (\(path))")
+            throw ActionLogError(.notAJournal, file: file, reason: "\(kind), not an ActionLog journal (\(path))")
         }
         if mode == .readOnly, !exists {
-            throw JournalError(.fileNotFound, file: file, reason: path.isEmpty ? "no such file (the path is empty)" : "no such file (looked for \(path))")
+            throw ActionLogError(.fileNotFound, file: file, reason: path.isEmpty ? "no such file (the path is empty)" : "no such file (looked for \(path))")
         }
         if mode == .readWrite, !exists {
             do {
@@ -78,7 +78,7 @@ package enum JournalFile {
                 // `-shm` files too) does not depend on the umask.
                 try PrivateFile.createIfMissing(atPath: path)
             } catch {
-                throw JournalError(.fileSystem, file: file, reason: error.description)
+                throw ActionLogError(.fileSystem, file: file, reason: error.description)
             }
         }
         let immutable = mode == .readOnly ? try readerNeedsImmutable(path: path, file: file) : false
@@ -86,12 +86,12 @@ package enum JournalFile {
         do {
             connection = try Connection(path: path, mode: mode, immutable: immutable)
         } catch {
-            throw JournalError(.sqlite, file: file, reason: "cannot open \(path): \(error)", sqlite: error)
+            throw ActionLogError(.sqlite, file: file, reason: "cannot open \(path): \(error)", sqlite: error)
         }
         if mode == .readWrite, connection.isReadOnly {
             // Said now, in words, rather than as SQLite's "attempt to write a readonly database" at
             // the first statement that writes.
-            throw JournalError(.fileSystem, file: file, reason: "cannot write \(path): this user may only read it (permission denied)")
+            throw ActionLogError(.fileSystem, file: file, reason: "cannot write \(path): this user may only read it (permission denied)")
         }
         do {
             let isNew = try check(connection, file: file)
@@ -103,12 +103,12 @@ package enum JournalFile {
                 try connection.enableWriteAheadLog()
                 try migrate(connection, file: file)
             }
-        } catch let error as JournalError {
+        } catch let error as ActionLogError {
             throw error
         } catch let error as SQLiteError {
             throw wrap(error, file: file)
         } catch {
-            throw JournalError(.sqlite, file: file, reason: "\(error)")
+            throw ActionLogError(.sqlite, file: file, reason: "\(error)")
         }
         return connection
     }
@@ -146,8 +146,8 @@ package enum JournalFile {
     ///
     /// See <https://www.sqlite.org/wal.html#readonly>.
     ///
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/fileSystem`` for a `-wal` without its `-shm`.
-    static func readerNeedsImmutable(path: String, file: String) throws(JournalError) -> Bool {
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/fileSystem`` for a `-wal` without its `-shm`.
+    static func readerNeedsImmutable(path: String, file: String) throws(ActionLogError) -> Bool {
         guard isInWALMode(path) else { return false }
         let manager = FileManager.default
         switch (manager.fileExists(atPath: path + "-wal"), manager.fileExists(atPath: path + "-shm")) {
@@ -156,7 +156,7 @@ package enum JournalFile {
         case (true, true):
             return false
         case (true, false):
-            throw JournalError(
+            throw ActionLogError(
                 .fileSystem, file: file,
                 reason: "its write-ahead log \(displayName(path))-wal has no \(displayName(path))-shm beside it, and a reader creates no file; open the journal for writing once (a recorder, or Journal(path:mode: .readWrite)) to fold the log into the file"
             )
@@ -182,21 +182,21 @@ package enum JournalFile {
     }
 
     /// Turns an SQLite error into a journal error that names the file.
-    static func wrap(_ error: SQLiteError, file: String, session: Int64? = nil, entry: Int? = nil) -> JournalError {
+    static func wrap(_ error: SQLiteError, file: String, session: Int64? = nil, entry: Int? = nil) -> ActionLogError {
         switch error.code {
         case SQLITE_READONLY where unfinishedWriteCodes.contains(error.extendedCode):
-            JournalError(.fileSystem, file: file, session: session, entry: entry, reason: unfinishedWriteReason(file, error.extendedCode), sqlite: error)
+            ActionLogError(.fileSystem, file: file, session: session, entry: entry, reason: unfinishedWriteReason(file, error.extendedCode), sqlite: error)
         case SQLITE_NOTADB:
-            JournalError(.notADatabase, file: file, session: session, entry: entry, reason: "not an SQLite database, so not an ActionLog journal", sqlite: error)
+            ActionLogError(.notADatabase, file: file, session: session, entry: entry, reason: "not an SQLite database, so not an ActionLog journal", sqlite: error)
         case SQLITE_BUSY, SQLITE_LOCKED:
-            JournalError(.busy, file: file, session: session, entry: entry, reason: """
+            ActionLogError(.busy, file: file, session: session, entry: entry, reason: """
                 another connection holds the journal locked, longer than this one waits for it \
                 (SQLite error \(error.code): \(error.message)); try again once it lets go
                 """, sqlite: error)
         case SQLITE_CORRUPT:
-            JournalError(.corrupt, file: file, session: session, entry: entry, reason: "the database file is damaged: \(error)", sqlite: error)
+            ActionLogError(.corrupt, file: file, session: session, entry: entry, reason: "the database file is damaged: \(error)", sqlite: error)
         default:
-            JournalError(.sqlite, file: file, session: session, entry: entry, reason: error.description, sqlite: error)
+            ActionLogError(.sqlite, file: file, session: session, entry: entry, reason: error.description, sqlite: error)
         }
     }
 
@@ -213,8 +213,8 @@ package enum JournalFile {
     private static let unfinishedWriteCodes: Set<Int32> = [hotJournalCode, walRecoveryCode]
 
     /// Whether `error` is one of a change its writer did not finish (``unfinishedWriteCodes``).
-    package static func isUnfinishedWrite(_ error: JournalError) -> Bool {
-        error.sqlite.map { unfinishedWriteCodes.contains($0.extendedCode) } ?? false
+    package static func isUnfinishedWrite(_ error: ActionLogError) -> Bool {
+        error.sqliteCode.map { unfinishedWriteCodes.contains($0) } ?? false
     }
 
     /// What a reader says of a change its writer did not finish (a recorder or a command killed
@@ -237,34 +237,34 @@ package enum JournalFile {
         let version = try connection.scalarInt("PRAGMA user_version") ?? 0
         if applicationID == Schema.applicationID {
             guard version <= Schema.currentVersion else {
-                throw JournalError(
+                throw ActionLogError(
                     .newerSchema, file: file,
                     reason: "written with journal schema version \(version), but this ActionLog reads versions up to \(Schema.currentVersion); update ActionLog to read it"
                 )
             }
             if connection.mode == .readOnly, version < Schema.oldestReadableVersion {
-                throw JournalError(
+                throw ActionLogError(
                     .newerSchema, file: file,
                     reason: "journal schema version \(version) is older than \(Schema.oldestReadableVersion); open it once for writing to migrate it"
                 )
             }
             if let problem = try Schema.shapeProblem(connection, version: version) {
-                throw JournalError(.corrupt, file: file, reason: problem)
+                throw ActionLogError(.corrupt, file: file, reason: problem)
             }
             if connection.mode == .readWrite, let trigger = try Schema.triggers(connection).first {
-                throw JournalError(.corrupt, file: file, reason: Self.triggerRefusal(trigger))
+                throw ActionLogError(.corrupt, file: file, reason: Self.triggerRefusal(trigger))
             }
             return false
         }
         let tables = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").rows { $0.text(0) ?? "" }
         if applicationID == 0, version == 0, tables.isEmpty {
             guard connection.mode == .readWrite else {
-                throw JournalError(.notAJournal, file: file, reason: "an empty SQLite database, not an ActionLog journal")
+                throw ActionLogError(.notAJournal, file: file, reason: "an empty SQLite database, not an ActionLog journal")
             }
             return true  // A new file: `migrate` creates the schema.
         }
         let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", ..." : "")
-        throw JournalError(
+        throw ActionLogError(
             .notAJournal, file: file,
             reason: "an SQLite database, but not an ActionLog journal (application_id \(applicationID), tables: \(tables.isEmpty ? "none" : shown))"
         )

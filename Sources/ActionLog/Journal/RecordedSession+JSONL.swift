@@ -52,12 +52,12 @@ extension RecordedSession {
     /// - Parameters:
     ///   - text: the JSONL text. Lines may end with `"\n"` or `"\r\n"`; blank lines at the end are ignored.
     ///     A line may hold at most 256 MiB (268,435,456 bytes, its line ending not counted); a longer
-    ///     one is refused as ``JournalError/Code/corrupt``, naming the line.
+    ///     one is refused as ``ActionLogError/Code/corrupt``, naming the line.
     ///   - file: the file's name, for errors.
-    /// - Throws: ``JournalError`` naming the file, the entry and the line: ``JournalError/Code/newerSchema``
-    ///   for a file written by a newer ActionLog, ``JournalError/Code/corrupt`` for anything else that is
+    /// - Throws: ``ActionLogError`` naming the file, the entry and the line: ``ActionLogError/Code/newerSchema``
+    ///   for a file written by a newer ActionLog, ``ActionLogError/Code/corrupt`` for anything else that is
     ///   not a session in text form, e.g. `checkout.jsonl, entry 4: line 6: a delta without a "patch"`.
-    public init(jsonl text: String, file: String) throws(JournalError) {
+    public init(jsonl text: String, file: String) throws(ActionLogError) {
         var reader = try JSONLReader(source: ByteLines(bytes: Array(text.utf8)), file: file)
         self = try reader.readAll()
     }
@@ -69,9 +69,9 @@ extension RecordedSession {
     /// ```
     ///
     /// - Parameter url: the file.
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/fileNotFound`` when there is no such file,
-    ///   ``JournalError/Code/fileSystem`` when it cannot be read, or what ``init(jsonl:file:)`` throws.
-    public init(contentsOfJSONL url: URL) throws(JournalError) {
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/fileNotFound`` when there is no such file,
+    ///   ``ActionLogError/Code/fileSystem`` when it cannot be read, or what ``init(jsonl:file:)`` throws.
+    public init(contentsOfJSONL url: URL) throws(ActionLogError) {
         var reader = try JSONLReader(url: url)
         self = try reader.readAll()
     }

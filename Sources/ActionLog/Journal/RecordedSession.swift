@@ -51,9 +51,9 @@ extension Journal {
     /// ```
     ///
     /// - Parameter id: the session's id.
-    /// - Throws: ``JournalError`` when there is no such session or an entry cannot be read.
-    public func recordedSession(_ id: JournalSession.ID) throws(JournalError) -> RecordedSession {
-        try snapshot { () throws(JournalError) in
+    /// - Throws: ``ActionLogError`` when there is no such session or an entry cannot be read.
+    public func recordedSession(_ id: JournalSession.ID) throws(ActionLogError) -> RecordedSession {
+        try snapshot { () throws(ActionLogError) in
             var recorded = RecordedSession(session: try session(id), entries: try entries(in: id), file: fileName)
             recorded.handlers = try handlerRecords(in: id)
             return recorded

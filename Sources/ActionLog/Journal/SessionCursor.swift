@@ -16,7 +16,7 @@ public struct SessionCursor: Sendable {
     /// The id of the last row read, which the next page starts after; `nil` before the first page.
     private var lastID: JournalSession.ID?
     /// The rows of the page not handed out yet, the next one last.
-    private var page: [Result<JournalSession, JournalError>] = []
+    private var page: [Result<JournalSession, ActionLogError>] = []
     private var exhausted = false
 
     init(journal: Journal) {
@@ -28,8 +28,8 @@ public struct SessionCursor: Sendable {
     /// A damaged session row (an unknown status, a time that is not a number, metadata that is not
     /// JSON) is reported by the error it throws; the call after the error reads the row after it.
     ///
-    /// - Throws: ``JournalError`` naming the file and the session when its row cannot be read.
-    public mutating func next() throws(JournalError) -> JournalSession? {
+    /// - Throws: ``ActionLogError`` naming the file and the session when its row cannot be read.
+    public mutating func next() throws(ActionLogError) -> JournalSession? {
         guard let row = try nextRow() else { return nil }
         return try row.get()
     }
@@ -37,11 +37,11 @@ public struct SessionCursor: Sendable {
     /// The next session row, read or the error that names it, or `nil` after the last one: for the
     /// readers that go on past a damaged row (`verify`, the CLI's lists).
     ///
-    /// - Throws: ``JournalError`` when the rows themselves cannot be read; the cursor then ends.
-    package mutating func nextRow() throws(JournalError) -> Result<JournalSession, JournalError>? {
+    /// - Throws: ``ActionLogError`` when the rows themselves cannot be read; the cursor then ends.
+    package mutating func nextRow() throws(ActionLogError) -> Result<JournalSession, ActionLogError>? {
         if page.isEmpty {
             guard !exhausted else { return nil }
-            let rows: [(id: JournalSession.ID, row: Result<JournalSession, JournalError>)]
+            let rows: [(id: JournalSession.ID, row: Result<JournalSession, ActionLogError>)]
             do {
                 rows = try journal.sessionPage(after: lastID, limit: Self.pageSize)
             } catch {

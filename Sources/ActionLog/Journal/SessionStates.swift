@@ -75,10 +75,10 @@ public struct SessionStates: Sendable {
     /// - Parameter entry: the next entry of the session.
     /// - Returns: the delta's patch, for a caller that wants to know where the state changed; `nil`
     ///   for a keyframe, a gap, or a delta passed over after an error.
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/corrupt`` naming the file, the session
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/corrupt`` naming the file, the session
     ///   and the entry, when the entry breaks a rule. The walk can go on after it.
     @discardableResult
-    public mutating func advance(past entry: Entry) throws(JournalError) -> JSONPatch? {
+    public mutating func advance(past entry: Entry) throws(ActionLogError) -> JSONPatch? {
         let orderProblem = checkOrder(entry.seq)
         entryCount += 1
         defer { resuming = false }
@@ -153,10 +153,10 @@ public struct SessionStates: Sendable {
     ///   - keyframeText: for a keyframe, its stored state text, not parsed; `nil` for any other entry,
     ///     or a keyframe whose content is parsed.
     /// - Returns: the delta's patch, as ``advance(past:)`` does.
-    /// - Throws: ``JournalError`` as ``advance(past:)`` does; a keyframe's text that is not JSON is
+    /// - Throws: ``ActionLogError`` as ``advance(past:)`` does; a keyframe's text that is not JSON is
     ///   reported when it is parsed, naming the keyframe's entry.
     @discardableResult
-    package mutating func advance(past entry: Entry, keyframeText: [UInt8]?) throws(JournalError) -> JSONPatch? {
+    package mutating func advance(past entry: Entry, keyframeText: [UInt8]?) throws(ActionLogError) -> JSONPatch? {
         guard let keyframeText, entry.kind == .keyframe else { return try advance(past: entry) }
         defer {
             // What the keyframe case left as the state is the placeholder: the text stands for it.
@@ -174,8 +174,8 @@ public struct SessionStates: Sendable {
     /// The recorded state after the last entry, parsing a keyframe left unparsed; `nil` when it is
     /// unknown (a gap, or an error).
     ///
-    /// - Throws: ``JournalError`` naming the keyframe's entry when its text is not JSON.
-    package mutating func resolvedState() throws(JournalError) -> JSONValue? {
+    /// - Throws: ``ActionLogError`` naming the keyframe's entry when its text is not JSON.
+    package mutating func resolvedState() throws(ActionLogError) -> JSONValue? {
         if let pending = pendingKeyframe {
             pendingKeyframe = nil
             try resolve(pending)
@@ -195,7 +195,7 @@ public struct SessionStates: Sendable {
     }
 
     /// Parses a keyframe's stored text into ``state``, with the message a reader of rows gives.
-    private mutating func resolve(_ pending: (seq: Int, text: [UInt8])) throws(JournalError) {
+    private mutating func resolve(_ pending: (seq: Int, text: [UInt8])) throws(ActionLogError) {
         do {
             state = try JSONValue(parsing: pending.text)
         } catch {
@@ -220,20 +220,20 @@ public struct SessionStates: Sendable {
     /// its initial state), and that its gaps add up to its dropped count.
     ///
     /// - Parameter droppedCount: the actions the session's metadata counts as lost.
-    /// - Throws: ``JournalError`` naming the file and the session.
-    public func finish(droppedCount: Int) throws(JournalError) {
+    /// - Throws: ``ActionLogError`` naming the file and the session.
+    public func finish(droppedCount: Int) throws(ActionLogError) {
         try requireEntries()
         guard droppedTotal == droppedCount else {
-            throw JournalError(.corrupt, file: file, session: session, reason: """
+            throw ActionLogError(.corrupt, file: file, session: session, reason: """
                 the session counts \(droppedCount) dropped actions, but its gaps add up to \(droppedTotal)
                 """)
         }
     }
 
     /// Throws unless an entry has been walked: a session has at least entry 0, its initial state.
-    package func requireEntries() throws(JournalError) {
+    package func requireEntries() throws(ActionLogError) {
         guard entryCount > 0 else {
-            throw JournalError(.corrupt, file: file, session: session, reason: "no entries: a session needs at least entry 0, its initial state")
+            throw ActionLogError(.corrupt, file: file, session: session, reason: "no entries: a session needs at least entry 0, its initial state")
         }
     }
 
@@ -241,8 +241,8 @@ public struct SessionStates: Sendable {
     /// one, with its label. Readers that only rebuild states do not need it; verify and import do.
     ///
     /// - Parameter entry: the entry.
-    /// - Throws: ``JournalError`` naming the entry.
-    public func checkAction(of entry: Entry) throws(JournalError) {
+    /// - Throws: ``ActionLogError`` naming the entry.
+    public func checkAction(of entry: Entry) throws(ActionLogError) {
         guard entry.seq > 0 else { return }
         switch entry.content {
         case .gap:
@@ -254,7 +254,7 @@ public struct SessionStates: Sendable {
     }
 
     /// The rules of sequence numbers; updates ``nextSeq``.
-    private mutating func checkOrder(_ seq: Int) -> JournalError? {
+    private mutating func checkOrder(_ seq: Int) -> ActionLogError? {
         defer { nextSeq = seq.successor.map { max($0, nextSeq ?? $0) } }
         guard let expected = nextSeq else {
             return error(seq, "out of order: it follows the largest sequence number there is")
@@ -265,8 +265,8 @@ public struct SessionStates: Sendable {
         return error(expected, "missing: entries \(expected)...\(seq - 1) are not in the file")
     }
 
-    private func error(_ seq: Int?, _ reason: String) -> JournalError {
-        JournalError(.corrupt, file: file, session: session, entry: seq, reason: reason)
+    private func error(_ seq: Int?, _ reason: String) -> ActionLogError {
+        ActionLogError(.corrupt, file: file, session: session, entry: seq, reason: reason)
     }
 }
 
@@ -276,18 +276,18 @@ extension SessionStates {
     /// The state after entry `seq`, rebuilt from `chain`: the entries from a keyframe (or whatever
     /// precedes `seq` when there is none) up to `seq`, in order, `seq` last.
     ///
-    /// - Throws: ``JournalError``: ``JournalError/Code/entryNotFound`` when `seq` is a gap;
-    ///   ``JournalError/Code/corrupt`` when the chain breaks a rule.
+    /// - Throws: ``ActionLogError``: ``ActionLogError/Code/entryNotFound`` when `seq` is a gap;
+    ///   ``ActionLogError/Code/corrupt`` when the chain breaks a rule.
     package static func state(
         at seq: Int, chain: some Collection<Entry>, file: String, session: JournalSession.ID?
-    ) throws(JournalError) -> JSONValue {
+    ) throws(ActionLogError) -> JSONValue {
         if let target = chain.reversed().first, case .gap(let dropped, _) = target.content {
-            throw JournalError(.entryNotFound, file: file, session: session, entry: seq, reason: """
+            throw ActionLogError(.entryNotFound, file: file, session: session, entry: seq, reason: """
                 a gap: \(dropped) actions were lost here, so no state was recorded
                 """)
         }
         guard let first = chain.first else {
-            throw JournalError(.entryNotFound, file: file, session: session, entry: seq, reason: "no such entry")
+            throw ActionLogError(.entryNotFound, file: file, session: session, entry: seq, reason: "no such entry")
         }
         var states = SessionStates(file: file, session: session, resumingAt: first.seq)
         for entry in chain {
@@ -295,7 +295,7 @@ extension SessionStates {
         }
         guard let state = states.state else {
             // Unreachable for a chain that ends at `seq` without error, but never trap on a file.
-            throw JournalError(.corrupt, file: file, session: session, entry: seq, reason: "no keyframe at or before this entry")
+            throw ActionLogError(.corrupt, file: file, session: session, entry: seq, reason: "no keyframe at or before this entry")
         }
         return state
     }

@@ -186,7 +186,7 @@ final class EntryCommitter: @unchecked Sendable {
     private let lock: SessionLock
     private let inserter: EntryInserter
     private let file: String
-    private let onError: @Sendable (RecorderError) -> Void
+    private let onError: @Sendable (ActionLogError) -> Void
     /// Tells when the journal's path no longer names the file written.
     private let watch: JournalWatch
     /// For tests: fails transactions as a full disk or a read-only file would.
@@ -205,7 +205,7 @@ final class EntryCommitter: @unchecked Sendable {
 
     init(
         connection: Connection, session: JournalSession.ID, lock: SessionLock, path: String, file: String, faults: WriteFaults?,
-        pipe: CommitPipe, onError: @escaping @Sendable (RecorderError) -> Void
+        pipe: CommitPipe, onError: @escaping @Sendable (ActionLogError) -> Void
     ) {
         self.connection = connection
         self.sessionID = session
@@ -374,7 +374,7 @@ final class EntryCommitter: @unchecked Sendable {
         }
     }
 
-    private func report(_ code: RecorderError.Code, entry: Int?, _ reason: String) {
-        onError(RecorderError(code: code, file: file, session: sessionID, entry: entry, reason: reason))
+    private func report(_ code: ActionLogError.Code, entry: Int?, _ reason: String) {
+        onError(ActionLogError(code, file: file, session: sessionID, entry: entry, reason: reason))
     }
 }

@@ -60,7 +60,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     /// The committing half, until ``run(_:)`` starts its thread.
     private let committer: EntryCommitter
     private let file: String
-    private let onError: @Sendable (RecorderError) -> Void
+    private let onError: @Sendable (ActionLogError) -> Void
     /// Encodes actions, effects and whole states, keeping its per-type decisions between them.
     private let encoder = EncodingContext(tracking: false, userInfo: [:])
     private let labeler = ActionLabeler<Action>()
@@ -113,8 +113,8 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
     init(
         path: String, session: SessionDescription, initialState: State, startedAt: Date,
         commitBytes: Int = .max, faults: WriteFaults? = nil, overloadQuietPeriod: Duration = .seconds(1),
-        onError: @escaping @Sendable (RecorderError) -> Void
-    ) throws(JournalError) {
+        onError: @escaping @Sendable (ActionLogError) -> Void
+    ) throws(ActionLogError) {
         self.commitBytes = commitBytes
         self.overloadQuietPeriod = overloadQuietPeriod
         let file = JournalFile.displayName(path)
@@ -129,7 +129,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
             // Redacted as every keyframe is: entry 0 is written here, not by `storedForm(of:)`.
             initialText = redactor.keyframe(try changeEncoder.encode(initialState).json).canonicalText
         } catch {
-            throw JournalError(.encodingFailed, file: file, reason: "the initial state does not encode: \(error); no session was started")
+            throw ActionLogError(.encodingFailed, file: file, reason: "the initial state does not encode: \(error); no session was started")
         }
         budget = KeyframePolicy.Budget(session.keyframes)
         budget.keyframe(bytes: initialText.utf8.count)
@@ -161,7 +161,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                 do {
                     lock = try SessionLock(journal: path, session: id)
                 } catch {
-                    throw JournalError(.fileSystem, file: file, session: id, reason: "\(error)")
+                    throw ActionLogError(.fileSystem, file: file, session: id, reason: "\(error)")
                 }
                 do {
                     // Entry 0 commits with the session: a session never exists without its initial state.
@@ -172,12 +172,12 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                 }
                 return (id, lock)
             }
-        } catch let error as JournalError {
+        } catch let error as ActionLogError {
             throw error
         } catch let error as SQLiteError {
             throw JournalFile.wrap(error, file: file)
         } catch {
-            throw JournalError(.sqlite, file: file, reason: "\(error)")
+            throw ActionLogError(.sqlite, file: file, reason: "\(error)")
         }
         self.sessionID = sessionID
         committer = EntryCommitter(
@@ -454,7 +454,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
         return (.keyframe, text)
     }
 
-    private func report(_ code: RecorderError.Code, entry: Int?, _ reason: String) {
-        onError(RecorderError(code: code, file: file, session: sessionID, entry: entry, reason: reason))
+    private func report(_ code: ActionLogError.Code, entry: Int?, _ reason: String) {
+        onError(ActionLogError(code, file: file, session: sessionID, entry: entry, reason: reason))
     }
 }

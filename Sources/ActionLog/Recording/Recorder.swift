@@ -48,17 +48,17 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     ///   - sessionName: a name for the session, shown by `replay-cli sessions`.
     ///   - initialState: the state before the first action.
     ///   - configuration: queue, batching, back-pressure, redaction, retention and error handling.
-    /// - Throws: ``JournalError`` when the file cannot be opened for writing, is not a journal, or is newer
+    /// - Throws: ``ActionLogError`` when the file cannot be opened for writing, is not a journal, or is newer
     ///   than this library; when the session and its entry 0 cannot be committed (a full disk, a
-    ///   read-only file); with code ``JournalError/Code/encodingFailed`` when `initialState` does not
-    ///   encode; with code ``JournalError/Code/invalidArgument`` when a redacted path is not a JSON
+    ///   read-only file); with code ``ActionLogError/Code/encodingFailed`` when `initialState` does not
+    ///   encode; with code ``ActionLogError/Code/invalidArgument`` when a redacted path is not a JSON
     ///   Pointer, or the metadata is not an object and so cannot list the redacted paths.
     public init(
         path: String,
         sessionName: String,
         initialState: State,
         configuration: RecorderConfiguration = RecorderConfiguration()
-    ) throws(JournalError) {
+    ) throws(ActionLogError) {
         self.path = path
         self.handOff = HandOff(capacity: configuration.queueCapacity, byteCapacity: configuration.queueByteCapacity,
             batchSize: configuration.batchSize, batchInterval: configuration.batchInterval,
@@ -85,7 +85,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         let reportError = configuration.onError
         // Once the handler has ended the process from a writer thread, it is not called again: a
         // second `exit` while the first runs is undefined behaviour (what is lost is in the file).
-        let onError: @Sendable (RecorderError) -> Void = { error in
+        let onError: @Sendable (ActionLogError) -> Void = { error in
             guard !handOff.processEndedOnWriterThread else { return }
             reportError(error)
         }
@@ -102,11 +102,11 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
             // In a closure of its own, so that the writer thread keeps no reference to the initial
             // state once it is written: one kept would share the app's buffers, and the app's next
             // in-place mutation would copy them.
-            let start: Result<JournalWriter<State, Action, Effect>, JournalError> = {
+            let start: Result<JournalWriter<State, Action, Effect>, ActionLogError> = {
                 guard let state = initial.take() else {
-                    return .failure(JournalError(.fileSystem, file: file, reason: "the writer thread started twice"))
+                    return .failure(ActionLogError(.fileSystem, file: file, reason: "the writer thread started twice"))
                 }
-                do throws(JournalError) {
+                do throws(ActionLogError) {
                     return .success(try JournalWriter(path: path, session: description, initialState: state, startedAt: startedAt, commitBytes: commitBytes, faults: faults,
                         overloadQuietPeriod: overloadQuietPeriod, onError: onError))
                 } catch {
@@ -273,15 +273,15 @@ private final class InitialState<State: Sendable>: Sendable {
 
 /// The writer thread's answer to the initializer: the new session's id, or why it could not start.
 private final class WriterStart: Sendable {
-    private let result = Mutex<Result<JournalSession.ID, JournalError>?>(nil)
+    private let result = Mutex<Result<JournalSession.ID, ActionLogError>?>(nil)
     private let semaphore = DispatchSemaphore(value: 0)
 
-    func resolve(_ value: Result<JournalSession.ID, JournalError>) {
+    func resolve(_ value: Result<JournalSession.ID, ActionLogError>) {
         result.withLock { $0 = value }
         semaphore.signal()
     }
 
-    func wait() -> Result<JournalSession.ID, JournalError> {
+    func wait() -> Result<JournalSession.ID, ActionLogError> {
         semaphore.wait()
         return result.withLock { $0! }
     }

@@ -57,7 +57,7 @@ public struct RecorderConfiguration: Sendable {
     /// continuation another handler resumes) would keep the app waiting for ever; one that awaits a
     /// slow call no wrapper records keeps the other handlers waiting that long. Giving the turn on
     /// lets the app go on, and is the one place time decides the run order: the recorder reports it
-    /// (``RecorderError/Code/turnHeld``) and marks the entry (``HandlerRecord/releasedAt``), which
+    /// (``ActionLogError/Code/turnHeld``) and marks the entry (``HandlerRecord/releasedAt``), which
     /// replay reports as not reproducible. A turn that keeps passing from handler to handler is never
     /// taken, however long the queue; a loaded machine makes each turn longer, so keep this well above
     /// the longest turn a handler takes.
@@ -94,13 +94,13 @@ public struct RecorderConfiguration: Sendable {
     /// to standard error. It may call `exit`: the session is still closed, and what the writer could
     /// not finish is counted in a gap (see ``Recorder/close()``); it is not called again after that.
     /// At the end of the process it must not wait for the thread that is ending it.
-    public var onError: @Sendable (RecorderError) -> Void = RecorderError.printToStandardError
+    public var onError: @Sendable (ActionLogError) -> Void = ActionLogError.printToStandardError
     /// For tests: the writer takes nothing from the queue until a flush or close asks for it, as a
     /// writer that fell behind would, so that a test can fill the queue and see what is dropped.
     /// (Otherwise the writer takes each entry as soon as it is handed over.)
     package var writerWaitsForFlush = false
     /// For tests: how long no step must be dropped for an overload to be over, so that the next drop
-    /// is reported again (see ``RecorderError/Code/dropped``). Under a sustained load the writer
+    /// is reported again (see ``ActionLogError/Code/dropped``). Under a sustained load the writer
     /// catches up and falls behind again many times a second; none of those is a new overload.
     package var overloadQuietPeriod: Duration = .seconds(1)
     /// For tests where no small file system can be mounted: fails the writer's transactions as a full

@@ -47,12 +47,12 @@ package struct Redactor: Sendable {
     /// - Parameters:
     ///   - paths: the configured paths.
     ///   - file: the journal's file name, for the error.
-    /// - Throws: ``JournalError`` with code ``JournalError/Code/invalidArgument`` naming the first path
+    /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/invalidArgument`` naming the first path
     ///   that does not parse or is deeper than ``maximumDepth``.
-    package init(paths: [RedactedPath], file: String) throws(JournalError) {
+    package init(paths: [RedactedPath], file: String) throws(ActionLogError) {
         for path in paths {
             if let reason = Self.problem(with: path) {
-                throw JournalError(.invalidArgument, file: file, reason: "the redacted path \(JSONPatch.quoted(path.description)) \(reason)")
+                throw ActionLogError(.invalidArgument, file: file, reason: "the redacted path \(JSONPatch.quoted(path.description)) \(reason)")
             }
         }
         self.init(checked: paths)

@@ -19,10 +19,10 @@ extension Journal {
     ///   - dryRun: `true` to change nothing; works on a journal opened read-only.
     ///   - now: the time the age limit counts from.
     /// - Returns: what was removed (or would be), oldest first.
-    /// - Throws: ``JournalError``: ``JournalError/Code/fileSystem`` when the journal is opened read-only
-    ///   and `dryRun` is `false`; ``JournalError/Code/corrupt`` naming the session when a session row is
-    ///   damaged; ``JournalError/Code/sqlite`` when the file cannot be read or written.
-    public func prune(_ policy: RetentionPolicy, dryRun: Bool = false, now: Date = Date()) throws(JournalError) -> PruneReport {
+    /// - Throws: ``ActionLogError``: ``ActionLogError/Code/fileSystem`` when the journal is opened read-only
+    ///   and `dryRun` is `false`; ``ActionLogError/Code/corrupt`` naming the session when a session row is
+    ///   damaged; ``ActionLogError/Code/sqlite`` when the file cannot be read or written.
+    public func prune(_ policy: RetentionPolicy, dryRun: Bool = false, now: Date = Date()) throws(ActionLogError) -> PruneReport {
         try prune(policy, dryRun: dryRun, now: now, progress: { _, _ in })
     }
 
@@ -34,11 +34,11 @@ extension Journal {
     /// - Throws: as ``prune(_:dryRun:now:)``.
     package func prune(
         _ policy: RetentionPolicy, dryRun: Bool = false, now: Date = Date(), progress: (Int, Int) -> Void
-    ) throws(JournalError) -> PruneReport {
+    ) throws(ActionLogError) -> PruneReport {
         let (file, path) = (fileName, self.path)
         return try read { connection in
             guard dryRun || connection.mode == .readWrite else {
-                throw JournalError(.fileSystem, file: file, reason: "opened read-only, so no session can be removed; open it with mode: .readWrite")
+                throw ActionLogError(.fileSystem, file: file, reason: "opened read-only, so no session can be removed; open it with mode: .readWrite")
             }
             let plan = try RetentionPlan(connection: connection, path: path, file: file, policy: policy, now: now)
             if !dryRun, !plan.removed.isEmpty {
@@ -75,18 +75,18 @@ extension Journal {
     /// SQLite's busy timeout here), then fails to open. See <https://www.sqlite.org/lang_vacuum.html>.
     ///
     /// - Returns: the sizes of the file and its `-wal` before and after.
-    /// - Throws: ``JournalError``: ``JournalError/Code/busy`` naming the session when a recorder is
-    ///   writing one; ``JournalError/Code/fileSystem`` when the journal is opened read-only;
-    ///   ``JournalError/Code/sqlite`` when SQLite fails (for example, not enough disk for the copy).
-    public func vacuum() throws(JournalError) -> VacuumReport {
+    /// - Throws: ``ActionLogError``: ``ActionLogError/Code/busy`` naming the session when a recorder is
+    ///   writing one; ``ActionLogError/Code/fileSystem`` when the journal is opened read-only;
+    ///   ``ActionLogError/Code/sqlite`` when SQLite fails (for example, not enough disk for the copy).
+    public func vacuum() throws(ActionLogError) -> VacuumReport {
         let (file, path) = (fileName, self.path)
         return try read { connection in
             guard connection.mode == .readWrite else {
-                throw JournalError(.fileSystem, file: file, reason: "opened read-only, so it cannot be vacuumed; open it with mode: .readWrite")
+                throw ActionLogError(.fileSystem, file: file, reason: "opened read-only, so it cannot be vacuumed; open it with mode: .readWrite")
             }
             let recording = try connection.prepare("SELECT id FROM sessions WHERE status = 'recording' ORDER BY id").rows { $0.int(0) }
             if let live = recording.first(where: { SessionLock.isHeld(journal: path, session: $0) }) {
-                throw JournalError(.busy, file: file, session: live, reason: """
+                throw ActionLogError(.busy, file: file, session: live, reason: """
                     a recorder is writing this session now; vacuum rewrites the whole file and would hold up its writes, \
                     so nothing was done: vacuum when no app records into the journal
                     """)

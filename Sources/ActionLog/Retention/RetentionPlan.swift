@@ -32,7 +32,7 @@ struct RetentionPlan {
             order += 1
             let stored = row.text(2) ?? ""
             guard let status = JournalSession.Status(rawValue: stored) else {
-                throw JournalError(.corrupt, file: file, session: id, reason: "unknown session status \(JSONPatch.quoted(stored))")
+                throw ActionLogError(.corrupt, file: file, session: id, reason: "unknown session status \(JSONPatch.quoted(stored))")
             }
             let isLive = status == .recording && SessionLock.isHeld(journal: path, session: id)
             return Candidate(

@@ -56,7 +56,7 @@ public struct Upcaster: Sendable {
     public static func renameCase(_ old: String, to new: String) -> Upcaster {
         Upcaster(label: old) { action in
             guard let payload = ActionJSON.payload(of: action, label: old) else {
-                throw UpcastError(reason: "the action is not the enum case \"\(old)\": \(action.canonicalText)")
+                throw ReplayError.upcastFailed("the action is not the enum case \"\(old)\": \(action.canonicalText)")
             }
             return [ActionJSON.make(label: new, payload: payload)]
         }
@@ -75,27 +75,12 @@ public struct Upcaster: Sendable {
     public static func addField(_ name: String, default value: JSONValue, toCase label: String) -> Upcaster {
         Upcaster(label: label) { action in
             guard var payload = ActionJSON.payload(of: action, label: label) else {
-                throw UpcastError(reason: "the action is not the enum case \"\(label)\": \(action.canonicalText)")
+                throw ReplayError.upcastFailed("the action is not the enum case \"\(label)\": \(action.canonicalText)")
             }
             if payload[name] == nil { payload[name] = value }
             return [ActionJSON.make(label: label, payload: payload)]
         }
     }
-}
-
-/// Why an upcaster could not rewrite an action.
-///
-/// ```swift
-/// Upcaster(label: "pay") { _ in throw UpcastError(reason: "payments recorded before 2.0 cannot be replayed") }
-/// ```
-public struct UpcastError: Error, Sendable, CustomStringConvertible {
-    /// The explanation, shown in the replay report.
-    public let reason: String
-
-    /// - Parameter reason: the explanation, shown in the replay report.
-    public init(reason: String) { self.reason = reason }
-
-    public var description: String { reason }
 }
 
 extension [Upcaster] {
@@ -117,10 +102,10 @@ extension RecordedSession {
     /// The actions to feed the reducer for `entry`: its recorded action through `upcasters`, decoded.
     ///
     /// - Returns: the decoded actions with their labels (one, unless an upcaster split it).
-    /// - Throws: ``ReplayFailure`` naming the entry when an upcaster throws or an action does not decode.
-    func actions<Action: Decodable>(of entry: Entry, _ json: JSONValue, upcasters: [Upcaster]) throws(ReplayFailure) -> [(label: String, action: Action)] {
-        func failure(_ code: ReplayFailure.Code, _ label: String?, _ reason: String) -> ReplayFailure {
-            ReplayFailure(code, in: self, entry: entry.seq, label: label, reason: reason)
+    /// - Throws: ``ReplayError`` naming the entry when an upcaster throws or an action does not decode.
+    func actions<Action: Decodable>(of entry: Entry, _ json: JSONValue, upcasters: [Upcaster]) throws(ReplayError) -> [(label: String, action: Action)] {
+        func failure(_ code: ReplayError.Code, _ label: String?, _ reason: String) -> ReplayError {
+            ReplayError(code, in: self, entry: entry.seq, label: label, reason: reason)
         }
         let upcast: [(label: String, action: JSONValue)]
         do { upcast = try upcasters.upcast(label: entry.label, action: json) } catch {

@@ -184,7 +184,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 guard let index = step.match(made) else {
                     let expected = step.firstNotMade
                     let recorded = expected.map { step.calls[$0].description }
-                    pending.fail(ServiceCallDivergence(seq: seq, recorded: recorded, made: made))
+                    pending.fail(ActionLogError.serviceCallDiverged(seq: seq, recorded: recorded, made: made))
                     let difference = ServiceCallDifference(index: expected ?? step.calls.count, recorded: recorded, made: made)
                     builder.divergences.append(divergence(step, call: difference))
                     return .stop(builder.report(failure: nil))
@@ -325,7 +325,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
     }
 
     /// Why this session cannot be replayed this way: another architecture, or other services.
-    private func refusal() -> ReplayFailure? {
+    private func refusal() -> ReplayError? {
         let metadata = recording.session.metadata
         let (recorded, raw) = SessionArchitecture.of(metadata)
         let recordedServices = SessionArchitecture.services(in: metadata).map(SessionArchitecture.declared)
@@ -344,8 +344,8 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         names.isEmpty ? " with no services" : " with services " + names.joined(separator: ", ")
     }
 
-    private func failure(_ code: ReplayFailure.Code, _ seq: Int?, _ label: String?, _ reason: String) -> ReplayFailure {
-        ReplayFailure(code, in: recording, entry: seq, label: label, reason: reason)
+    private func failure(_ code: ReplayError.Code, _ seq: Int?, _ label: String?, _ reason: String) -> ReplayError {
+        ReplayError(code, in: recording, entry: seq, label: label, reason: reason)
     }
 
     private func divergence(
@@ -369,7 +369,7 @@ private struct ReportBuilder {
     var skipped: [Int] = []
     var divergences: [Divergence] = []
 
-    func report(failure: ReplayFailure?) -> ReplayReport {
+    func report(failure: ReplayError?) -> ReplayReport {
         ReplayReport(
             file: recording.file, session: recording.session, sessionName: recording.displayName,
             entriesReplayed: matched, entriesWithActions: entriesWithActions, skipped: skipped,

@@ -152,10 +152,10 @@ final class ReplayHost: HandlerHost {
     }
 
     /// The error a recorded call threw: of its own type when the wrapper declared it, a
-    /// `CancellationError` for a cancelled call, else a `RecordedServiceError`.
+    /// `CancellationError` for a cancelled call, else a `ActionLogError` of code `.recordedError`.
     static func error(from json: JSONValue, types: [ErrorTypeBox]) -> any Error {
         guard case .object(let members) = json, case .string(let type)? = members["type"] else {
-            return RecordedServiceError(type: "?", message: json.canonicalText)
+            return ActionLogError.recordedError(type: "?", message: json.canonicalText)
         }
         if type == String(reflecting: CancellationError.self) { return CancellationError() }
         if let value = members["value"], let box = types.first(where: { $0.name == type }) {
@@ -165,8 +165,8 @@ final class ReplayHost: HandlerHost {
         if case .string(let description)? = members["description"] {
             var localized: String?
             if case .string(let text)? = members["localizedDescription"] { localized = text }
-            return RecordedServiceError(type: type, message: description, localizedDescription: localized)
+            return ActionLogError.recordedError(type: type, message: description, localizedDescription: localized)
         }
-        return RecordedServiceError(type: type, message: members["value"]?.canonicalText ?? json.canonicalText)
+        return ActionLogError.recordedError(type: type, message: members["value"]?.canonicalText ?? json.canonicalText)
     }
 }

@@ -88,11 +88,11 @@ public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Senda
     ///   - services: the names of the recorded services the ViewModel uses.
     ///   - options: fields to ignore, upcasters, stop at the first divergence.
     ///   - viewModel: makes the fresh ViewModel, given the recorded initial state.
-    /// - Throws: `JournalError` when the session cannot be read.
+    /// - Throws: `ActionLogError` when the session cannot be read.
     public init(
         journal: Journal, session: JournalSession.ID, services: [String] = [], options: ReplayOptions = ReplayOptions(),
         viewModel: @escaping @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>
-    ) throws(JournalError) {
+    ) throws(ActionLogError) {
         self.init(recording: try journal.recordedSession(session), services: services, options: options, viewModel: viewModel)
     }
 

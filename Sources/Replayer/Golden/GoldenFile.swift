@@ -42,7 +42,7 @@ struct GoldenFile {
         if isText {
             let recorded = try RecordedSession(contentsOfJSONL: url)
             if let name, recorded.session.name != name {
-                throw GoldenError(.sessionNotFound, file: displayPath, "\(displayPath) holds session \"\(recorded.session.name)\", not \"\(name)\"")
+                throw ReplayError(.sessionNotFound, file: displayPath, "\(displayPath) holds session \"\(recorded.session.name)\", not \"\(name)\"")
             }
             return recorded
         }
@@ -52,12 +52,12 @@ struct GoldenFile {
         if let name {
             chosen = sessions.last { $0.name == name }
             guard let chosen else {
-                throw GoldenError(.sessionNotFound, file: displayPath, "\(displayPath) holds no session named \"\(name)\" (it holds \(sessions.quotedNames()))")
+                throw ReplayError(.sessionNotFound, file: displayPath, "\(displayPath) holds no session named \"\(name)\" (it holds \(sessions.quotedNames()))")
             }
             return try journal.recordedSession(chosen.id)
         }
         guard sessions.count == 1 else {
-            throw GoldenError(.sessionNotFound, file: displayPath, "\(displayPath) holds \(sessions.count) sessions; pass sessionName: to name the one to replay")
+            throw ReplayError(.sessionNotFound, file: displayPath, "\(displayPath) holds \(sessions.count) sessions; pass sessionName: to name the one to replay")
         }
         return try journal.recordedSession(sessions[0].id)
     }
@@ -84,7 +84,7 @@ struct GoldenFile {
         }
         // rename(2) replaces the destination atomically.
         guard rename(staging.path, url.path) == 0 else {
-            throw GoldenError(.writeFailed, file: displayPath, "cannot replace \(displayPath): \(String(cString: strerror(errno)))")
+            throw ReplayError(.writeFailed, file: displayPath, "cannot replace \(displayPath): \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -37,15 +37,15 @@ public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
 ///   - actionType: today's action type; every rewritten action must decode as it.
 ///   - filePath: the calling file, for finding a relative golden.
 /// - Returns: which entries were rewritten.
-/// - Throws: ``GoldenError`` for a missing golden or an upcaster that splits an action,
-///   ``ReplayFailure`` for an action that does not decode even after upcasting, `JournalError` for
+/// - Throws: ``ReplayError`` for a missing golden or an upcaster that splits an action,
+///   ``ReplayError`` for an action that does not decode even after upcasting, `ActionLogError` for
 ///   a damaged golden.
 public func migrate<Action: Decodable>(
     golden: String, sessionName: String? = nil, upcasters: [Upcaster], as actionType: Action.Type,
     filePath: StaticString = #filePath
 ) throws -> MigrationReport {
     let file = GoldenFile(path: golden, testFile: "\(filePath)")
-    guard file.exists else { throw GoldenError(.missingGolden, file: golden, "No golden at \(golden) to migrate.") }
+    guard file.exists else { throw ReplayError(.missingGolden, file: golden, "No golden at \(golden) to migrate.") }
     let recorded = try file.read(sessionName: sessionName)
     var entries: [Entry] = []
     var rewritten: [Int] = []
@@ -54,18 +54,17 @@ public func migrate<Action: Decodable>(
             entries.append(entry)
             continue
         }
-        func failure(_ code: ReplayFailure.Code, _ label: String?, _ reason: String) -> ReplayFailure {
-            ReplayFailure(code, in: recorded, entry: entry.seq, label: label, reason: reason)
+        func failure(_ code: ReplayError.Code, _ label: String?, _ reason: String) -> ReplayError {
+            ReplayError(code, in: recorded, entry: entry.seq, label: label, reason: reason)
         }
         let upcast: [(label: String, action: JSONValue)]
         do { upcast = try upcasters.upcast(label: entry.label, action: action) } catch {
             throw failure(.upcastFailed, entry.label, "\(error)")
         }
         guard upcast.count == 1, let new = upcast.first else {
-            throw GoldenError(.notMigratable, file: recorded.file, session: recorded.journalID, entry: entry.seq, """
-                \(recorded.file), \(recorded.displayName), entry \(entry.seq): the upcasters turn action \
-                "\(entry.label ?? "?")" into \(upcast.count) actions; a golden keeps one action per entry, \
-                so keep these upcasters in ReplayOptions instead of migrating
+            throw failure(.notMigratable, entry.label, """
+                the upcasters turn action "\(entry.label ?? "?")" into \(upcast.count) actions; a golden keeps \
+                one action per entry, so keep these upcasters in ReplayOptions instead of migrating
                 """)
         }
         do { _ = try new.action.decode(Action.self) } catch {

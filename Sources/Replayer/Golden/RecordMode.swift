@@ -62,11 +62,11 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     /// ```
     ///
     /// - Parameter environment: the environment; the process's by default.
-    /// - Throws: ``GoldenError`` when `ACTIONLOG_RECORD` names no mode.
-    public static func fromEnvironment(_ environment: [String: String]) throws(GoldenError) -> RecordMode {
+    /// - Throws: ``ReplayError`` when `ACTIONLOG_RECORD` names no mode.
+    public static func fromEnvironment(_ environment: [String: String]) throws(ReplayError) -> RecordMode {
         if let name = environment["ACTIONLOG_RECORD"], !name.isEmpty {
             guard let mode = RecordMode(named: name) else {
-                throw GoldenError(.unknownRecordMode, "ACTIONLOG_RECORD=\(name) is not a record mode; use never, missing, failed or all")
+                throw ReplayError(.unknownRecordMode, "ACTIONLOG_RECORD=\(name) is not a record mode; use never, missing, failed or all")
             }
             return mode
         }
@@ -78,7 +78,7 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
 
     /// The mode a golden check runs in: `explicit` when the test gave one, else the environment's,
     /// with why, for messages; or the message of an `ACTIONLOG_RECORD` that names no mode.
-    static func resolve(_ explicit: RecordMode?, environment: [String: String]) -> Result<(mode: RecordMode, why: String), GoldenError> {
+    static func resolve(_ explicit: RecordMode?, environment: [String: String]) -> Result<(mode: RecordMode, why: String), ReplayError> {
         let mode: RecordMode
         if let explicit {
             mode = explicit
@@ -98,58 +98,5 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
         if let name = environment["ACTIONLOG_RECORD"], !name.isEmpty { return "ACTIONLOG_RECORD=\(name)" }
         if mode == .never { return "record mode never, because CI is set" }
         return "record mode \(mode)"
-    }
-}
-
-/// A golden assertion that could not run: a bad `ACTIONLOG_RECORD`, a golden that cannot be read,
-/// chosen or written, or one that cannot be migrated. Shaped like `JournalError`: a code to match
-/// on, the file, the session and the entry where they are known, and the whole message, in which
-/// the characters that could rewrite a terminal or break the line are escaped (`\u{1B}`, as in
-/// `JournalError.description`).
-///
-/// ```swift
-/// do { try migrate(golden: "fixtures/checkout.jsonl", upcasters: upcasters, as: Checkout.Event.self) }
-/// catch let error as GoldenError where error.code == .notMigratable { print(error) }
-/// ```
-public struct GoldenError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong, for code that reacts to it.
-    public enum Code: Sendable, Equatable {
-        /// `ACTIONLOG_RECORD` names no record mode.
-        case unknownRecordMode
-        /// There is no golden at the path.
-        case missingGolden
-        /// The golden holds no session of the name asked for, or several and none was named.
-        case sessionNotFound
-        /// The golden could not be written.
-        case writeFailed
-        /// The upcasters split an action, so a golden of one action per entry cannot hold the result.
-        case notMigratable
-    }
-
-    public let code: Code
-    /// The golden, as the message names it, when the error concerns one.
-    public let file: String?
-    /// The session's id in a journal golden, when known.
-    public let session: JournalSession.ID?
-    /// The entry concerned, if any.
-    public let entry: Int?
-    /// The whole message, escaped for a terminal.
-    public let description: String
-
-    /// Makes an error.
-    ///
-    /// - Parameters:
-    ///   - code: what went wrong.
-    ///   - file: the golden concerned.
-    ///   - session: the session's id, in a journal golden.
-    ///   - entry: the entry concerned.
-    ///   - description: the whole message; ``description`` holds it with the characters that could
-    ///     rewrite a terminal escaped.
-    public init(_ code: Code, file: String? = nil, session: JournalSession.ID? = nil, entry: Int? = nil, _ description: String) {
-        self.code = code
-        self.file = file
-        self.session = session
-        self.entry = entry
-        self.description = description.displayEscaped
     }
 }

@@ -18,14 +18,14 @@ enum Rerecording {
     /// Replays `recorded`'s actions through `reducer` from its initial state and stores what the
     /// reducer produces now. Gaps stay gaps; after one, re-recording resumes from the recorded state.
     ///
-    /// - Throws: ``ReplayFailure`` when an action or state no longer decodes (add an upcaster
-    ///   first), `JournalError` when the session is damaged.
+    /// - Throws: ``ReplayError`` when an action or state no longer decodes (add an upcaster
+    ///   first), `ActionLogError` when the session is damaged.
     static func rerecord<State: Codable, Action: Decodable, Effect: Encodable>(
         _ recorded: RecordedSession, upcasters: [Upcaster], reducer: (inout State, Action) -> Effect?
     ) throws -> Result {
         let encoder = JSONValueEncoder()
-        func failure(_ code: ReplayFailure.Code, _ entry: Entry, _ label: String?, _ reason: String) -> ReplayFailure {
-            ReplayFailure(code, in: recorded, entry: entry.seq, label: label, reason: reason)
+        func failure(_ code: ReplayError.Code, _ entry: Entry, _ label: String?, _ reason: String) -> ReplayError {
+            ReplayError(code, in: recorded, entry: entry.seq, label: label, reason: reason)
         }
         func decodeState(_ json: JSONValue, _ entry: Entry) throws -> State {
             do { return try json.decode(State.self) } catch {
@@ -38,14 +38,14 @@ enum Rerecording {
         switch Redactor.recorded(in: recorded.session.metadata) {
         case .success(let paths): redactor = paths
         case .failure(let error):
-            throw ReplayFailure(.newerSession, in: recorded, entry: nil, label: nil, reason: "the session's redacted paths cannot be read (\(error.reason))")
+            throw ReplayError(.newerSession, in: recorded, entry: nil, label: nil, reason: "the session's redacted paths cannot be read (\(error.reason))")
         }
         var builder = SessionBuilder()
         var result = Result(recording: recorded, actions: 0, rewroteStates: [], rewroteEffects: [])
         var recordedStates = SessionStates(file: recorded.file, session: recorded.journalID)
         var state: State?
         for entry in recorded.entries {
-            do throws(JournalError) {
+            do throws(ActionLogError) {
                 try recordedStates.advance(past: entry)
             } catch {
                 throw recorded.locate(error)

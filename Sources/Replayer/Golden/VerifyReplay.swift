@@ -137,7 +137,8 @@ func goldenFix(for replay: ReplayReport, ifIntended: String) -> String {
             """
     case .stateDoesNotDecode?:
         return "If the state type changed on purpose, record the golden again from a new session."
-    case .noInitialState?, .newerSession?, .damagedHandlerRecords?:
+    case .noInitialState?, .newerSession?, .damagedHandlerRecords?, .unknownRecordMode?, .missingGolden?, .sessionNotFound?,
+        .writeFailed?, .notMigratable?:
         return "Replace the golden with a session this version of ActionLog can replay."
     case .notReproducible?:
         return """

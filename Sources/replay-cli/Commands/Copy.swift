@@ -39,8 +39,8 @@ struct Copy: ParsableCommand {
             Terminal.printError(refusal.description)
             throw ExitCode(64)
         }
-        try reportingErrors { () throws(JournalError) in try journal.copy(to: destination, replacing: force) }
-        let copy = try reportingErrors { () throws(JournalError) in try Journal(path: destination) }
+        try reportingErrors { () throws(ActionLogError) in try journal.copy(to: destination, replacing: force) }
+        let copy = try reportingErrors { () throws(ActionLogError) in try Journal(path: destination) }
         // A damaged session row is copied as it is: the copy is what the journal held. Said, not failed.
         let walk = try walkSessions(in: copy, reportingDamage: { error in
             Terminal.printWarning("\(error.description) (copied as it is; `replay-cli verify` lists what is damaged)")

@@ -38,13 +38,13 @@ struct Demo: AsyncParsableCommand {
         let (signIn, _) = try await reportingAsync { try await ExampleScripts.recordSignIn(path: output, configuration: configuration) }
 
         let journal = try JournalOptions(file: output).open()
-        var reports = try reportingErrors { () throws(JournalError) in
+        var reports = try reportingErrors { () throws(ActionLogError) in
             [
                 try Replay(journal: journal, session: citySearch, reducer: CitySearch.reduce).run(),
                 try Replay(journal: journal, session: checkout, reducer: Checkout.reduce).run(),
             ]
         }
-        let (productCardSession, signInSession) = try reportingErrors { () throws(JournalError) in
+        let (productCardSession, signInSession) = try reportingErrors { () throws(ActionLogError) in
             (try journal.recordedSession(productCard), try journal.recordedSession(signIn))
         }
         reports.append(
@@ -87,8 +87,8 @@ struct Demo: AsyncParsableCommand {
 private func reportingAsync<T>(_ body: @MainActor () async throws -> T) async throws -> T {
     do {
         return try await body()
-    } catch let error as JournalError {
-        return try reportingErrors { () throws(JournalError) in throw error }
+    } catch let error as ActionLogError {
+        return try reportingErrors { () throws(ActionLogError) in throw error }
     }
 }
 

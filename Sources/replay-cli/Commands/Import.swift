@@ -59,7 +59,7 @@ struct Import: ParsableCommand {
                 checking.finish()
                 inserting?.finish()
             }
-            (session, id) = try reportingErrors { () throws(JournalError) in
+            (session, id) = try reportingErrors { () throws(ActionLogError) in
                 try Journal.importingJSONL(
                     at: URL(fileURLWithPath: file), into: into, checked: checking.update,
                     inserted: { done, total in

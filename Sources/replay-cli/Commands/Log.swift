@@ -102,7 +102,7 @@ struct Log: ParsableCommand {
         var printer = Printer(session: session, json: json)
         var printed = 0
         var next: Int? = from
-        var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
+        var cursor = try reportingErrors { () throws(ActionLogError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
         var damaged = false
         // With --follow, a signal during this first walk (a long session) ends it as it ends the follow.
         while filtering ? printed < (limit ?? .max) : true, stop?.isRequested != true {
@@ -117,7 +117,7 @@ struct Log: ParsableCommand {
                 continue
             } catch {
                 try printer.flush()
-                return try reportingErrors { () throws(JournalError) in throw error }
+                return try reportingErrors { () throws(ActionLogError) in throw error }
             }
             let entry: Entry
             switch read {
@@ -125,12 +125,12 @@ struct Log: ParsableCommand {
                 entry = kept
             case .passed(let seq):
                 next = Self.following(seq, after: next)
-                _ = try reportingErrors { () throws(JournalError) in try handlers.record(at: seq) }
+                _ = try reportingErrors { () throws(ActionLogError) in try handlers.record(at: seq) }
                 continue
             }
             // A kept entry is one the filters keep: the cursor asked them of its stored kind and label.
             next = Self.following(entry.seq, after: next)
-            let handler = try reportingErrors { () throws(JournalError) in try handlers.record(at: entry.seq) }
+            let handler = try reportingErrors { () throws(ActionLogError) in try handlers.record(at: entry.seq) }
             printed += 1
             try printer.print(entry, handler: handler)
         }
@@ -165,8 +165,8 @@ struct Log: ParsableCommand {
             }
             // The status is read before the entries: once it says the recording ended, every entry
             // of the session is committed, and the read below sees them all.
-            let status = try reportingErrors { () throws(JournalError) in try journal.session(session).status }
-            var cursor = try reportingErrors { () throws(JournalError) in try journal.timelineCursor(in: session, from: from) }
+            let status = try reportingErrors { () throws(ActionLogError) in try journal.session(session).status }
+            var cursor = try reportingErrors { () throws(ActionLogError) in try journal.timelineCursor(in: session, from: from) }
             var fresh: [Entry] = []
             while let current = next {
                 let read: Entry?
@@ -180,7 +180,7 @@ struct Log: ParsableCommand {
                     continue
                 } catch {
                     try printer.flush()
-                    return try reportingErrors { () throws(JournalError) in throw error }
+                    return try reportingErrors { () throws(ActionLogError) in throw error }
                 }
                 guard let entry = read else { break }
                 // Printed already: only a damaged index answers an entry before the one asked for.
@@ -205,14 +205,14 @@ struct Log: ParsableCommand {
         _ entries: [Entry], journal: Journal, session: JournalSession.ID, pattern: LabelPattern?, printer: inout Printer
     ) throws {
         guard let head = entries.first, let tail = entries.last, head.seq <= tail.seq else { return }
-        let records = try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session, seqs: head.seq...tail.seq) }
+        let records = try reportingErrors { () throws(ActionLogError) in try journal.handlerRecords(in: session, seqs: head.seq...tail.seq) }
         let handlers = records.bySeq
         for entry in entries where keeps(entry, pattern: pattern) { try printer.print(entry, handler: handlers[entry.seq]) }
     }
 
     /// Names a damaged entry on standard error, after the lines before it, and returns the entry to
     /// read after it, when `next` was (`nil` after the largest sequence number there is).
-    private func passOver(_ error: JournalError, after next: Int?, printer: inout Printer, damaged: inout Bool) throws -> Int? {
+    private func passOver(_ error: ActionLogError, after next: Int?, printer: inout Printer, damaged: inout Bool) throws -> Int? {
         try printer.flush()
         Terminal.printError(error.description)
         damaged = true

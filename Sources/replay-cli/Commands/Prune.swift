@@ -57,14 +57,14 @@ struct Prune: ParsableCommand {
         let start = ContinuousClock.now
         var progress: ProgressLine?
         defer { progress?.finish() }
-        let report = try reportingErrors { () throws(JournalError) in
+        let report = try reportingErrors { () throws(ActionLogError) in
             try opened.prune(policy, dryRun: dryRun) { done, total in
                 if progress == nil { progress = ProgressLine("prune", total: total, unit: "sessions removed", since: start) }
                 progress?.update(done)
             }
         }
         progress?.finish()
-        let sessions = report.keptLive.isEmpty ? [] : try reportingErrors { () throws(JournalError) in try opened.sessions() }
+        let sessions = report.keptLive.isEmpty ? [] : try reportingErrors { () throws(ActionLogError) in try opened.sessions() }
         if json {
             try JSONOutput.print(json(report, sessions: sessions))
             return

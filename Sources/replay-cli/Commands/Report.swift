@@ -50,7 +50,7 @@ struct Report: ParsableCommand {
             throw ExitCode(64)
         }
         let progress = ProgressLine("report", total: session.entryCount, unit: "entries")
-        try reportingErrors { () throws(JournalError) in
+        try reportingErrors { () throws(ActionLogError) in
             try ViewerReport.write(journalPath: journal.file, session: session.id, to: output, maximumBytes: maxBytes, progress: progress.update)
         }
         progress.finish()

@@ -52,8 +52,8 @@ struct Serve: AsyncParsableCommand {
         let server: ViewerServer
         do {
             server = try ViewerServer(journalPath: journal.file, host: host, port: port)
-        } catch let error as JournalError {
-            server = try reportingErrors { () throws(JournalError) in throw error }
+        } catch let error as ActionLogError {
+            server = try reportingErrors { () throws(ActionLogError) in throw error }
         } catch {
             Terminal.printError("\(error)")
             throw ExitCode.failure

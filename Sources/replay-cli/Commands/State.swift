@@ -36,7 +36,7 @@ struct StateCommand: ParsableCommand {
         let session = try session.resolve(in: journal)
         try requireEntries(session, in: journal)
         let seq = at ?? max(0, session.entryCount - 1)
-        let state = try reportingErrors { () throws(JournalError) in try journal.state(at: seq, in: session.id) }
+        let state = try reportingErrors { () throws(ActionLogError) in try journal.state(at: seq, in: session.id) }
         guard json else {
             try BufferedOutput.print(state.prettyText.jsonDisplayEscaped)
             return

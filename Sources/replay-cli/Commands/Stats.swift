@@ -58,7 +58,7 @@ struct Stats: ParsableCommand {
         // Each session's figures are printed as they come, so that memory stays bounded however many
         // sessions the file holds.
         func report(_ session: JournalSession) throws {
-            let stats = try reportingErrors { () throws(JournalError) in
+            let stats = try reportingErrors { () throws(ActionLogError) in
                 try journal.statistics(in: session.id, labels: json ? Self.labelsInJSON : Self.labelsShown, slowest: Self.slowestShown)
             }
             if json {

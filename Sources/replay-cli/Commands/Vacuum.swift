@@ -25,7 +25,7 @@ struct Vacuum: ParsableCommand {
 
     func run() throws {
         let opened = try journal.openForWriting()
-        let sizes = try reportingErrors { () throws(JournalError) in try opened.vacuum() }
+        let sizes = try reportingErrors { () throws(ActionLogError) in try opened.vacuum() }
         if json {
             try JSONOutput.print(.object([
                 "file": .string(journal.file),

@@ -32,14 +32,14 @@ struct Verify: ParsableCommand {
         if RecordedSession.isTextFormPath(self.journal.file) {
             // A golden's text form, checked as import reads it: up to its first problem.
             let url = URL(fileURLWithPath: self.journal.file)
-            let result = try reportingErrors { () throws(JournalError) in try RecordedSession.verifyJSONL(at: url) }
+            let result = try reportingErrors { () throws(ActionLogError) in try RecordedSession.verifyJSONL(at: url) }
             return try print(result, fileName: url.lastPathComponent)
         }
         let journal = try journal.open()
         // A damaged session row is verify's finding, not a reason to stop before it.
         let total = try walkSessions(in: journal, reportingDamage: nil) { _ in }.entries
         let progress = ProgressLine("verify", total: total, unit: "entries")
-        let result = try reportingErrors { () throws(JournalError) in try journal.verify(progress: progress.update) }
+        let result = try reportingErrors { () throws(ActionLogError) in try journal.verify(progress: progress.update) }
         progress.finish()
         try print(result, fileName: journal.fileName)
     }

@@ -12,7 +12,7 @@ struct JournalOptions: ParsableArguments {
 
     /// Opens the journal read-only.
     func open() throws -> Journal {
-        try reportingErrors { () throws(JournalError) in try Journal(path: file) }
+        try reportingErrors { () throws(ActionLogError) in try Journal(path: file) }
     }
 }
 
@@ -28,11 +28,11 @@ struct SessionOptions: ParsableArguments {
     var session: String
 
     func resolve(in journal: Journal) throws -> JournalSession {
-        try reportingErrors { () throws(JournalError) in
+        try reportingErrors { () throws(ActionLogError) in
             // A number that is no session's id: its error stands unless a session has it as its name.
-            var noSuchID: JournalError?
+            var noSuchID: ActionLogError?
             if let id = JournalSession.ID(session) {
-                do throws(JournalError) {
+                do throws(ActionLogError) {
                     return try journal.session(id)
                 } catch where error.code == .sessionNotFound {
                     noSuchID = error
@@ -48,7 +48,7 @@ struct SessionOptions: ParsableArguments {
             guard let match else {
                 if let noSuchID { throw noSuchID }
                 let names = try journal.quotedSessionNames()
-                throw JournalError(.sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\" (the journal holds \(names))")
+                throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\" (the journal holds \(names))")
             }
             return match
         }
@@ -79,12 +79,12 @@ struct SessionWalk {
 /// - Returns: what the walk saw.
 @discardableResult
 func walkSessions(
-    in journal: Journal, reportingDamage: ((JournalError) -> Void)? = { Terminal.printError($0.description) },
+    in journal: Journal, reportingDamage: ((ActionLogError) -> Void)? = { Terminal.printError($0.description) },
     _ body: (JournalSession) throws -> Void
 ) throws -> SessionWalk {
     var walk = SessionWalk()
     var cursor = journal.sessionCursor()
-    while let row = try reportingErrors({ () throws(JournalError) in try cursor.nextRow() }) {
+    while let row = try reportingErrors({ () throws(ActionLogError) in try cursor.nextRow() }) {
         walk.rows += 1
         switch row {
         case .success(let session):
@@ -112,15 +112,15 @@ func requireEntries(_ session: JournalSession, in journal: Journal) throws {
         case .recording: "the session has no entries yet: its recorder has not written the first entry (the initial state)"
         case .closed: "the session has no entries, though it was closed: its first entry (the initial state) is missing"
         }
-    try reportingErrors { () throws(JournalError) in
-        throw JournalError(.corrupt, file: journal.fileName, session: session.id, reason: reason)
+    try reportingErrors { () throws(ActionLogError) in
+        throw ActionLogError(.corrupt, file: journal.fileName, session: session.id, reason: reason)
     }
 }
 
 /// Runs `body`; a journal error is printed to standard error and becomes the exit status: 64 when the
 /// user pointed at the wrong thing (missing file, not a journal, unknown session or entry), 1 when the
 /// file is damaged.
-func reportingErrors<T>(_ body: () throws(JournalError) -> T) throws -> T {
+func reportingErrors<T>(_ body: () throws(ActionLogError) -> T) throws -> T {
     do {
         return try body()
     } catch {
@@ -128,7 +128,7 @@ func reportingErrors<T>(_ body: () throws(JournalError) -> T) throws -> T {
         switch error.code {
         case .fileNotFound, .notADatabase, .notAJournal, .newerSchema, .sessionNotFound, .entryNotFound, .invalidArgument:
             throw ExitCode(64)
-        case .corrupt, .sqlite, .fileSystem, .busy, .encodingFailed:
+        default:
             throw ExitCode.failure
         }
     }
@@ -139,7 +139,7 @@ func reportingErrors<T>(_ body: () throws(JournalError) -> T) throws -> T {
 func reportingJournalErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let error as JournalError {
-        return try reportingErrors { () throws(JournalError) in throw error }
+    } catch let error as ActionLogError {
+        return try reportingErrors { () throws(ActionLogError) in throw error }
     }
 }

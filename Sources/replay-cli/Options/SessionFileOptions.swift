@@ -29,7 +29,7 @@ struct SessionFileOptions: ParsableArguments {
     func recordedSession() throws -> RecordedSession {
         if isTextForm { return try textSession() }
         let (journal, session) = try journalSession()
-        return try reportingErrors { () throws(JournalError) in try journal.recordedSession(session.id) }
+        return try reportingErrors { () throws(ActionLogError) in try journal.recordedSession(session.id) }
     }
 
     /// The files read: the text file, or the journal and its companions (`-wal`, `-shm`, `-journal`),
@@ -68,7 +68,7 @@ struct SessionFileOptions: ParsableArguments {
                 let handlers = reader.handlers
                 try RecordedSession.writeJSONL(
                     session: reader.session, file: reader.file, handler: { handlers.bySeq[$0] },
-                    next: { () throws(JournalError) in try reader.next() }, write: counting)
+                    next: { () throws(ActionLogError) in try reader.next() }, write: counting)
             }
             return
         }
@@ -92,14 +92,14 @@ struct SessionFileOptions: ParsableArguments {
     func states(_ first: Int, _ second: Int) throws -> States {
         if isTextForm {
             let recorded = try textSession()
-            return try reportingErrors { () throws(JournalError) in
+            return try reportingErrors { () throws(ActionLogError) in
                 States(
                     displayName: recorded.displayName, session: nil, sessionName: recorded.session.name,
                     first: try recorded.state(at: first), second: try recorded.state(at: second))
             }
         }
         let (journal, session) = try journalSession()
-        return try reportingErrors { () throws(JournalError) in
+        return try reportingErrors { () throws(ActionLogError) in
             States(
                 displayName: "session \(session.id) \"\(session.name)\"", session: session.id, sessionName: session.name,
                 first: try journal.state(at: first, in: session.id), second: try journal.state(at: second, in: session.id))
@@ -111,11 +111,11 @@ struct SessionFileOptions: ParsableArguments {
     func handlerRecords(in seqs: ClosedRange<Int>) throws -> [HandlerRecord] {
         if isTextForm { return try textSession().handlers.filter { seqs.contains($0.seq) } }
         let (journal, session) = try journalSession()
-        return try reportingErrors { () throws(JournalError) in try journal.handlerRecords(in: session.id, seqs: seqs) }
+        return try reportingErrors { () throws(ActionLogError) in try journal.handlerRecords(in: session.id, seqs: seqs) }
     }
 
     private func textSession() throws -> RecordedSession {
-        try reportingErrors { () throws(JournalError) in
+        try reportingErrors { () throws(ActionLogError) in
             let recorded = try RecordedSession(contentsOfJSONL: URL(fileURLWithPath: file))
             try check(sessionName: recorded.session.name, file: recorded.file)
             return recorded
@@ -123,9 +123,9 @@ struct SessionFileOptions: ParsableArguments {
     }
 
     /// Refuses a `--session` that names another session than the text file holds.
-    private func check(sessionName: String, file: String) throws(JournalError) {
+    private func check(sessionName: String, file: String) throws(ActionLogError) {
         if let session, session != sessionName {
-            throw JournalError(
+            throw ActionLogError(
                 .sessionNotFound, file: file,
                 reason: "no session named \"\(session)\" (the file holds session \"\(sessionName)\")"
             )
@@ -141,15 +141,15 @@ struct SessionFileOptions: ParsableArguments {
             try requireEntries(resolved, in: journal)
             return (journal, resolved)
         }
-        let only = try reportingErrors { () throws(JournalError) in
+        let only = try reportingErrors { () throws(ActionLogError) in
             // The only session, or how many there are: counted by SQL, not read into memory.
             var cursor = journal.sessionCursor()
             guard let first = try cursor.next() else {
-                throw JournalError(.sessionNotFound, file: journal.fileName, reason: "no sessions")
+                throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no sessions")
             }
             guard try cursor.next() == nil else {
                 let count = try journal.sessionCount()
-                throw JournalError(.sessionNotFound, file: journal.fileName, reason: "\(counted(count, "session")); choose one with --session")
+                throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "\(counted(count, "session")); choose one with --session")
             }
             return first
         }
