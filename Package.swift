@@ -61,10 +61,15 @@ let package = Package(
         .target(name: "ActionLogStore", dependencies: ["ActionLog"]),
         // The example features used by the demo, the fixtures and the tests.
         .target(name: "ActionLogExamples", dependencies: ["ActionLog", "ActionLogStore"]),
+        // What the executables share: checked output, the terminal, the progress line, errors as exit statuses.
+        .target(
+            name: "CommandLineSupport",
+            dependencies: ["ActionLog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "replay-cli",
             dependencies: [
-                "ActionLog", "Replayer", "ActionLogExamples", "ActionLogViewer",
+                "ActionLog", "Replayer", "ActionLogExamples", "ActionLogViewer", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,7 @@
 import ActionLog
 import ActionLogExamples
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 import Replayer
 

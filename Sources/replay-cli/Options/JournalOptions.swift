@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 
 /// The journal file argument shared by every inspecting command.
 struct JournalOptions: ParsableArguments {
@@ -14,11 +15,6 @@ struct JournalOptions: ParsableArguments {
     func open() throws -> Journal {
         try reportingErrors { () throws(JournalError) in try Journal(path: file) }
     }
-}
-
-/// Refuses an empty path as a usage error: it would name the working directory.
-func refuseEmptyPath(_ path: String, _ name: String = "<file>") throws {
-    guard !path.isEmpty else { throw ValidationError("\(name) is an empty path; give the path of a file.") }
 }
 
 /// `--session`: a session id, or the name of a session (the newest with that name). A number is an
@@ -114,23 +110,6 @@ func requireEntries(_ session: JournalSession, in journal: Journal) throws {
         }
     try reportingErrors { () throws(JournalError) in
         throw JournalError(.corrupt, file: journal.fileName, session: session.id, reason: reason)
-    }
-}
-
-/// Runs `body`; a journal error is printed to standard error and becomes the exit status: 64 when the
-/// user pointed at the wrong thing (missing file, not a journal, unknown session or entry), 1 when the
-/// file is damaged.
-func reportingErrors<T>(_ body: () throws(JournalError) -> T) throws -> T {
-    do {
-        return try body()
-    } catch {
-        Terminal.printError(error.description)
-        switch error.code {
-        case .fileNotFound, .notADatabase, .notAJournal, .newerSchema, .sessionNotFound, .entryNotFound, .invalidArgument:
-            throw ExitCode(64)
-        case .corrupt, .sqlite, .fileSystem, .busy, .encodingFailed:
-            throw ExitCode.failure
-        }
     }
 }
 
