@@ -17,6 +17,14 @@ struct JournalOptions: ParsableArguments {
     }
 }
 
+extension JournalOptions {
+    /// The options as if `file` had been given on the command line.
+    init(file: String) {
+        self.init()
+        self.file = file
+    }
+}
+
 /// `--session`: a session id, or the name of a session (the newest with that name). A number is an
 /// id first; when no session has that id, it is a name (a session named `2024`).
 struct SessionOptions: ParsableArguments {
