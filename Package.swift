@@ -17,6 +17,8 @@ let package = Package(
         // builds swift-syntax.
         .library(name: "ActionLogMacros", targets: ["ActionLogMacros"]),
         .executable(name: "replay-cli", targets: ["replay-cli"]),
+        // `swift run actionlog-demo`: records the example features into a journal and replays them.
+        .executable(name: "actionlog-demo", targets: ["actionlog-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -61,10 +63,23 @@ let package = Package(
         .target(name: "ActionLogStore", dependencies: ["ActionLog"]),
         // The example features used by the demo, the fixtures and the tests.
         .target(name: "ActionLogExamples", dependencies: ["ActionLog", "ActionLogStore"]),
+        // What replay-cli and actionlog-demo share: checked output, the terminal, errors as exit statuses.
+        .target(
+            name: "CommandLineSupport",
+            dependencies: ["ActionLog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "replay-cli",
             dependencies: [
-                "ActionLog", "Replayer", "ActionLogExamples", "ActionLogViewer",
+                "ActionLog", "Replayer", "ActionLogViewer", "CommandLineSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The demo: an executable of its own, so that replay-cli does not link the examples.
+        .executableTarget(
+            name: "actionlog-demo",
+            dependencies: [
+                "ActionLog", "Replayer", "ActionLogExamples", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -124,9 +139,12 @@ let package = Package(
         // The viewer's server and reports, in-process, and in headless Chromium driven over the DevTools pipe
         // (no extra package; `ACTIONLOG_SKIP_BROWSER=1` skips the browser suites).
         .testTarget(name: "ViewerTests", dependencies: ["ActionLogViewer", "ActionLog", "ActionLogExamples"]),
-        // Runs the built `replay-cli` binary; depending on it makes `swift test` build it first.
-        // The same seeded mutants through every command and the viewer's routes.
-        .testTarget(name: "ReplayCLITests", dependencies: ["ActionLog", "ActionLogExamples", "ActionLogViewer", "HostileFileSupport", "replay-cli"]),
+        // Runs the built `replay-cli` and `actionlog-demo` binaries; depending on them makes `swift test`
+        // build them first. The same seeded mutants through every command and the viewer's routes.
+        .testTarget(
+            name: "ReplayCLITests",
+            dependencies: ["ActionLog", "ActionLogExamples", "ActionLogViewer", "HostileFileSupport", "replay-cli", "actionlog-demo"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@ import ActionLog
 import ActionLogStore
 import Synchronization
 
-/// Scripted sessions of the example features: what `replay-cli demo` records and what the golden
+/// Scripted sessions of the example features: what `actionlog-demo` records and what the golden
 /// fixtures under `fixtures/` were recorded from.
 public enum ExampleScripts {
     public typealias CheckoutRecorder = Recorder<Checkout.State, Checkout.Event, Checkout.SideEffect>

@@ -7,25 +7,38 @@ struct CLITestError: Error, CustomStringConvertible {
     let description: String
 }
 
-// MARK: - Locating the binary
+// MARK: - Locating the binaries
+
+/// The executables these tests run. The test target depends on both, so that `swift test` builds them.
+enum Program: String {
+    /// The tool.
+    case replayCLI = "replay-cli"
+    /// The demo, which records the example features into a journal (``runDemo(in:_:)``).
+    case demo = "actionlog-demo"
+
+    /// The binary that `swift test` built next to the test bundle.
+    ///
+    /// On Linux the products directory is `Bundle.main.bundleURL` (the directory holding the `.xctest`);
+    /// on macOS it is the parent of the `.xctest` bundle found in `Bundle.allBundles`.
+    func binary() throws -> URL {
+        var directories = [Bundle.main.bundleURL]
+        directories += Bundle.allBundles
+            .filter { $0.bundleURL.pathExtension == "xctest" }
+            .map { $0.bundleURL.deletingLastPathComponent() }
+        for directory in directories {
+            let candidate = directory.appendingPathComponent(rawValue)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw CLITestError(description: """
+            \(rawValue) binary not found; looked in: \(directories.map(\.path).joined(separator: ", ")). \
+            The ReplayCLITests target must depend on the \(rawValue) executable target so that `swift test` builds it.
+            """)
+    }
+}
 
 /// The `replay-cli` binary that `swift test` built next to the test bundle.
-///
-/// On Linux the products directory is `Bundle.main.bundleURL` (the directory holding the `.xctest`);
-/// on macOS it is the parent of the `.xctest` bundle found in `Bundle.allBundles`.
 func replayCLIBinary() throws -> URL {
-    var directories = [Bundle.main.bundleURL]
-    directories += Bundle.allBundles
-        .filter { $0.bundleURL.pathExtension == "xctest" }
-        .map { $0.bundleURL.deletingLastPathComponent() }
-    for directory in directories {
-        let candidate = directory.appendingPathComponent("replay-cli")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    throw CLITestError(description: """
-        replay-cli binary not found; looked in: \(directories.map(\.path).joined(separator: ", ")). \
-        The ReplayCLITests target must depend on the replay-cli executable target so that `swift test` builds it.
-        """)
+    try Program.replayCLI.binary()
 }
 
 // MARK: - Running processes
@@ -111,16 +124,20 @@ func runProcess(
     return (fired ? timedOutStatus : process.terminationStatus, stdout, stderr)
 }
 
-/// Runs the `replay-cli` binary with `arguments`, with `directory` as the working directory.
-func runCLI(_ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
-    try runProcess(try replayCLIBinary(), arguments, in: directory)
+/// Runs `program` (`replay-cli` unless told otherwise) with `arguments`, with `directory` as the
+/// working directory.
+func runCLI(_ arguments: [String], in directory: URL, program: Program = .replayCLI) throws -> (status: Int32, stdout: String, stderr: String) {
+    try runProcess(try program.binary(), arguments, in: directory)
 }
 
-/// Runs the `replay-cli` binary with its standard output sent to `path` (e.g. `/dev/full`).
-func runCLI(_ arguments: [String], in directory: URL, standardOutputTo path: String) throws -> (status: Int32, stderr: String) {
+/// Runs `program` (`replay-cli` unless told otherwise) with its standard output sent to `path`
+/// (e.g. `/dev/full`).
+func runCLI(
+    _ arguments: [String], in directory: URL, standardOutputTo path: String, program: Program = .replayCLI
+) throws -> (status: Int32, stderr: String) {
     let handle = try #require(FileHandle(forWritingAtPath: path), "cannot open \(path) for writing")
     defer { try? handle.close() }
-    let result = try runProcess(try replayCLIBinary(), arguments, in: directory, standardOutput: handle)
+    let result = try runProcess(try program.binary(), arguments, in: directory, standardOutput: handle)
     return (result.status, result.stderr)
 }
 
@@ -152,10 +169,10 @@ func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     return try body(directory)
 }
 
-/// Runs `replay-cli demo` in `directory` and requires it to succeed.
+/// Runs `actionlog-demo` in `directory` and requires it to succeed.
 @discardableResult
 func runDemo(in directory: URL, _ extraArguments: [String] = []) throws -> String {
-    let result = try runCLI(["demo"] + extraArguments, in: directory)
+    let result = try runCLI(extraArguments, in: directory, program: .demo)
     try #require(result.status == 0, "demo failed: \(result.stderr)")
     return result.stdout
 }

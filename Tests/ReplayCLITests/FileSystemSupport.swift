@@ -18,10 +18,13 @@ func otherUsersUnavailable() -> String? {
     }
 }
 
-/// Runs the `replay-cli` binary as user and group `user` (through `setpriv`, with no other groups).
-func runCLI(_ arguments: [String], in directory: URL, asUser user: UInt32) throws -> (status: Int32, stdout: String, stderr: String) {
-    guard let setpriv else { throw CLITestError(description: "no setpriv command to run replay-cli as user \(user)") }
-    let prefix = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", try replayCLIBinary().path]
+/// Runs `program` (`replay-cli` unless told otherwise) as user and group `user` (through `setpriv`,
+/// with no other groups).
+func runCLI(
+    _ arguments: [String], in directory: URL, asUser user: UInt32, program: Program = .replayCLI
+) throws -> (status: Int32, stdout: String, stderr: String) {
+    guard let setpriv else { throw CLITestError(description: "no setpriv command to run \(program.rawValue) as user \(user)") }
+    let prefix = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", try program.binary().path]
     return try runProcess(URL(fileURLWithPath: setpriv), prefix + arguments, in: directory)
 }
 

@@ -87,7 +87,7 @@ struct FileCommandTests {
                 let owner: UInt32 = 1000
                 let reader: UInt32 = 65534
 
-                let demo = try runCLI(["demo", "--output", "shared/app.actionlog"], in: directory, asUser: owner)
+                let demo = try runCLI(["--output", "shared/app.actionlog"], in: directory, asUser: owner, program: .demo)
                 try #require(demo.status == 0, "\(demo.stderr)")
                 #expect(permissions("shared/app.actionlog", in: directory) == 0o600, "private unless its owner shares it")
                 #expect(chmod(shared.appendingPathComponent("app.actionlog").path, 0o644) == 0)
@@ -103,7 +103,7 @@ struct FileCommandTests {
                 }
                 #expect(fileNames(in: shared) == files, "the reader left nothing behind")
                 for file in files {
-                    let again = try runCLI(["demo", "--output", "shared/\(file)"], in: directory, asUser: owner)
+                    let again = try runCLI(["--output", "shared/\(file)"], in: directory, asUser: owner, program: .demo)
                     #expect(again.status == 0, "the owner records into \(file) again: \(again.stderr)")
                 }
                 let sessions = try runCLI(["sessions", "shared/old.actionlog"], in: directory, asUser: reader)

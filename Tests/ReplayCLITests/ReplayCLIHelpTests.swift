@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Every subcommand of `replay-cli`.
-private let subcommands = ["demo", "sessions", "log", "state", "stats", "verify", "export", "import", "diff", "copy", "prune", "vacuum", "serve", "report"]
+private let subcommands = ["sessions", "log", "state", "stats", "verify", "export", "import", "diff", "copy", "prune", "vacuum", "serve", "report"]
 
 @Suite("replay-cli help: examples and value names")
 struct HelpExamplesTests {

@@ -62,7 +62,7 @@ struct OutputFailureTests {
     func fullAfterWriting() throws {
         guard hasDevFull("\(#function)") else { return }
         try withTemporaryDirectory { directory in
-            let demo = try runCLI(["demo"], in: directory, standardOutputTo: "/dev/full")
+            let demo = try runCLI([], in: directory, standardOutputTo: "/dev/full", program: .demo)
             #expect(demo.status == 1)
             #expect(demo.stderr == fullOutputMessage)
             #expect(try Journal(path: directory.appendingPathComponent("demo.actionlog").path).sessions().count == 4)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The demo journal's contents, as `replay-cli demo` records them (deterministic: simulated services, no clock in the data).
+/// The demo journal's contents, as `actionlog-demo` records them (deterministic: simulated services, no clock in the data).
 enum DemoJournal {
     static let citySearchEntries = 17
     static let checkoutEntries = 15
@@ -50,22 +50,22 @@ enum DemoJournal {
 
         Journal: \(file)
         Next:
-          replay-cli sessions \(file)
-          replay-cli log \(file) --session \(first + 1)
-          replay-cli log \(file) --session \(first + 2)
-          replay-cli state \(file) --session \(first + 1) --at 5
-          replay-cli verify \(file)
+          swift run replay-cli sessions \(file)
+          swift run replay-cli log \(file) --session \(first + 1)
+          swift run replay-cli log \(file) --session \(first + 2)
+          swift run replay-cli state \(file) --session \(first + 1) --at 5
+          swift run replay-cli verify \(file)
 
         """
     }
 }
 
-@Suite("replay-cli demo")
+@Suite("actionlog-demo")
 struct DemoCommandTests {
-    @Test("demo in an empty directory writes demo.actionlog and replays all four sessions")
+    @Test("in an empty directory it writes demo.actionlog and replays all four sessions")
     func demoInEmptyDirectory() throws {
         try withTemporaryDirectory { directory in
-            let result = try runCLI(["demo"], in: directory)
+            let result = try runCLI([], in: directory, program: .demo)
             #expect(result.status == 0)
             #expect(result.stderr == "")
             #expect(result.stdout == DemoJournal.demoOutput(file: "demo.actionlog", first: 1))
@@ -77,10 +77,10 @@ struct DemoCommandTests {
         }
     }
 
-    @Test("demo --output writes the named journal instead")
+    @Test("--output writes the named journal instead")
     func demoOutputOption() throws {
         try withTemporaryDirectory { directory in
-            let result = try runCLI(["demo", "--output", "other.actionlog"], in: directory)
+            let result = try runCLI(["--output", "other.actionlog"], in: directory, program: .demo)
             #expect(result.status == 0)
             #expect(result.stderr == "")
             #expect(result.stdout == DemoJournal.demoOutput(file: "other.actionlog", first: 1))
@@ -97,7 +97,7 @@ struct DemoCommandTests {
     func demoTwiceAppends() throws {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
-            let second = try runCLI(["demo"], in: directory)
+            let second = try runCLI([], in: directory, program: .demo)
             #expect(second.status == 0)
             #expect(second.stdout == DemoJournal.demoOutput(file: "demo.actionlog", first: 5))
 
@@ -112,6 +112,52 @@ struct DemoCommandTests {
 
             let verify = try runCLI(["verify", "demo.actionlog"], in: directory)
             #expect(verify.stdout == "demo.actionlog: 8 sessions, 100 entries: OK\n")
+        }
+    }
+
+    @Test("--help, whole")
+    func help() throws {
+        try withTemporaryDirectory { directory in
+            let result = try runCLI(["--help"], in: directory, program: .demo)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            #expect(result.stdout == """
+                OVERVIEW: Record scripted sessions of the example features into a journal, then
+                replay them.
+
+                The four example features, one per architecture: a Store with effects (city
+                search), a state-machine ViewModel (checkout), an actor ViewModel behind a
+                Reducer front (product card) and an event ViewModel (sign in). An existing
+                journal keeps its sessions: the demo adds four more.
+
+                Examples:
+                  actionlog-demo
+                  actionlog-demo --output /tmp/demo.actionlog
+
+                USAGE: actionlog-demo [--output <path>]
+
+                OPTIONS:
+                  -o, --output <path>     The journal to write. (default: demo.actionlog)
+                  --version               Show the version.
+                  -h, --help              Show help information.
+
+
+                """)
+        }
+    }
+
+    @Test("a missing or empty --output is a usage error, and nothing is written", arguments: [
+        (["--output"], "Error: Missing value for '--output <path>'"),
+        (["--output", ""], "Error: --output is an empty path; give the path of a file."),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        try withTemporaryDirectory { directory in
+            let result = try runCLI(arguments, in: directory, program: .demo)
+            #expect(result.status == 64)
+            #expect(result.stdout == "")
+            #expect(lines(result.stderr).first == message, "\(result.stderr)")
+            #expect(result.stderr.contains("Usage: actionlog-demo [--output <path>]"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         }
     }
 }
@@ -160,7 +206,7 @@ struct SessionsCommandTests {
                 "ActionLogExamples.ProductCardAction",
                 "ActionLogExamples.SignInViewEvent",
             ])
-            #expect(values.map { $0["appVersion"] as? String } == ["replay-cli demo", "replay-cli demo", "replay-cli demo", "replay-cli demo"])
+            #expect(values.map { $0["appVersion"] as? String } == ["actionlog-demo", "actionlog-demo", "actionlog-demo", "actionlog-demo"])
             for value in values {
                 let started = try #require(value["startedAt"] as? String)
                 let ended = try #require(value["endedAt"] as? String)

@@ -21,10 +21,10 @@ extension BrowserTests {
 
         @Test("the demo's four sessions open in the viewer; a 1280×800 screenshot of the checkout session")
         func demoScreenshot() async throws {
-            // The sessions `replay-cli demo` records, with its configuration.
+            // The sessions `actionlog-demo` records, with its configuration.
             let journal = directory.path("demo.actionlog")
             var configuration = RecorderConfiguration()
-            configuration.appVersion = "replay-cli demo"
+            configuration.appVersion = "actionlog-demo"
             configuration.onError = { error in Issue.record("recording the demo: \(error)") }
             let (citySearch, _) = try await ExampleScripts.recordCitySearch(path: journal, configuration: configuration)
             let (checkout, _) = try await ExampleScripts.recordCheckout(path: journal, configuration: configuration)

@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 
 /// `replay-cli copy FILE DEST [--force]`: a self-contained copy of a journal, live or not.
 struct Copy: ParsableCommand {

@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 
 /// `replay-cli diff FILE --session ID FROM TO [--json]`: what changed in the state between two steps.
 struct Diff: ParsableCommand {

@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 #if canImport(Darwin)
 import Darwin

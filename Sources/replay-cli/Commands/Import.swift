@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 
 /// `replay-cli import FILE.jsonl --into JOURNAL`: a session's text form back into a journal.

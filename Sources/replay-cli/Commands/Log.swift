@@ -1,6 +1,7 @@
 import ActionLog
 import ActionLogViewer
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 
 /// `replay-cli log FILE --session ID [--from SEQ] [--limit N] [--label PATTERN] [--kind KIND] [--follow] [--json]`:

@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 
 /// `replay-cli prune FILE [--keep N] [--max-bytes SIZE] [--older-than DURATION] [--dry-run]`: removes
 /// the oldest closed or interrupted sessions beyond the limits, never a live one.

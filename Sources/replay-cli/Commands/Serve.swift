@@ -1,6 +1,7 @@
 import ActionLog
 import ActionLogViewer
 import ArgumentParser
+import CommandLineSupport
 import Dispatch
 import Foundation
 #if canImport(Darwin)

@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 
 /// `replay-cli sessions FILE`: the sessions of a journal.
 struct Sessions: ParsableCommand {

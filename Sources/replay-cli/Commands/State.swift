@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 
 /// `replay-cli state FILE --session ID [--at SEQ] [--json]`: the recorded state at one step.
 struct StateCommand: ParsableCommand {

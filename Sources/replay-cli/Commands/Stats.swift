@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 
 /// `replay-cli stats FILE [--session ID] [--json]`: a summary of a session, or of every session.

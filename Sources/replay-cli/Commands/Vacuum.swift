@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 
 /// `replay-cli vacuum FILE`: gives the space of removed sessions back to the file system.
 struct Vacuum: ParsableCommand {

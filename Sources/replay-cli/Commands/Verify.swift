@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 
 /// `replay-cli verify FILE [--json]`: the journal's integrity.

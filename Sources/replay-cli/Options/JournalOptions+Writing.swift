@@ -1,4 +1,5 @@
 import ActionLog
+import CommandLineSupport
 import Foundation
 
 extension JournalOptions {

@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 
 /// The journal file argument shared by every inspecting command.
 struct JournalOptions: ParsableArguments {
@@ -16,9 +17,12 @@ struct JournalOptions: ParsableArguments {
     }
 }
 
-/// Refuses an empty path as a usage error: it would name the working directory.
-func refuseEmptyPath(_ path: String, _ name: String = "<file>") throws {
-    guard !path.isEmpty else { throw ValidationError("\(name) is an empty path; give the path of a file.") }
+extension JournalOptions {
+    /// The options as if `file` had been given on the command line.
+    init(file: String) {
+        self.init()
+        self.file = file
+    }
 }
 
 /// `--session`: a session id, or the name of a session (the newest with that name). A number is an
@@ -114,23 +118,6 @@ func requireEntries(_ session: JournalSession, in journal: Journal) throws {
         }
     try reportingErrors { () throws(ActionLogError) in
         throw ActionLogError(.corrupt, file: journal.fileName, session: session.id, reason: reason)
-    }
-}
-
-/// Runs `body`; a journal error is printed to standard error and becomes the exit status: 64 when the
-/// user pointed at the wrong thing (missing file, not a journal, unknown session or entry), 1 when the
-/// file is damaged.
-func reportingErrors<T>(_ body: () throws(ActionLogError) -> T) throws -> T {
-    do {
-        return try body()
-    } catch {
-        Terminal.printError(error.description)
-        switch error.code {
-        case .fileNotFound, .notADatabase, .notAJournal, .newerSchema, .sessionNotFound, .entryNotFound, .invalidArgument:
-            throw ExitCode(64)
-        default:
-            throw ExitCode.failure
-        }
     }
 }
 

@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 
 /// The file argument and `--session` of the commands that read a journal or a session's text form

@@ -1,4 +1,5 @@
 import ActionLog
+import CommandLineSupport
 import Foundation
 
 /// The one naming of `--json` output across commands (the replay-cli article's "JSON output" lists it):

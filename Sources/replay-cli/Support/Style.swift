@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 #if canImport(Darwin)
 import Darwin
@@ -57,5 +58,39 @@ extension Terminal {
             }
         }
         return count
+    }
+
+    /// Cuts `line` to `width` characters, marking the cut with an ellipsis. Colour sequences added by
+    /// ``Style`` take no room; a cut inside a coloured run ends the colour.
+    static func fit(_ line: String, width: Int?) -> String {
+        guard let width, width > 1, visibleCount(line) > width else { return line }
+        var result = ""
+        var shown = 0
+        var inEscape = false
+        var coloured = false
+        for character in line {
+            if inEscape {
+                result.append(character)
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+                coloured = true
+                result.append(character)
+            } else {
+                let columns = DisplayWidth.columns(character)
+                guard shown + columns <= width - 1 else { break }
+                result.append(character)
+                shown += columns
+            }
+        }
+        // An escape (`\u{1B}`, see displayEscaped) cut in the middle would read as other text: it goes
+        // whole, from its backslash (`\`, `\u`, `\u{`, `\u{1` are all cut escapes).
+        if let slash = result.lastIndex(of: "\\") {
+            let tail = result[result.index(after: slash)...]
+            if tail.isEmpty || (tail.first == "u" && tail.dropFirst().allSatisfy { $0 == "{" || $0.isHexDigit }) {
+                result.removeSubrange(slash...)
+            }
+        }
+        return result + (coloured ? "\u{1B}[0m…" : "…")
     }
 }

@@ -24,17 +24,17 @@ import Musl
 /// ```
 ///
 /// `update` costs a lock and a clock read, so it can be called once per entry.
-final class ProgressLine: Sendable {
+package final class ProgressLine: Sendable {
     /// How long a command runs before the line first shows: one second. `REPLAY_CLI_PROGRESS_DELAY`
     /// (seconds, `0` or more) sets another, for the tests that check the line on a pseudo-terminal.
-    static let delay: Duration = {
+    package static let delay: Duration = {
         guard let text = ProcessInfo.processInfo.environment["REPLAY_CLI_PROGRESS_DELAY"], let seconds = Double(text),
             seconds.isFinite, seconds >= 0, seconds < 86_400
         else { return .seconds(1) }
         return .seconds(seconds)
     }()
     /// The least time between two redraws.
-    static let interval: Duration = .milliseconds(100)
+    package static let interval: Duration = .milliseconds(100)
 
     private struct State {
         /// Characters drawn last time, to blank them when the line is cleared.
@@ -47,7 +47,7 @@ final class ProgressLine: Sendable {
     private let total: Int?
     private let unit: String
     /// When the command began: the line shows ``delay`` after it.
-    let start: ContinuousClock.Instant
+    package let start: ContinuousClock.Instant
     private let isEnabled: Bool
     private let state = Mutex(State())
 
@@ -60,7 +60,7 @@ final class ProgressLine: Sendable {
     ///   - unit: what is counted, plural: `entries`.
     ///   - isEnabled: whether to draw at all; by default, when standard error is a terminal.
     ///   - start: when the command began; a line that follows another passes the first one's.
-    init(
+    package init(
         _ command: String, total: Int?, unit: String, isEnabled: Bool = Terminal.isErrorInteractive,
         since start: ContinuousClock.Instant = .now
     ) {
@@ -73,7 +73,7 @@ final class ProgressLine: Sendable {
     }
 
     /// Tells that `done` units are done; redraws the line when it is time.
-    func update(_ done: Int) {
+    package func update(_ done: Int) {
         guard isEnabled else { return }
         let now = ContinuousClock.now
         guard now - start >= Self.delay else { return }
@@ -89,7 +89,7 @@ final class ProgressLine: Sendable {
     }
 
     /// Clears the line, if it was drawn; later updates draw nothing.
-    func finish() {
+    package func finish() {
         state.withLock { state in
             state.finished = true
             guard state.drawn > 0 else { return }
@@ -100,12 +100,12 @@ final class ProgressLine: Sendable {
     }
 
     /// Clears the line being drawn, if any: called before a message is printed on standard error.
-    static func clearActive() {
+    package static func clearActive() {
         active.withLock { $0 }?.finish()
     }
 
     /// `verify: 412,000 / 1,000,000 entries`, or `import: 412,000 entries` without a total.
-    func line(_ done: Int) -> String {
+    package func line(_ done: Int) -> String {
         let count = Self.grouped(done)
         guard let total else { return "\(command): \(count) \(unit)" }
         return "\(command): \(count) / \(Self.grouped(total)) \(unit)"
@@ -113,7 +113,7 @@ final class ProgressLine: Sendable {
 
     /// `1,000,000`: digits in groups of three, whatever the locale (the line is for a terminal, and
     /// tests pin it).
-    static func grouped(_ value: Int) -> String {
+    package static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var result = ""
         for (index, digit) in digits.enumerated() {

@@ -1,12 +1,15 @@
 import ActionLog
 import ActionLogExamples
 import ArgumentParser
-import Foundation
+import CommandLineSupport
 import Replayer
 
-/// `replay-cli demo`: records the example features, replays them, and says what it did.
-struct Demo: AsyncParsableCommand {
+/// `actionlog-demo`: records the example features, replays them, and says what it did. An executable
+/// of its own, so that `replay-cli` does not link the examples.
+@main
+struct ActionLogDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "actionlog-demo",
         abstract: "Record scripted sessions of the example features into a journal, then replay them.",
         discussion: """
             The four example features, one per architecture: a Store with effects (city search), a state-machine \
@@ -14,10 +17,16 @@ struct Demo: AsyncParsableCommand {
             (sign in). An existing journal keeps its sessions: the demo adds four more.
 
             Examples:
-              replay-cli demo
-              replay-cli demo --output /tmp/demo.actionlog
-            """
+              actionlog-demo
+              actionlog-demo --output /tmp/demo.actionlog
+            """,
+        version: ActionLog.version
     )
+
+    /// ArgumentParser's `main` with checked help output and `SIGPIPE`'s default action.
+    static func main() async {
+        await checkedMain()
+    }
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The journal to write.", valueName: "path"), completion: .file(extensions: ["actionlog"]))
     var output = "demo.actionlog"
@@ -29,7 +38,7 @@ struct Demo: AsyncParsableCommand {
     @MainActor
     func run() async throws {
         var configuration = RecorderConfiguration()
-        configuration.appVersion = "replay-cli demo"
+        configuration.appVersion = "actionlog-demo"
         configuration.onError = { error in Terminal.printError(error.description.displayEscaped) }
 
         let (citySearch, _) = try await reportingAsync { try await ExampleScripts.recordCitySearch(path: output, configuration: configuration) }
@@ -37,7 +46,7 @@ struct Demo: AsyncParsableCommand {
         let (productCard, _) = try await reportingAsync { try await ExampleScripts.recordProductCard(path: output, configuration: configuration) }
         let (signIn, _) = try await reportingAsync { try await ExampleScripts.recordSignIn(path: output, configuration: configuration) }
 
-        let journal = try JournalOptions(file: output).open()
+        let journal = try reportingErrors { () throws(ActionLogError) in try Journal(path: output) }
         var reports = try reportingErrors { () throws(ActionLogError) in
             [
                 try Replay(journal: journal, session: citySearch, reducer: CitySearch.reduce).run(),
@@ -71,11 +80,11 @@ struct Demo: AsyncParsableCommand {
 
             Journal: \(path)
             Next:
-              replay-cli sessions \(path)
-              replay-cli log \(path) --session \(checkout)
-              replay-cli log \(path) --session \(productCard)
-              replay-cli state \(path) --session \(checkout) --at 5
-              replay-cli verify \(path)
+              swift run replay-cli sessions \(path)
+              swift run replay-cli log \(path) --session \(checkout)
+              swift run replay-cli log \(path) --session \(productCard)
+              swift run replay-cli state \(path) --session \(checkout) --at 5
+              swift run replay-cli verify \(path)
             """)
         try text.flush()
         if reports.contains(where: { !$0.isMatch }) { throw ExitCode.failure }
@@ -89,12 +98,5 @@ private func reportingAsync<T>(_ body: @MainActor () async throws -> T) async th
         return try await body()
     } catch let error as ActionLogError {
         return try reportingErrors { () throws(ActionLogError) in throw error }
-    }
-}
-
-extension JournalOptions {
-    init(file: String) {
-        self.init()
-        self.file = file
     }
 }
