@@ -458,9 +458,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             }
         }
         let recordedVersion = recording.session.libraryVersion
-        guard LibraryVersion(recordedVersion) > LibraryVersion(ActionLog.version) else { return nil }
+        guard LibraryVersion(recordedVersion) > LibraryVersion(ActionLogLibrary.version) else { return nil }
         return failure(.newerSession, seq: nil, label: nil, """
-            recorded by ActionLog \(recordedVersion), newer than this reader (\(ActionLog.version)); \
+            recorded by ActionLog \(recordedVersion), newer than this reader (\(ActionLogLibrary.version)); \
             replay it with ActionLog \(recordedVersion) or later
             """)
     }

@@ -123,7 +123,7 @@ func machine() -> String {
 
 let benchStart = clock.now
 print("ActionLog benchmark — \(ISO8601DateFormatter().string(from: Date()))")
-print("machine: \(machine()), \(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite \(String(cString: sqlite3_libversion())), ActionLog \(ActionLog.version)")
+print("machine: \(machine()), \(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite \(String(cString: sqlite3_libversion())), ActionLog \(ActionLogLibrary.version)")
 print("mode: \(scaleOnly ? "--scale\(quick ? " --quick" : "") (readers at scale only)" : replayOnly ? "--replay (replay only)" : quick ? "--quick (smoke run: few actions, noisy figures)" : "default"), median of \(runs) run\(runs == 1 ? "" : "s") per figure")
 #if DEBUG
 print("WARNING: a debug build; run with -c release for meaningful figures.")

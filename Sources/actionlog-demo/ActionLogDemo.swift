@@ -20,7 +20,7 @@ struct ActionLogDemo: AsyncParsableCommand {
               actionlog-demo
               actionlog-demo --output /tmp/demo.actionlog
             """,
-        version: ActionLog.version
+        version: ActionLogLibrary.version
     )
 
     /// ArgumentParser's `main` with checked help output and `SIGPIPE`'s default action.

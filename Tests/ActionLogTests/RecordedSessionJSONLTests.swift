@@ -94,7 +94,7 @@ struct RecordedSessionJSONLTests {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "every line is a JSON object: \(line)")
         }
         #expect(lines[0].hasPrefix(#"{"actionlog":"session","format":1,"name":"shelf","status":"closed","startedAt":"#))
-        #expect(lines[0].hasSuffix(#","libraryVersion":"\#(ActionLog.version)","appVersion":"1.0 (7)","stateType":"ActionLogTests.Shelf","actionType":"ActionLogTests.ShelfAction","effectType":"ActionLogTests.ShelfEffect","dropped":1,"metadata":{"device":"test","locale":"fr_FR"}}"#))
+        #expect(lines[0].hasSuffix(#","libraryVersion":"\#(ActionLogLibrary.version)","appVersion":"1.0 (7)","stateType":"ActionLogTests.Shelf","actionType":"ActionLogTests.ShelfAction","effectType":"ActionLogTests.ShelfEffect","dropped":1,"metadata":{"device":"test","locale":"fr_FR"}}"#))
         #expect(lines[6].hasPrefix(#"{"seq":5,"kind":"gap","time":"#))
         #expect(lines[6].hasSuffix(#","dropped":1,"note":"1 actions dropped: the writer fell behind"}"#))
 

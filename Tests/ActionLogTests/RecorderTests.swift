@@ -30,7 +30,7 @@ struct RecorderTests {
         #expect(session.stateType == "ActionLogTests.Counter")
         #expect(session.actionType == "ActionLogTests.CounterAction")
         #expect(session.effectType == "ActionLogTests.CounterEffect")
-        #expect(session.libraryVersion == ActionLog.version)
+        #expect(session.libraryVersion == ActionLogLibrary.version)
         let entries = try journal.entries(in: session.id)
         #expect(entries.map(\.seq) == Array(0...1_000))
         #expect(entries[0].action == nil && entries[0].label == nil)

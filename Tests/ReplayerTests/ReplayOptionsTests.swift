@@ -229,7 +229,7 @@ struct ReplayOptionsTests {
         #expect(report.failure?.code == .newerSession)
         #expect(report.description == """
             Replay of session 1 "notes" of notes.actionlog stopped after 0 matching entries: notes.actionlog, session 1 "notes": \
-            recorded by ActionLog 9.1.0, newer than this reader (\(ActionLog.version)); replay it with ActionLog 9.1.0 or later
+            recorded by ActionLog 9.1.0, newer than this reader (\(ActionLogLibrary.version)); replay it with ActionLog 9.1.0 or later
             """)
     }
 

@@ -181,7 +181,7 @@ struct ReplayTests {
     func noInitialState() throws {
         let epoch = Date(timeIntervalSince1970: 0)
         let session = JournalSession(
-            id: 0, name: "cart", startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLog.version,
+            id: 0, name: "cart", startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLogLibrary.version,
             appVersion: nil, stateType: "CartV1", actionType: "CartV1.Action", effectType: nil, metadata: [:],
             entryCount: 1, droppedCount: 0, lastEntryAt: epoch)
         let entries = [Entry(session: 0, seq: 0, time: epoch, label: nil, action: nil, content: .delta(JSONPatch()), effect: nil)]

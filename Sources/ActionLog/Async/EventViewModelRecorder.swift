@@ -27,7 +27,7 @@ import Foundation
 /// entry's state is ``NoState``.
 public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewModelEvent: Encodable & Sendable>: Sendable {
     /// The recorder of the entries.
-    public let recorder: Recorder<NoState, ViewEvent, Never>
+    package let recorder: Recorder<NoState, ViewEvent, Never>
     let core: AsyncRecordingCore<NoState, ViewEvent>
 
     /// Starts a session of an event ViewModel.
@@ -105,5 +105,5 @@ public final class EventViewModelRecorder<ViewEvent: Codable & Sendable, ViewMod
 /// The state of a session that has none (an event ViewModel's): it encodes as `{}`.
 public struct NoState: Codable, Sendable, Hashable {
     /// The empty state.
-    public init() {}
+    package init() {}
 }

@@ -184,13 +184,13 @@ package final class HandlerScope: Sendable {
 ///     …
 /// }
 /// ```
-public struct ReplayedEntry: Sendable, Hashable {
+package struct ReplayedEntry: Sendable, Hashable {
     /// The entry's sequence number.
-    public var seq: Int
+    package var seq: Int
     /// The action's label, e.g. `onImageSliderAction.onTapSlider`.
-    public var label: String
+    package var label: String
     /// What its handler did when it was recorded: its service calls, with their answers, and output events.
-    public var recorded: HandlerRecord
+    package var recorded: HandlerRecord
 
     /// Makes the description of a replayed entry.
     ///
@@ -198,14 +198,14 @@ public struct ReplayedEntry: Sendable, Hashable {
     ///   - seq: the entry's sequence number.
     ///   - label: the action's label.
     ///   - recorded: what its handler did when it was recorded.
-    public init(seq: Int, label: String, recorded: HandlerRecord) {
+    package init(seq: Int, label: String, recorded: HandlerRecord) {
         self.seq = seq
         self.label = label
         self.recorded = recorded
     }
 
     /// The entry that the current task's handler replays; `nil` outside a replay.
-    public static var current: ReplayedEntry? { HandlerRun.current?.entry }
+    package static var current: ReplayedEntry? { HandlerRun.current?.entry }
 }
 
 /// Starts a task on the handler's own path: a call it makes ends the handler's turn as the

@@ -38,7 +38,7 @@ import Synchronization
 ///
 /// **Virtual time.** Inside a recorded or replayed handler, ``now`` is virtual: each handler (with
 /// the tasks it starts) has its own time line, which starts at the clock's origin (the instant the
-/// clock was made, ``Instant/origin``) and advances only by the sleeps that handler's path finished
+/// clock was made) and advances only by the sleeps that handler's path finished
 /// on this clock, to their deadlines. So `clock.now.advanced(by:)` followed by `sleep(until:)`
 /// journals the same duration in every recording, and a replay sees the same instants. This is
 /// also why a handler cannot measure how long a live service took with this clock (its `now` does
@@ -68,7 +68,7 @@ public struct RecordedClock: Clock {
         public typealias Duration = Swift.Duration
 
         /// How long after the clock's origin this instant is.
-        public var sinceOrigin: Duration
+        package var sinceOrigin: Duration
 
         /// The instant `duration` after the clock's origin.
         ///
@@ -77,12 +77,12 @@ public struct RecordedClock: Clock {
         /// ```
         ///
         /// - Parameter sinceOrigin: how long after the origin.
-        public init(sinceOrigin: Duration) {
+        package init(sinceOrigin: Duration) {
             self.sinceOrigin = sinceOrigin
         }
 
         /// The clock's origin: where a handler's virtual time line starts.
-        public static var origin: Instant { Instant(sinceOrigin: .zero) }
+        package static var origin: Instant { Instant(sinceOrigin: .zero) }
 
         /// The instant `duration` later (earlier when negative).
         ///

@@ -47,7 +47,7 @@ import Foundation
 ///   `localizedDescription` read as the recorded error's did.
 public struct RecordedService: Sendable {
     /// The service's name in the journal: `ProductService`.
-    public let name: String
+    package let name: String
     let errorTypes: [ErrorTypeBox]
 
     /// Names a service whose calls are journaled.

@@ -27,20 +27,20 @@ import Synchronization
 /// one runs at a time, from its start, or from a service's answer, until it awaits its next recorded
 /// service call or returns. Starts are taken in the order actions were sent, answers in the order
 /// the services gave them, each after the turn running ends. The journal records that run order
-/// (see ``HandlerRecord``), and replay gives the same turns in the same order, so a replay is the
+/// (its handler records), and replay gives the same turns in the same order, so a replay is the
 /// recording again. An entry is written when its handler returns, so entries are in the order
 /// handlers returned, each with the state at that moment. A handler that awaits something other than
 /// a recorded service or the main actor keeps its turn meanwhile; one that keeps it, with another
 /// handler waiting behind it, through a whole look of ``RecorderConfiguration/turnRelease`` (30 s by
 /// default) has it taken, so that the app goes on: the recorder
-/// reports ``ActionLogError/Code/turnHeld``, and the entry is marked (``HandlerRecord/releasedAt``)
+/// reports ``ActionLogError/Code/turnHeld``, and the entry is marked as released
 /// for replay to report as not reproducible.
 ///
 /// The recording itself is a ``Recorder``: entries reach the journal through its writer thread, with
 /// its configuration (back-pressure, redaction, keyframes, errors).
 public final class ViewModelRecorder<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
     /// The recorder of the entries.
-    public let recorder: Recorder<State, Action, Never>
+    package let recorder: Recorder<State, Action, Never>
     let core: AsyncRecordingCore<State, Action>
 
     /// Starts a session: reads the initial snapshot on the main actor and commits it as entry 0.
@@ -48,7 +48,7 @@ public final class ViewModelRecorder<State: Codable & Sendable, Action: Codable 
     /// - Parameters:
     ///   - path: the journal file; created with its schema when missing.
     ///   - sessionName: a name for the session.
-    ///   - services: the names of the recorded services the ViewModel uses (``RecordedService/name``);
+    ///   - services: the names of the recorded services the ViewModel uses (the names given to `RecordedService`);
     ///     replay refuses to run with another set.
     ///   - configuration: the recorder's configuration.
     ///   - handle: the ViewModel's handler: `{ await viewModel.handle($0) }`.

@@ -23,9 +23,9 @@
 /// ```
 ///
 /// Unlike `JSONEncoder`, a NaN `Decimal` throws (`JSONEncoder` writes `NaN`, which is not JSON).
-public struct JSONValueEncoder: Sendable {
+package struct JSONValueEncoder: Sendable {
     /// What `Encoder.userInfo` gives the values' `encode(to:)`.
-    public var userInfo: [CodingUserInfoKey: any Sendable]
+    package var userInfo: [CodingUserInfoKey: any Sendable]
 
     /// Makes an encoder.
     ///
@@ -35,7 +35,7 @@ public struct JSONValueEncoder: Sendable {
     /// ```
     ///
     /// - Parameter userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
-    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+    package init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
         self.userInfo = userInfo
     }
 
@@ -51,7 +51,7 @@ public struct JSONValueEncoder: Sendable {
     /// - Throws: `EncodingError.invalidValue` for a non-finite `Double` or `Float`, a NaN
     ///   `Decimal`, or a top-level value that encodes nothing; any error the value's own
     ///   `encode(to:)` throws.
-    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try EncodingContext(tracking: false, userInfo: userInfo).encodeWhole(value)
     }
 }

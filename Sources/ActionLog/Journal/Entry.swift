@@ -15,10 +15,10 @@ import Foundation
 /// }
 /// ```
 ///
-/// To know the state after each entry, feed the entries in order to ``SessionStates``.
+/// To know the state after an entry, ask ``Journal/state(at:in:)``.
 public struct Entry: Sendable, Hashable {
     /// How an entry's state is stored: the names the journal's `kind` column and the text form use.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The full state.
         case keyframe
         /// The change from the previous entry's state, as an RFC 6902 JSON Patch.
@@ -38,7 +38,7 @@ public struct Entry: Sendable, Hashable {
         case gap(dropped: Int, note: String?)
 
         /// The kind of content, as the journal names it.
-        public var kind: Kind {
+        package var kind: Kind {
             switch self {
             case .keyframe: .keyframe
             case .delta: .delta
@@ -48,7 +48,7 @@ public struct Entry: Sendable, Hashable {
     }
 
     /// The session's id in its journal (0 outside a journal).
-    public let session: JournalSession.ID
+    package let session: JournalSession.ID
     public let seq: Int
     public let time: Date
     /// The action's case name, e.g. `addToCart`, or `input.queryChanged` for a nested enum.
@@ -60,10 +60,10 @@ public struct Entry: Sendable, Hashable {
     /// The effect the reducer returned, if any.
     public let effect: JSONValue?
     /// How long the reducer took.
-    public let reducerDuration: Duration?
+    package let reducerDuration: Duration?
 
     /// How the state is stored: ``Content/kind`` of ``content``.
-    public var kind: Kind { content.kind }
+    package var kind: Kind { content.kind }
 
     /// Makes an entry, for code that builds sessions itself (importing a text form, re-recording a golden).
     ///
@@ -81,7 +81,7 @@ public struct Entry: Sendable, Hashable {
     ///   - content: the state: a keyframe, a delta or a gap.
     ///   - effect: the effect's JSON, if any.
     ///   - reducerDuration: how long the reducer took.
-    public init(
+    package init(
         session: JournalSession.ID, seq: Int, time: Date, label: String?, action: JSONValue?, content: Content,
         effect: JSONValue?, reducerDuration: Duration? = nil
     ) {

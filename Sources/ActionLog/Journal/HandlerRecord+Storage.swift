@@ -62,7 +62,7 @@ extension Journal {
     /// - Returns: one record per entry that has one, by seq.
     /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/sessionNotFound`` when there is no
     ///   such session, ``ActionLogError/Code/corrupt`` naming the entry when a row is damaged.
-    public func handlerRecords(in session: JournalSession.ID) throws(ActionLogError) -> [HandlerRecord] {
+    package func handlerRecords(in session: JournalSession.ID) throws(ActionLogError) -> [HandlerRecord] {
         _ = try self.session(session)
         return try handlerRecords(in: session, seqs: 0...Int.max)
     }

@@ -15,9 +15,9 @@
 ///     print(handler.seq, handler.started, handler.calls.map(\.method), handler.outputs.count)
 /// }
 /// ```
-public struct HandlerRecord: Sendable, Hashable {
+@usableFromInline package struct HandlerRecord: Sendable, Hashable {
     /// One thing a handler did, in the order it did it.
-    public enum Record: Sendable, Hashable {
+    package enum Record: Sendable, Hashable {
         /// A call to a recorded service, with its answer.
         case call(ServiceCall)
         /// An output event the ViewModel emitted (event MVVM).
@@ -25,24 +25,24 @@ public struct HandlerRecord: Sendable, Hashable {
     }
 
     /// The entry whose action the handler handled.
-    public var seq: Int
+    package var seq: Int
     /// The position of the handler's start in the session's run order (0, 1, 2, … across starts
     /// and answers).
-    public var started: Int
+    package var started: Int
     /// Its service calls and output events, in the order it made them.
-    public var records: [Record]
+    package var records: [Record]
     /// Where the recorder took the handler's turn from it, or `nil` (almost always): the position in
     /// the run order of the first turn given after it. A handler keeps its turn until it awaits a
     /// recorded call or returns; one that waited longer than
     /// ``ActionLogError/Code/turnHeld``'s delay with another handler behind it (it joined another
     /// handler's task, awaited a continuation or a stream) had its turn given on, so the run order
     /// from here was decided by time: replay reports the entry as not reproducible.
-    public var releasedAt: Int?
+    package var releasedAt: Int?
     /// How many output events the ViewModel emitted outside any handler's work (a timer,
     /// `Task.detached`, a GCD or delegate callback) after the entry before this one was written:
     /// no action can be said to have caused them, so they are not journaled; they are counted here,
     /// where they happened in the session, for `verify` and `log` to name. 0 almost always.
-    public var untrackedOutputs: Int
+    package var untrackedOutputs: Int
 
     /// Makes a handler record.
     ///
@@ -56,7 +56,7 @@ public struct HandlerRecord: Sendable, Hashable {
     ///   - records: its calls and output events, in order.
     ///   - releasedAt: where the recorder took its turn from it, if it did (see ``releasedAt``).
     ///   - untrackedOutputs: the output events not journaled before it (see ``untrackedOutputs``).
-    public init(seq: Int, started: Int, records: [Record], releasedAt: Int? = nil, untrackedOutputs: Int = 0) {
+    package init(seq: Int, started: Int, records: [Record], releasedAt: Int? = nil, untrackedOutputs: Int = 0) {
         self.seq = seq
         self.started = started
         self.records = records
@@ -65,12 +65,12 @@ public struct HandlerRecord: Sendable, Hashable {
     }
 
     /// The service calls, in the order they were made.
-    public var calls: [ServiceCall] {
+    package var calls: [ServiceCall] {
         records.compactMap { if case .call(let call) = $0 { call } else { nil } }
     }
 
     /// The output events, in the order they were emitted.
-    public var outputs: [OutputEvent] {
+    package var outputs: [OutputEvent] {
         records.compactMap { if case .output(let event) = $0 { event } else { nil } }
     }
 }
@@ -82,9 +82,9 @@ public struct HandlerRecord: Sendable, Hashable {
 ///                        outcome: .returned(["name": "Lamp"]), answered: 2)
 /// print(call)   // ProductService.fetchProduct("p-7")
 /// ```
-public struct ServiceCall: Sendable, Hashable, CustomStringConvertible {
+package struct ServiceCall: Sendable, Hashable, CustomStringConvertible {
     /// What the service answered.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// The value the method returned, canonical JSON (`null` for a method returning nothing).
         case returned(JSONValue)
         /// The error the method threw: `{"type": "…", "value": …}` for an error type that is
@@ -93,15 +93,15 @@ public struct ServiceCall: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The service's name, as the wrapper gives it: `ProductService`.
-    public var service: String
+    package var service: String
     /// The method's name, as the wrapper gives it: `fetchProduct`.
-    public var method: String
+    package var method: String
     /// The arguments, each canonical JSON, in order.
-    public var arguments: [JSONValue]
+    package var arguments: [JSONValue]
     /// The answer.
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// The position in the session's run order at which the answer was given back to the handler.
-    public var answered: Int
+    package var answered: Int
 
     /// Makes a call record.
     ///
@@ -111,7 +111,7 @@ public struct ServiceCall: Sendable, Hashable, CustomStringConvertible {
     ///   - arguments: the arguments' JSON, in order.
     ///   - outcome: what the service answered.
     ///   - answered: the position of the answer in the run order.
-    public init(service: String, method: String, arguments: [JSONValue], outcome: Outcome, answered: Int) {
+    package init(service: String, method: String, arguments: [JSONValue], outcome: Outcome, answered: Int) {
         self.service = service
         self.method = method
         self.arguments = arguments
@@ -120,7 +120,7 @@ public struct ServiceCall: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The call in one line: `ProductService.fetchProduct("p-7")`.
-    public var description: String {
+    package var description: String {
         "\(service).\(method)(\(arguments.map(\.canonicalText).joined(separator: ", ")))"
     }
 }
@@ -130,18 +130,18 @@ public struct ServiceCall: Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// let event = OutputEvent(label: "signedIn", event: ["signedIn": ["name": "Ada"]])
 /// ```
-public struct OutputEvent: Sendable, Hashable {
+package struct OutputEvent: Sendable, Hashable {
     /// The event's case name, as for actions: `signedIn`.
-    public var label: String
+    package var label: String
     /// The event, canonical JSON.
-    public var event: JSONValue
+    package var event: JSONValue
 
     /// Makes an output event record.
     ///
     /// - Parameters:
     ///   - label: the event's case name.
     ///   - event: the event's JSON.
-    public init(label: String, event: JSONValue) {
+    package init(label: String, event: JSONValue) {
         self.label = label
         self.event = event
     }

@@ -112,7 +112,7 @@ extension Journal {
     ///   - handle: where the text goes.
     /// - Throws: ``ActionLogError``: the session's errors, or ``ActionLogError/Code/fileSystem`` when
     ///   writing to `handle` fails (a full disk, a closed pipe).
-    public func exportJSONL(_ id: JournalSession.ID, to handle: FileHandle) throws(ActionLogError) {
+    package func exportJSONL(_ id: JournalSession.ID, to handle: FileHandle) throws(ActionLogError) {
         try snapshot { () throws(ActionLogError) in
             let session = try self.session(id)
             var handlers = HandlerRecordPager(journal: self, session: id)

@@ -34,7 +34,7 @@ extension Journal {
     /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/fileSystem`` when `destination` exists
     ///   (and `replacing` is false), is this journal, or cannot be written; the error names both files.
     ///   See <https://www.sqlite.org/lang_vacuum.html#vacuuminto>.
-    public func copy(to destination: String, replacing: Bool = false) throws(ActionLogError) {
+    package func copy(to destination: String, replacing: Bool = false) throws(ActionLogError) {
         func failure(_ reason: String) -> ActionLogError {
             copyError(to: destination, reason)
         }

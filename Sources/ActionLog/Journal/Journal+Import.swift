@@ -24,7 +24,7 @@ extension Journal {
     /// - Throws: ``ActionLogError`` naming `recorded.file` when the session is damaged; naming this
     ///   journal when it was opened read-only or when SQLite refuses the insert (the error names the entry).
     @discardableResult
-    public func insert(_ recorded: RecordedSession) throws(ActionLogError) -> JournalSession.ID {
+    package func insert(_ recorded: RecordedSession) throws(ActionLogError) -> JournalSession.ID {
         var entries = recorded.entries.makeIterator()
         do {
             return try insert(session: recorded.session, file: recorded.file, handlers: { recorded.handlers }) { entries.next() }
@@ -131,7 +131,7 @@ extension Journal {
     ///   entry and the line), or the journal cannot be written; ``ActionLogError/Code/invalidArgument``
     ///   when `url` is not a regular file.
     @discardableResult
-    public static func importJSONL(at url: URL, into path: String) throws(ActionLogError) -> JournalSession.ID {
+    package static func importJSONL(at url: URL, into path: String) throws(ActionLogError) -> JournalSession.ID {
         try importingJSONL(at: url, into: path).id
     }
 
@@ -185,7 +185,7 @@ extension RecordedSession {
     /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/entryNotFound`` when there is no such
     ///   entry or it is a gap; ``ActionLogError/Code/corrupt`` when a delta does not apply. The error names
     ///   the file, the entry and, for a text file, the line.
-    public func state(at seq: Int) throws(ActionLogError) -> JSONValue {
+    package func state(at seq: Int) throws(ActionLogError) -> JSONValue {
         let index = entries.indices.contains(seq) && entries[seq].seq == seq ? seq : entries.firstIndex { $0.seq == seq }
         guard let index else { throw error(.entryNotFound, entry: seq, "no such entry") }
         let start = entries[...index].lastIndex { $0.kind != .delta } ?? entries.startIndex
@@ -207,7 +207,7 @@ extension RecordedSession {
     ///
     /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/corrupt`` naming the file, the entry
     ///   and, for a text file, the line.
-    public func checkImportable() throws(ActionLogError) {
+    package func checkImportable() throws(ActionLogError) {
         if let problem = session.recordProblems.first { throw error(.corrupt, entry: nil, "the session \(problem)") }
         var states = SessionStates(file: file, session: journalID)
         do {

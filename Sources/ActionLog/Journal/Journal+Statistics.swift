@@ -19,7 +19,7 @@ extension Journal {
     /// - Throws: ``ActionLogError``: ``ActionLogError/Code/sessionNotFound`` when there is no such
     ///   session; ``ActionLogError/Code/corrupt`` naming the entry when a row's kind is unknown or its
     ///   duration or dropped count is not stored as an integer.
-    public func statistics(in session: JournalSession.ID, labels: Int? = nil, slowest: Int = 5) throws(ActionLogError) -> SessionStatistics {
+    package func statistics(in session: JournalSession.ID, labels: Int? = nil, slowest: Int = 5) throws(ActionLogError) -> SessionStatistics {
         try snapshot { () throws(ActionLogError) in
             try read(session: session) { connection in
                 let exists = try connection.prepare("SELECT 1 FROM sessions WHERE id = ?1").firstRow([.integer(session)]) { _ in true } ?? false

@@ -1,10 +1,10 @@
 import Foundation
 
 /// One problem `verify` found in a journal, named by session and entry.
-public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
+package struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
     /// What part of the journal a finding is about: a value a script can `switch` on, and what
     /// `replay-cli verify --json` prints as `code`.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// SQLite's own check of the file (`PRAGMA quick_check`) failed.
         case integrity
         /// A session's row: its status or times do not add up.
@@ -15,12 +15,12 @@ public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
         case handlerRecord
     }
 
-    public let session: JournalSession.ID?
-    public let entry: Int?
+    package let session: JournalSession.ID?
+    package let entry: Int?
     /// What is wrong, as a sentence fragment.
-    public let problem: String
+    package let problem: String
     /// What part of the journal the finding is about.
-    public let code: Code
+    package let code: Code
 
     /// A finding, as ``Journal/verify()`` makes them: for tools that report their own checks in
     /// the same shape.
@@ -35,7 +35,7 @@ public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
     ///   - entry: the entry, or `nil` for the session (or file) as a whole.
     ///   - problem: what is wrong.
     ///   - code: what part of the journal the finding is about; by default an entry.
-    public init(session: JournalSession.ID?, entry: Int?, problem: String, code: Code = .entry) {
+    package init(session: JournalSession.ID?, entry: Int?, problem: String, code: Code = .entry) {
         self.session = session
         self.entry = entry
         self.problem = problem
@@ -44,7 +44,7 @@ public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
 
     /// `session S, entry E: problem`, with the characters that could rewrite a terminal escaped
     /// (`\u{1B}`, as in ``ActionLogError/description``); ``problem`` holds the text unescaped.
-    public var description: String {
+    package var description: String {
         var location: [String] = []
         if let session { location.append("session \(session)") }
         if let entry { location.append("entry \(entry)") }
@@ -53,16 +53,16 @@ public struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What `verify` checked, and what it found.
-public struct JournalVerification: Sendable, Hashable {
-    public let sessions: Int
-    public let entries: Int
-    public let findings: [JournalFinding]
+package struct JournalVerification: Sendable, Hashable {
+    package let sessions: Int
+    package let entries: Int
+    package let findings: [JournalFinding]
     /// What is not damage but limits what a session tells, by entry: an asynchronous handler whose
     /// turn the recorder took from it (``HandlerRecord/releasedAt``: replay reports the entry as not
     /// reproducible), output events emitted outside any handler's work and not journaled
     /// (``HandlerRecord/untrackedOutputs``). They do not make the journal invalid.
-    public let notes: [JournalFinding]
-    public var isValid: Bool { findings.isEmpty }
+    package let notes: [JournalFinding]
+    package var isValid: Bool { findings.isEmpty }
 }
 
 extension Journal {
@@ -83,7 +83,7 @@ extension Journal {
     /// ```
     ///
     /// - Throws: ``ActionLogError`` only when the file cannot be read at all.
-    public func verify() throws(ActionLogError) -> JournalVerification {
+    package func verify() throws(ActionLogError) -> JournalVerification {
         try verify(progress: { _ in })
     }
 

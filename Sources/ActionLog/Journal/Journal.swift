@@ -16,13 +16,13 @@ import Foundation
 /// ```
 ///
 /// A `Journal` is safe to share between tasks: its connection is guarded by a lock. A reader of
-/// several statements (``verify()``, ``exportJSONL(_:to:)``, ``recordedSession(_:)``) reads one
+/// several statements (``recordedSession(_:)``, and the CLI's `verify` and `export`) reads one
 /// snapshot: what was committed when it began.
 public final class Journal: Sendable {
     /// How a journal is opened.
     public enum AccessMode: Sendable {
         /// Never creates or changes the file, and creates no file beside it: `SQLITE_OPEN_READONLY`,
-        /// no migration. The default for readers, and enough for ``copy(to:replacing:)``.
+        /// no migration. The default for readers, and enough for `replay-cli copy`.
         case readOnly
         /// Creates the file if needed (mode 0600), migrates an older schema, and marks sessions left
         /// behind by a dead recorder `interrupted` in the file. When the `Journal` goes away, it
@@ -33,7 +33,7 @@ public final class Journal: Sendable {
     /// The file's path.
     public let path: String
     /// The file name used in error messages.
-    public let fileName: String
+    package let fileName: String
     private let connection: GuardedConnection
 
     /// Opens the journal at `path`.
@@ -296,7 +296,7 @@ public final class Journal: Sendable {
     ///   - limit: the most entries to return; `nil` for all.
     /// - Throws: ``ActionLogError`` when the session does not exist or an entry cannot be read; the error
     ///   names the entry.
-    public func entries(in session: JournalSession.ID, from seq: Int = 0, limit: Int? = nil) throws(ActionLogError) -> [Entry] {
+    package func entries(in session: JournalSession.ID, from seq: Int = 0, limit: Int? = nil) throws(ActionLogError) -> [Entry] {
         try requireSession(session)
         var cursor = EntryCursor(journal: self, session: session, from: seq, limit: limit)
         var entries: [Entry] = []
@@ -355,7 +355,7 @@ public final class Journal: Sendable {
     /// The recorded state after entry `seq` (entry 0: the initial state), as JSON.
     ///
     /// It reads the entry's keyframe and the deltas after it (the recorder bounds how many), in one
-    /// statement, and rebuilds the state with ``SessionStates``, within its bounds.
+    /// statement, and rebuilds the state within the bounds every reader applies.
     ///
     /// ```swift
     /// let json = try journal.state(at: 12, in: session.id)
@@ -364,7 +364,7 @@ public final class Journal: Sendable {
     ///
     /// - Throws: ``ActionLogError``: ``ActionLogError/Code/entryNotFound`` when there is no such entry or
     ///   the entry is a gap (no state was recorded there); ``ActionLogError/Code/corrupt`` naming the
-    ///   entry when an entry on the way cannot be read or breaks a rule of ``SessionStates``.
+    ///   entry when an entry on the way cannot be read or breaks a rule every reader checks.
     public func state(at seq: Int, in session: JournalSession.ID) throws(ActionLogError) -> JSONValue {
         // One statement, one descent of the entries' b-tree: walk back from `seq` to a keyframe (or a
         // gap, which ends any chain), reading only the kind and the state.

@@ -29,35 +29,35 @@ public struct JournalSession: Sendable, Hashable, Identifiable {
     /// records reads as ``Status/interrupted``.
     public let status: Status
     /// The ActionLog version that recorded it.
-    public let libraryVersion: String
+    package let libraryVersion: String
     public let appVersion: String?
     /// `String(reflecting:)` of the recorded state type, e.g. `MyApp.Cart.State`.
-    public let stateType: String
-    public let actionType: String
-    public let effectType: String?
+    package let stateType: String
+    package let actionType: String
+    package let effectType: String?
     /// Free-form metadata given at recording time; a JSON object.
     public let metadata: JSONValue
     /// Entries in the session, entry 0 (the initial state) and gaps included. Read from a journal,
     /// the last entry's seq + 1 (entries are numbered from 0 without holes, a loss being a `gap`
-    /// entry), so that it costs a primary-key lookup, not a count; ``Journal/verify()`` names holes.
+    /// entry), so that it costs a primary-key lookup, not a count; `replay-cli verify` names holes.
     public let entryCount: Int
     /// Actions lost to back-pressure or failures; each loss is also a `gap` entry.
     public let droppedCount: Int
     /// The time of the last entry, if any.
-    public let lastEntryAt: Date?
+    package let lastEntryAt: Date?
 
     /// Makes a session's metadata, for code that builds sessions itself (importing a text form,
     /// recording a golden from a list of actions).
     ///
     /// ```swift
     /// let session = JournalSession(id: 0, name: "checkout", startedAt: .now, endedAt: .now, status: .closed,
-    ///                       libraryVersion: ActionLog.version, appVersion: nil, stateType: "Checkout",
+    ///                       libraryVersion: ActionLogLibrary.version, appVersion: nil, stateType: "Checkout",
     ///                       actionType: "Checkout.Event", effectType: nil, metadata: [:],
     ///                       entryCount: 1, droppedCount: 0, lastEntryAt: nil)
     /// ```
     ///
     /// - Parameters: the properties of the same names.
-    public init(
+    package init(
         id: ID, name: String, startedAt: Date, endedAt: Date?, status: Status, libraryVersion: String,
         appVersion: String?, stateType: String, actionType: String, effectType: String?, metadata: JSONValue,
         entryCount: Int, droppedCount: Int, lastEntryAt: Date?
@@ -83,7 +83,7 @@ public struct JournalSession: Sendable, Hashable, Identifiable {
     package var journalID: ID? { id == 0 ? nil : id }
 
     /// From the start to the end, or to the last entry while the session is recording.
-    public var duration: TimeInterval? {
+    package var duration: TimeInterval? {
         (endedAt ?? lastEntryAt).map { $0.timeIntervalSince(startedAt) }
     }
 }

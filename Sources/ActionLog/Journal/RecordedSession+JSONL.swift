@@ -14,7 +14,7 @@ extension RecordedSession {
     }
 
     /// The version of the text form this ActionLog writes, and the newest it reads (`"format"` in the header).
-    public static let jsonlFormatVersion = 1
+    package static let jsonlFormatVersion = 1
 
     /// The JSONL text: the header line, then one line per entry; every line ends with `"\n"`.
     ///
@@ -25,7 +25,7 @@ extension RecordedSession {
     ///
     /// Reading the text back with ``init(jsonl:file:)`` and writing it again gives the same bytes.
     /// To write a long session without holding its text, use ``Journal/exportJSONL(_:to:)``.
-    public func jsonl() -> String {
+    package func jsonl() -> String {
         var output: [UInt8] = []
         output.reserveCapacity(256 * (entries.count + 1))
         var writer = JSONLWriter()
@@ -57,7 +57,7 @@ extension RecordedSession {
     /// - Throws: ``ActionLogError`` naming the file, the entry and the line: ``ActionLogError/Code/newerSchema``
     ///   for a file written by a newer ActionLog, ``ActionLogError/Code/corrupt`` for anything else that is
     ///   not a session in text form, e.g. `checkout.jsonl, entry 4: line 6: a delta without a "patch"`.
-    public init(jsonl text: String, file: String) throws(ActionLogError) {
+    package init(jsonl text: String, file: String) throws(ActionLogError) {
         var reader = try JSONLReader(source: ByteLines(bytes: Array(text.utf8)), file: file)
         self = try reader.readAll()
     }
@@ -71,7 +71,7 @@ extension RecordedSession {
     /// - Parameter url: the file.
     /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/fileNotFound`` when there is no such file,
     ///   ``ActionLogError/Code/fileSystem`` when it cannot be read, or what ``init(jsonl:file:)`` throws.
-    public init(contentsOfJSONL url: URL) throws(ActionLogError) {
+    package init(contentsOfJSONL url: URL) throws(ActionLogError) {
         var reader = try JSONLReader(url: url)
         self = try reader.readAll()
     }

@@ -18,7 +18,7 @@ public struct RecordedSession: Sendable, Hashable {
     public var file: String
     /// What the asynchronous handlers of an actor or event ViewModel did, one record per entry with
     /// an action, by seq: their run order, service calls and output events. Empty for a reducer's session.
-    public var handlers: [HandlerRecord] = []
+    package var handlers: [HandlerRecord] = []
 
     /// Makes a recorded session from its parts.
     ///
@@ -26,7 +26,7 @@ public struct RecordedSession: Sendable, Hashable {
     ///   - session: the session's metadata.
     ///   - entries: its entries in order.
     ///   - file: the file name messages name.
-    public init(session: JournalSession, entries: [Entry], file: String) {
+    package init(session: JournalSession, entries: [Entry], file: String) {
         self.session = session
         self.entries = entries
         self.file = file
@@ -34,7 +34,7 @@ public struct RecordedSession: Sendable, Hashable {
 
     /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` when it came
     /// from a text file. The name is quoted as a JSON string, so quotes in it are escaped.
-    public var displayName: String {
+    package var displayName: String {
         var quoted: [UInt8] = []
         JSONValue.writeString(session.name, to: &quoted)
         let name = String(decoding: quoted, as: UTF8.self)

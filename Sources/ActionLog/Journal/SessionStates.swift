@@ -24,15 +24,15 @@
 ///
 /// After an error, the walk can go on, as ``Journal/verify()`` does to report every problem: the
 /// state is unknown, and deltas are passed over without a second report until the next keyframe.
-public struct SessionStates: Sendable {
+package struct SessionStates: Sendable {
     /// The file messages name.
-    public let file: String
+    package let file: String
     /// The session messages name; `nil` for a session in text form.
-    public let session: JournalSession.ID?
+    package let session: JournalSession.ID?
     /// The recorded state after the last entry, or `nil` when it is unknown (a gap, or an error).
-    public private(set) var state: JSONValue?
+    package private(set) var state: JSONValue?
     /// The actions the gaps so far lost, in all.
-    public private(set) var droppedTotal = 0
+    package private(set) var droppedTotal = 0
     /// The entry expected next; `nil` once the sequence numbers ran out of integers.
     private var nextSeq: Int?
     /// Whether the walk starts mid-session, at a keyframe, rather than at entry 0.
@@ -44,14 +44,14 @@ public struct SessionStates: Sendable {
     /// yet (see ``advance(past:keyframeText:)``); ``state`` is `nil` meanwhile.
     private var pendingKeyframe: (seq: Int, text: [UInt8])?
     /// Entries walked (or skipped) so far.
-    public private(set) var entryCount = 0
+    package private(set) var entryCount = 0
 
     /// Starts a walk at entry 0.
     ///
     /// - Parameters:
     ///   - file: the file's name, for errors.
     ///   - session: the session's id, for errors; `nil` for a session in text form.
-    public init(file: String, session: JournalSession.ID?) {
+    package init(file: String, session: JournalSession.ID?) {
         self.file = file
         self.session = session
         self.nextSeq = 0
@@ -78,7 +78,7 @@ public struct SessionStates: Sendable {
     /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/corrupt`` naming the file, the session
     ///   and the entry, when the entry breaks a rule. The walk can go on after it.
     @discardableResult
-    public mutating func advance(past entry: Entry) throws(ActionLogError) -> JSONPatch? {
+    package mutating func advance(past entry: Entry) throws(ActionLogError) -> JSONPatch? {
         let orderProblem = checkOrder(entry.seq)
         entryCount += 1
         defer { resuming = false }
@@ -221,7 +221,7 @@ public struct SessionStates: Sendable {
     ///
     /// - Parameter droppedCount: the actions the session's metadata counts as lost.
     /// - Throws: ``ActionLogError`` naming the file and the session.
-    public func finish(droppedCount: Int) throws(ActionLogError) {
+    package func finish(droppedCount: Int) throws(ActionLogError) {
         try requireEntries()
         guard droppedTotal == droppedCount else {
             throw ActionLogError(.corrupt, file: file, session: session, reason: """
@@ -242,7 +242,7 @@ public struct SessionStates: Sendable {
     ///
     /// - Parameter entry: the entry.
     /// - Throws: ``ActionLogError`` naming the entry.
-    public func checkAction(of entry: Entry) throws(ActionLogError) {
+    package func checkAction(of entry: Entry) throws(ActionLogError) {
         guard entry.seq > 0 else { return }
         switch entry.content {
         case .gap:

@@ -30,14 +30,14 @@ public protocol ActionLabeled {
 /// `CustomDebugStringConvertible`, `TextOutputStreamable`) — the label is not remembered and each
 /// action is walked. Neither is an ``ActionLabeled`` action's label, nor that of an action larger
 /// than 64 bytes.
-public enum ActionLabel {
+package enum ActionLabel {
     /// The case name of an enum action, following nested enum payloads with dots:
     /// `.input(.queryChanged("par"))` is `input.queryChanged`; an ``ActionLabeled`` action's own
     /// label. Other types use their type name.
     ///
     /// - Parameter action: the action.
     /// - Returns: its label.
-    public static func of(_ action: Any) -> String {
+    package static func of(_ action: Any) -> String {
         if let labeled = action as? ActionLabeled { return labeled.actionLabel }
         return caseNames(of: action, types: nil)
     }

@@ -150,7 +150,7 @@ final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Senda
                     INSERT INTO sessions (name, started_at, status, library_version, app_version, state_type, action_type, effect_type, metadata)
                     VALUES (?1, ?2, 'recording', ?3, ?4, ?5, ?6, ?7, ?8)
                     """).execute([
-                        .text(session.name), .real(startedAt.timeIntervalSince1970), .text(ActionLog.version),
+                        .text(session.name), .real(startedAt.timeIntervalSince1970), .text(ActionLogLibrary.version),
                         .optional(session.appVersion), .text(session.stateType), .text(session.actionType),
                         .optional(session.effectType), .text(session.metadata.canonicalText),
                     ])

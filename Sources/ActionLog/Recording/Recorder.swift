@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// The writer encodes an action (or an effect) that is plain data — numbers, booleans, enums of
 /// them, no strings, arrays or objects — once per distinct value, and stores the same text when the
-/// same bytes come again; it labels each distinct action once (see ``ActionLabel``). Like the state
+/// same bytes come again; it labels each distinct action once (see ``ActionLabeled``). Like the state
 /// (see `ChangeEncoder`), an action's `encode(to:)` must therefore depend on the action alone.
 public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable>: Sendable {
     @usableFromInline typealias Item = Step<State, Action, Effect>

@@ -46,7 +46,7 @@ public struct RecorderConfiguration: Sendable {
     /// the process dies (committed entries always survive).
     public var batchInterval = Duration.milliseconds(100)
     /// When the writer stores the full state (a keyframe) rather than the change (a delta).
-    public var keyframes = KeyframePolicy()
+    package var keyframes = KeyframePolicy()
     /// For an asynchronous ViewModel (``ViewModelRecorder``, ``EventViewModelRecorder``): how long
     /// the turn may stay with one handler, with other handlers waiting for it, before the recorder
     /// gives it on. Default 30 s; the recorder looks this often, so a turn is given on after one to two
@@ -57,7 +57,7 @@ public struct RecorderConfiguration: Sendable {
     /// continuation another handler resumes) would keep the app waiting for ever; one that awaits a
     /// slow call no wrapper records keeps the other handlers waiting that long. Giving the turn on
     /// lets the app go on, and is the one place time decides the run order: the recorder reports it
-    /// (``ActionLogError/Code/turnHeld``) and marks the entry (``HandlerRecord/releasedAt``), which
+    /// (``ActionLogError/Code/turnHeld``) and marks the entry as released, which
     /// replay reports as not reproducible. A turn that keeps passing from handler to handler is never
     /// taken, however long the queue; a loaded machine makes each turn longer, so keep this well above
     /// the longest turn a handler takes.
@@ -119,7 +119,7 @@ public struct RecorderConfiguration: Sendable {
 /// configuration.keyframes.deltaBudget = 0.5      // more keyframes: faster random access, bigger file
 /// configuration.keyframes = .keyframesOnly       // every entry a full state
 /// ```
-public struct KeyframePolicy: Sendable, Equatable {
+package struct KeyframePolicy: Sendable, Equatable {
     /// A new keyframe when the deltas since the last keyframe would add up to more bytes than the
     /// keyframe itself times this factor. A delta larger than the last keyframe is never written either.
     ///
@@ -128,7 +128,7 @@ public struct KeyframePolicy: Sendable, Equatable {
     /// costs less than decoding the keyframe into the state type (measured with `actionlog-bench`: a
     /// 1,000-item cart reads back at a random step in 1.7× one keyframe parse + decode, at ~180 bytes
     /// per entry; with 1, 1.5× at ~205 bytes). Lower it for faster random access, raise it for smaller files.
-    public var deltaBudget: Double
+    package var deltaBudget: Double
     /// At most this many deltas in a row, however small. Default 4096.
     ///
     /// After a keyframe larger than 512 KiB, the run may be longer: one delta per 128 bytes of the
@@ -136,7 +136,7 @@ public struct KeyframePolicy: Sendable, Equatable {
     /// otherwise be written whole every few thousand entries, and the file would grow with the
     /// square of the session. The byte budget (``deltaBudget``) still bounds what a read applies.
     /// `0` (``keyframesOnly``) allows no delta at all.
-    public var maximumDeltaRun: Int
+    package var maximumDeltaRun: Int
 
     /// - Parameters:
     ///   - deltaBudget: the deltas' byte budget, as a multiple of the keyframe's size.
@@ -147,7 +147,7 @@ public struct KeyframePolicy: Sendable, Equatable {
     }
 
     /// Every entry holds its full state.
-    public static let keyframesOnly = KeyframePolicy(deltaBudget: 0, maximumDeltaRun: 0)
+    package static let keyframesOnly = KeyframePolicy(deltaBudget: 0, maximumDeltaRun: 0)
 }
 
 extension KeyframePolicy {

@@ -16,7 +16,7 @@
 /// it when it starts, naming the path: a typo must not let a secret through silently.
 public struct RedactedPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// One level of a path.
-    public enum Token: Hashable, Sendable {
+    package enum Token: Hashable, Sendable {
         /// A member name, or an array index written in decimal.
         case name(String)
         /// `*`: any member or element.
@@ -26,7 +26,7 @@ public struct RedactedPath: Hashable, Sendable, CustomStringConvertible, Express
     /// The path as written.
     public let description: String
     /// The tokens, outermost first; `nil` when ``description`` is not a pointer.
-    public let tokens: [Token]?
+    package let tokens: [Token]?
 
     /// Parses a path such as `/cards/*/number`.
     ///

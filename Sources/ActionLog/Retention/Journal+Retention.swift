@@ -22,7 +22,7 @@ extension Journal {
     /// - Throws: ``ActionLogError``: ``ActionLogError/Code/fileSystem`` when the journal is opened read-only
     ///   and `dryRun` is `false`; ``ActionLogError/Code/corrupt`` naming the session when a session row is
     ///   damaged; ``ActionLogError/Code/sqlite`` when the file cannot be read or written.
-    public func prune(_ policy: RetentionPolicy, dryRun: Bool = false, now: Date = Date()) throws(ActionLogError) -> PruneReport {
+    package func prune(_ policy: RetentionPolicy, dryRun: Bool = false, now: Date = Date()) throws(ActionLogError) -> PruneReport {
         try prune(policy, dryRun: dryRun, now: now, progress: { _, _ in })
     }
 
@@ -78,7 +78,7 @@ extension Journal {
     /// - Throws: ``ActionLogError``: ``ActionLogError/Code/busy`` naming the session when a recorder is
     ///   writing one; ``ActionLogError/Code/fileSystem`` when the journal is opened read-only;
     ///   ``ActionLogError/Code/sqlite`` when SQLite fails (for example, not enough disk for the copy).
-    public func vacuum() throws(ActionLogError) -> VacuumReport {
+    package func vacuum() throws(ActionLogError) -> VacuumReport {
         let (file, path) = (fileName, self.path)
         return try read { connection in
             guard connection.mode == .readWrite else {

@@ -4,9 +4,9 @@
 /// let report = try journal.prune(RetentionPolicy(maximumSessions: 5), dryRun: true)
 /// for removal in report.removed { print(removal.id, removal.name, removal.reason) }
 /// ```
-public struct PruneReport: Sendable, Equatable {
+package struct PruneReport: Sendable, Equatable {
     /// Which limit made a session go.
-    public enum Reason: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
         /// It ended longer ago than ``RetentionPolicy/maximumAge``.
         case age
         /// It was beyond the newest ``RetentionPolicy/maximumSessions``.
@@ -16,29 +16,29 @@ public struct PruneReport: Sendable, Equatable {
     }
 
     /// One session removed.
-    public struct Removal: Sendable, Equatable {
+    package struct Removal: Sendable, Equatable {
         /// The session's id in the journal.
-        public let id: JournalSession.ID
+        package let id: JournalSession.ID
         /// The session's name.
-        public let name: String
+        package let name: String
         /// `closed` or `interrupted`: a live session is never removed.
-        public let status: JournalSession.Status
+        package let status: JournalSession.Status
         /// Its entries, entry 0 and gaps included.
-        public let entryCount: Int
+        package let entryCount: Int
         /// The UTF-8 bytes of its entries' texts (see ``RetentionPolicy/maximumBytes``).
-        public let bytes: Int
+        package let bytes: Int
         /// The first limit that made it go, in the order age, count, bytes.
-        public let reason: Reason
+        package let reason: Reason
     }
 
     /// The sessions removed, oldest first.
-    public let removed: [Removal]
+    package let removed: [Removal]
     /// Live sessions that a limit would have removed had they not been recording, by id.
-    public let keptLive: [JournalSession.ID]
+    package let keptLive: [JournalSession.ID]
     /// The sessions left.
-    public let remainingSessions: Int
+    package let remainingSessions: Int
     /// The bytes of the sessions left, when ``RetentionPolicy/maximumBytes`` made them counted.
-    public let remainingBytes: Int?
+    package let remainingBytes: Int?
     /// Whether nothing was changed (``Journal/prune(_:dryRun:now:)`` with `dryRun`).
-    public let dryRun: Bool
+    package let dryRun: Bool
 }

@@ -18,7 +18,7 @@ public struct RetentionPolicy: Sendable, Equatable {
     /// Keep the sessions' stored bytes at or under this: the UTF-8 bytes of their entries' texts
     /// (actions, states, effects, labels, gap notes, and an asynchronous handler's service calls
     /// and output events), what a session costs the journal before
-    /// SQLite's own overhead. `nil`: no limit. See ``Journal/prune(_:dryRun:now:)``.
+    /// SQLite's own overhead. `nil`: no limit. See `replay-cli prune`.
     public var maximumBytes: Int?
     /// Remove sessions that ended longer ago than this (an interrupted session ended at its last
     /// entry). `nil`: no limit.
@@ -44,7 +44,7 @@ public struct RetentionPolicy: Sendable, Equatable {
     public static let keepEverything = RetentionPolicy()
 
     /// Whether the policy sets no limit at all.
-    public var keepsEverything: Bool {
+    package var keepsEverything: Bool {
         maximumSessions == nil && maximumBytes == nil && maximumAge == nil
     }
 }

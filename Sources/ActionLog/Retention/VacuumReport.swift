@@ -4,9 +4,9 @@
 /// let sizes = try Journal(path: "app.actionlog", mode: .readWrite).vacuum()
 /// print("gave back \(sizes.bytesBefore - sizes.bytesAfter) bytes")
 /// ```
-public struct VacuumReport: Sendable, Equatable {
+package struct VacuumReport: Sendable, Equatable {
     /// The file and its `-wal` before the vacuum.
-    public let bytesBefore: Int
+    package let bytesBefore: Int
     /// The file and its `-wal` after the vacuum and its checkpoint.
-    public let bytesAfter: Int
+    package let bytesAfter: Int
 }

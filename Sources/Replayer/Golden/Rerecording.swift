@@ -113,7 +113,7 @@ enum Rerecording {
                 state: try encoder.encode(state), effect: try effect.map { try encoder.encode($0) })
         }
         let session = JournalSession(
-            id: 0, name: name, startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLog.version,
+            id: 0, name: name, startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLogLibrary.version,
             appVersion: nil, stateType: String(reflecting: State.self), actionType: String(reflecting: Action.self),
             effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
             metadata: StateVersion.adding(State.self, to: [:]),
@@ -156,7 +156,7 @@ extension JournalSession {
     func rewritten<State, Action, Effect>(for _: State.Type, _: Action.Type, _: Effect.Type, entries: [Entry]) -> JournalSession {
         JournalSession(
             id: id, name: name, startedAt: startedAt, endedAt: endedAt, status: status == .recording ? .interrupted : status,
-            libraryVersion: ActionLog.version, appVersion: appVersion, stateType: String(reflecting: State.self),
+            libraryVersion: ActionLogLibrary.version, appVersion: appVersion, stateType: String(reflecting: State.self),
             actionType: String(reflecting: Action.self), effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
             metadata: StateVersion.adding(State.self, to: metadata), entryCount: entries.count, droppedCount: droppedCount, lastEntryAt: lastEntryAt)
     }
