@@ -213,18 +213,6 @@ struct Row {
         isNull(column) ? nil : double(column)
     }
 
-    /// A time column (seconds since 1970): its value, or why it is not a time a journal holds (text or
-    /// a blob, which SQLite would read as 0; an infinite number or NaN). `nil` for NULL.
-    func time(_ column: Int32, _ what: String) -> Result<Double, StoredTime.Problem>? {
-        if isNull(column) { return nil }
-        guard isNumber(column) else {
-            return .failure(StoredTime.Problem(reason: "\(what) is stored as \(nonIntegerType(column) ?? "NULL"), not as a number of seconds"))
-        }
-        let value = double(column)
-        if let problem = StoredTime.problem(value, what) { return .failure(problem) }
-        return .success(value)
-    }
-
     /// The column as UTF-8 text; `nil` for NULL. Blobs are read as their bytes.
     func text(_ column: Int32) -> String? {
         withBytes(column) { String(decoding: $0, as: UTF8.self) }

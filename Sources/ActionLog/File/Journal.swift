@@ -424,3 +424,22 @@ public final class Journal: Sendable {
         }
     }
 }
+
+extension Journal {
+    /// Reads a session with all its entries, in one read transaction: the session's counters match
+    /// its entries even while a recorder writes it.
+    ///
+    /// ```swift
+    /// let recorded = try journal.recordedSession(1)
+    /// ```
+    ///
+    /// - Parameter id: the session's id.
+    /// - Throws: ``ActionLogError`` when there is no such session or an entry cannot be read.
+    public func recordedSession(_ id: JournalSession.ID) throws(ActionLogError) -> RecordedSession {
+        try snapshot { () throws(ActionLogError) in
+            var recorded = RecordedSession(session: try session(id), entries: try entries(in: id), file: fileName)
+            recorded.handlers = try handlerRecords(in: id)
+            return recorded
+        }
+    }
+}
