@@ -2,7 +2,6 @@ import ActionLog
 import ActionLogStore
 import Foundation
 import Replayer
-import Synchronization
 import Testing
 
 /// A feature written against the `ActionLogStore` product, as an app would: a counter whose "fact"
@@ -106,7 +105,7 @@ struct StoreTests {
             guard case .fetchFact(let number) = Counter.reduce(state: &state, with: message) else { return nil }
             return .fetchFact(number: number + 1)
         }
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         withKnownIssue {
             assertReplay(golden: path, of: .reducer(offByOne), record: .never)
         } matching: { issue in

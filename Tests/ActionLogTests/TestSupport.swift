@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import ActionLog
 
 /// A fresh directory per test, removed when the value goes away.
@@ -70,7 +69,7 @@ typealias CounterRecorder = Recorder<Counter, CounterAction, CounterEffect>
 
 /// Collects errors reported by a recorder.
 final class ErrorLog: Sendable {
-    private let errors = Mutex<[RecorderError]>([])
+    private let errors = Locked<[RecorderError]>([])
     var all: [RecorderError] { errors.withLock { $0 } }
     var handler: @Sendable (RecorderError) -> Void {
         { error in self.errors.withLock { $0.append(error) } }
