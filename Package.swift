@@ -4,8 +4,10 @@ import PackageDescription
 
 let package = Package(
     name: "ActionLog",
-    // `Mutex` (Synchronization) sets the floor on Apple platforms.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The clocks and `Duration` of Swift concurrency, and `any P<T>`, set the floor on Apple platforms.
+    // What is newer is used only where the system has it: Observation (the reference `Store` is
+    // observable from macOS 14 and iOS 17) and the 128-bit integers (encoded from macOS 15 and iOS 18).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "ActionLog", targets: ["ActionLog"]),
         .library(name: "Replayer", targets: ["Replayer"]),

@@ -1,6 +1,5 @@
 import ActionLog
 import ActionLogStore
-import Synchronization
 
 /// Scripted sessions of the example features: what `actionlog-demo` records and what the golden
 /// fixtures under `fixtures/` were recorded from.
@@ -137,7 +136,7 @@ public enum ExampleScripts {
         let events = try await EventViewModelRecorder<SignInViewEvent, SignInViewModelEvent>(
             path: path, sessionName: "sign in", services: ["AuthService"], configuration: configuration,
             handle: { await viewModel.handle(event: $0) })
-        let shown = Mutex<[SignInViewModelEvent]>([])
+        let shown = Locked<[SignInViewModelEvent]>([])
         viewModel.output.addHandler { event in
             events.emitted(event)
             shown.withLock { $0.append(event) }

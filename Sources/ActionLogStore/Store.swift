@@ -16,15 +16,37 @@ import Observation
 /// print(store.state.results)
 /// recorder.close()
 /// ```
+///
+/// The store is `Observable` where Observation is (macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS,
+/// Linux): SwiftUI sees ``state`` change. Earlier systems run it the same way, unobserved.
 @MainActor
-@Observable
 public final class Store<State: StoreState, Handler: EffectHandler> where Handler.State == State {
-    /// The current state; observed by SwiftUI through Observation.
-    public private(set) var state: State
-    @ObservationIgnored private let effectHandler: Handler
+    /// The current state; observed by SwiftUI through Observation where the system has it.
+    public private(set) var state: State {
+        // What `@Observable` writes for it, with its registrar only where the system has one.
+        get {
+            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar { registrar.access(self, keyPath: \.state) }
+            return _state
+        }
+        _modify {
+            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar {
+                registrar.access(self, keyPath: \.state)
+                registrar.willSet(self, keyPath: \.state)
+            }
+            defer {
+                if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar { registrar.didSet(self, keyPath: \.state) }
+            }
+            yield &_state
+        }
+    }
+    private var _state: State
+    /// Observation's `ObservationRegistrar` where the system has one (see ``state``), `nil` before.
+    private let observationRegistrar: Any? =
+        if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { ObservationRegistrar() } else { nil }
+    private let effectHandler: Handler
     /// Told about every reduce, in order; ``startRecording(path:sessionName:configuration:)`` appends to it.
-    @ObservationIgnored var middleware: [any StoreMiddleware<State>]
-    @ObservationIgnored private let effects = EffectTasks()
+    var middleware: [any StoreMiddleware<State>]
+    private let effects = EffectTasks()
 
     /// Makes a store.
     ///
@@ -37,7 +59,7 @@ public final class Store<State: StoreState, Handler: EffectHandler> where Handle
     ///   - effectHandler: runs the effects the reducer returns.
     ///   - middleware: told about every reduce, in order (a `Recorder` is one).
     public init(initialState: State, effectHandler: Handler, middleware: [any StoreMiddleware<State>] = []) {
-        self.state = initialState
+        self._state = initialState
         self.effectHandler = effectHandler
         self.middleware = middleware
     }
@@ -78,4 +100,9 @@ public final class Store<State: StoreState, Handler: EffectHandler> where Handle
             if let feedback { self?.dispatch(.feedback(feedback)) }
         }
     }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension Store: Observable {
+    private var registrar: ObservationRegistrar? { observationRegistrar as? ObservationRegistrar }
 }

@@ -24,7 +24,7 @@ struct HTTPRequest: Sendable, Equatable {
     ///
     /// - Throws: ``Problem`` with status 400 for what is not an HTTP/1.x request.
     init(head: [UInt8]) throws(Problem) {
-        guard let text = String(validating: head, as: UTF8.self) else {
+        guard let text = Self.utf8Text(head) else {
             throw Problem(status: 400, reason: "The request is not UTF-8 text.")
         }
         // Lines end with CRLF; a bare LF is taken as a line's end too, as RFC 9112 allows.
@@ -95,7 +95,14 @@ struct HTTPRequest: Sendable, Equatable {
                 bytes.append(byte)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return utf8Text(bytes)
+    }
+
+    /// `bytes` as text, or `nil` when they are not UTF-8: what `String(validating:as:)` does from macOS 15
+    /// and iOS 18 on. Valid UTF-8 decodes to the same bytes; anything else has replacement characters instead.
+    private static func utf8Text(_ bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -1,5 +1,4 @@
 import ActionLog
-import Synchronization
 
 /// Read connections to the served journal, one per request being answered, so that requests read
 /// side by side: through one connection, a large entry (a state of megabytes rebuilt) would hold up
@@ -10,7 +9,7 @@ package final class JournalPool: Sendable {
     /// The journal the server opened first: it checked the file, and stands in when another
     /// connection cannot be opened (then the requests take turns on it, as they did before).
     private let first: Journal
-    private let idle: Mutex<[Journal]>
+    private let idle: Locked<[Journal]>
     private let capacity: Int
 
     /// - Parameters:
@@ -21,7 +20,7 @@ package final class JournalPool: Sendable {
         self.first = journal
         self.path = path
         self.capacity = capacity
-        self.idle = Mutex([journal])
+        self.idle = Locked([journal])
     }
 
     /// Runs `body` with a connection no other request uses meanwhile: an idle one, or a new one.

@@ -1,6 +1,5 @@
 import ActionLog
 import Foundation
-import Synchronization
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -45,12 +44,12 @@ public final class ViewerServer: Sendable {
     /// A read connection per request being answered.
     private let journals: JournalPool
     /// Whether ``stop()`` was called; the accept loop looks at it between waits.
-    private let stopping = Atomic<Bool>(false)
+    private let stopping = Locked(false)
     /// The connections being served, so that ``stop()`` can end them.
-    private let connections = Mutex<Set<Int32>>([])
+    private let connections = Locked<Set<Int32>>([])
     private let acceptLoopDone = DispatchSemaphore(value: 0)
     private let connectionThreads = DispatchGroup()
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     /// Opens the journal read-only and starts listening; returns once the socket listens.
     ///
@@ -111,7 +110,7 @@ public final class ViewerServer: Sendable {
             return !stopped
         }
         guard first else { return }
-        stopping.store(true, ordering: .sequentiallyConsistent)
+        stopping.withLock { $0 = true }
         acceptLoopDone.wait()
         close(listener)
         connections.withLock { open in
@@ -124,7 +123,7 @@ public final class ViewerServer: Sendable {
 
     private func acceptLoop() {
         defer { acceptLoopDone.signal() }
-        while !stopping.load(ordering: .sequentiallyConsistent) {
+        while !stopping.withLock({ $0 }) {
             guard Socket.waitReadable(listener, milliseconds: 100) else { continue }
             let busy = connections.withLock { $0.count >= Self.maximumConnections }
             if busy {

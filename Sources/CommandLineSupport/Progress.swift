@@ -1,5 +1,5 @@
+import ActionLog
 import Foundation
-import Synchronization
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -49,10 +49,10 @@ package final class ProgressLine: Sendable {
     /// When the command began: the line shows ``delay`` after it.
     package let start: ContinuousClock.Instant
     private let isEnabled: Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The line being drawn, for ``clearActive()``.
-    private static let active = Mutex<ProgressLine?>(nil)
+    private static let active = Locked<ProgressLine?>(nil)
 
     /// - Parameters:
     ///   - command: the command's name, first on the line.

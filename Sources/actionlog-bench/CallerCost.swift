@@ -1,7 +1,6 @@
 import ActionLog
 import CPerfCounter
 import Foundation
-import Synchronization
 
 // What recording costs the dispatching thread at a UI's pace, whatever the state's size: a cart of
 // 10/100/1000 items and a ledger whose history already holds 10,000 or 100,000 lines and grows by one
@@ -64,7 +63,7 @@ struct CallerCostResult {
 /// unread. What it adds at a UI's pace is the floor of the caller's added cost on this machine: a
 /// lock and an append after 4 ms of sleep, on cold caches.
 private final class FloorHandOff<State: Sendable, Action: Sendable>: Sendable {
-    private let queue = Mutex<(steps: [(Action, State, Date)], stopped: Bool)>(([], false))
+    private let queue = Locked<(steps: [(Action, State, Date)], stopped: Bool)>(([], false))
 
     init() {
         let thread = Thread { [self] in

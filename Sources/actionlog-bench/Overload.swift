@@ -1,7 +1,6 @@
 import ActionLog
 import Foundation
 import Replayer
-import Synchronization
 
 // A state that grows, dispatched back to back under the default back-pressure (`.wait(50 ms)`):
 // the writer falls behind for the whole run, so steps are dropped and each gap is followed by a
@@ -99,5 +98,5 @@ func overloadReport(quick: Bool, directory: String, progress: (String) -> Void) 
 
 /// How many times the recorder's error handler (called on the writer's thread) ran.
 private final class ReportCount: Sendable {
-    let count = Mutex(0)
+    let count = Locked(0)
 }

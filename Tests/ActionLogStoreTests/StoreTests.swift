@@ -1,8 +1,8 @@
 import ActionLog
 import ActionLogStore
 import Foundation
+import Observation
 import Replayer
-import Synchronization
 import Testing
 
 /// A feature written against the `ActionLogStore` product, as an app would: a counter whose "fact"
@@ -106,7 +106,7 @@ struct StoreTests {
             guard case .fetchFact(let number) = Counter.reduce(state: &state, with: message) else { return nil }
             return .fetchFact(number: number + 1)
         }
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         withKnownIssue {
             assertReplay(golden: path, of: .reducer(offByOne), record: .never)
         } matching: { issue in
@@ -169,6 +169,25 @@ struct StoreTests {
         let journal = try Journal(path: path)
         #expect(try journal.state(at: 0, in: recorder.sessionID).canonicalText == #"{"count":2,"isLoading":false}"#)
         #expect(try journal.recordedSession(recorder.sessionID).entries.map(\.label) == [nil, "input.decrement"])
+    }
+}
+
+@Suite("ActionLogStore: the Store is observed where Observation is")
+@MainActor
+struct StoreObservationTests {
+    @Test("a send tells an observer of the state once; the observer tracks again to hear of the next")
+    func stateIsObserved() {
+        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
+        let store = Store(initialState: Counter(), effectHandler: CounterFacts())
+        let changes = Locked(0)
+        withObservationTracking { _ = store.state.count } onChange: { changes.withLock { $0 += 1 } }
+        store.send(.increment)
+        store.send(.increment)
+        #expect(changes.withLock { $0 } == 1)
+        withObservationTracking { _ = store.state } onChange: { changes.withLock { $0 += 1 } }
+        store.send(.decrement)
+        #expect(changes.withLock { $0 } == 2)
+        #expect(store.state.count == 1)
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ActionLog
 
@@ -59,7 +58,7 @@ struct ActionLabelerTests {
     /// A mirror that reads an object's current name: the same bytes, a different label.
     struct Mirrored: CustomReflectable, Sendable {
         final class Name: Sendable {
-            let value = Mutex("first")
+            let value = Locked("first")
         }
         let name = Name()
         var customMirror: Mirror {
@@ -77,7 +76,7 @@ struct ActionLabelerTests {
         #expect(labeler.remembered == 0)
     }
 
-    static let phaseName = Mutex("idle")
+    static let phaseName = Locked("idle")
 
     /// A case without payload that describes itself with code.
     enum Phase: CustomStringConvertible, Sendable {
@@ -99,7 +98,7 @@ struct ActionLabelerTests {
 
     /// Counts how often its label is asked for.
     struct Counted: ActionLabeled, Sendable {
-        static let asked = Mutex(0)
+        static let asked = Locked(0)
         var actionLabel: String { Self.asked.withLock { $0 += 1; return "counted \($0)" } }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ActionLog
 
@@ -65,6 +64,6 @@ struct CanonicalTextCacheTests {
 
 /// A counter that can be shared between threads.
 final class AtomicCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ActionLog
 
@@ -175,7 +174,7 @@ private func runAndKill(_ executable: URL, _ arguments: [String], after delay: D
 
 /// Reads a pipe to its end on its own thread, line by line.
 private final class LineReader: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     private let firstLine = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ActionLog
 
@@ -51,7 +50,7 @@ struct HandOffBytesTests {
         let handOff = HandOff<Int>(capacity: 1, batchSize: 1_000, batchInterval: .seconds(60))
         #expect(handOff.put(1, timeout: nil) == .accepted)
         // A thread of its own, not a task: this test blocks its own thread meanwhile.
-        let taken = Mutex<[Int]>([])
+        let taken = Locked<[Int]>([])
         let took = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 0.05)

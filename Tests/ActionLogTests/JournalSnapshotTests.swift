@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ActionLog
 
@@ -13,9 +12,9 @@ struct JournalSnapshotTests {
     /// becomes a gap entry and adds to the session's dropped count, in the same transaction.
     final class BusyRecorder: Sendable {
         let recorder: PoisonRecorder
-        private let stopped = Atomic<Bool>(false)
+        private let stopped = Locked(false)
         private let done = DispatchSemaphore(value: 0)
-        let recorded = Atomic<Int>(0)
+        let recorded = Locked(0)
 
         init(path: String) throws {
             recorder = try PoisonRecorder(path: path, sessionName: "busy", initialState: Counter(), configuration: configuration(ErrorLog()) {
@@ -27,13 +26,13 @@ struct JournalSnapshotTests {
                 var state = Counter()
                 // Bounded (about five seconds), should the test never stop it.
                 var index = 0
-                while index < 20_000, !stopped.load(ordering: .relaxed) {
+                while index < 20_000, !stopped.withLock({ $0 }) {
                     defer { index += 1 }
                     // The state stays small: no history.
                     let action: CounterAction = index % 7 == 6 ? .poison : .increment
                     if action == .increment { state.count += 1 }
                     recorder.record(action: PoisonableAction(action), state: state, effect: nil)
-                    recorded.add(1, ordering: .relaxed)
+                    recorded.withLock { $0 += 1 }
                     // At an app's pace, so that the writer commits small batches as they come.
                     if index % 4 == 3 { Thread.sleep(forTimeInterval: 0.001) }
                 }
@@ -53,7 +52,7 @@ struct JournalSnapshotTests {
         }
 
         func stop() {
-            stopped.store(true, ordering: .relaxed)
+            stopped.withLock { $0 = true }
             done.wait()
             recorder.close()
         }
@@ -75,7 +74,7 @@ struct JournalSnapshotTests {
             entryCounts.append(result.entries)
         }
         busy.stop()
-        print("verify while recording: entries seen by the \(entryCounts.count) verifies \(entryCounts), recorded \(busy.recorded.load(ordering: .relaxed))")
+        print("verify while recording: entries seen by the \(entryCounts.count) verifies \(entryCounts), recorded \(busy.recorded.withLock { $0 })")
         #expect(findings == [])
         #expect(entryCounts.last ?? 0 > entryCounts.first ?? 0, "the recorder wrote while the verifies ran")
         let closed = try journal.verify()

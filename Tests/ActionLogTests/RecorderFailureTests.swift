@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import Synchronization
 @testable import ActionLog
 
 @Suite("Recorder: back-pressure and failures never crash or block the app")
@@ -314,7 +313,7 @@ private struct Catalogue: Codable, Equatable, Sendable {
 }
 
 private struct CountedPart: Codable, Equatable, Sendable {
-    static let encodeCount = Mutex(0)
+    static let encodeCount = Locked(0)
     var names = ["a", "b", "c"]
 
     init() {}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import ActionLog
 
 /// A fresh directory per test, removed when the value goes away.
@@ -70,7 +69,7 @@ typealias CounterRecorder = Recorder<Counter, CounterAction, CounterEffect>
 
 /// Collects errors reported by a recorder.
 final class ErrorLog: Sendable {
-    private let errors = Mutex<[ActionLogError]>([])
+    private let errors = Locked<[ActionLogError]>([])
     var all: [ActionLogError] { errors.withLock { $0 } }
     var handler: @Sendable (ActionLogError) -> Void {
         { error in self.errors.withLock { $0.append(error) } }

@@ -2,7 +2,6 @@ import ActionLog
 import Foundation
 import HostileFileSupport
 import Replayer
-import Synchronization
 import Testing
 
 /// The named hostile cases, each through the readers that meet it, with whole messages pinned.

@@ -2,7 +2,6 @@ import ActionLog
 import Foundation
 import HostileFileSupport
 import Replayer
-import Synchronization
 import Testing
 
 /// The recursion over JSON values (canonical and pretty writing, `==`, hashing, `differences`,
@@ -140,7 +139,7 @@ struct StackDepthTests {
     @Test("a state 512 levels deep reads through the library's readers on a thread with a small stack")
     func onASmallStack() throws {
         let directory = try TemporaryDirectory()
-        let result = Mutex<Result<[String], any Error>?>(nil)
+        let result = Locked<Result<[String], any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             let read = Result { try Self.readEverything(in: directory, replaying: false) }

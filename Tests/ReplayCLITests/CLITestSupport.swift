@@ -1,5 +1,5 @@
+import ActionLog
 import Foundation
-import Synchronization
 import Testing
 
 /// A failure of the test harness itself (binary missing, a helper tool failing), with a message that says what to do.
@@ -45,7 +45,7 @@ func replayCLIBinary() throws -> URL {
 
 /// Reads a pipe to its end on its own thread, so that a child filling one pipe never blocks on the other.
 private final class PipeDrain: Sendable {
-    private let data = Mutex(Data())
+    private let data = Locked(Data())
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
@@ -66,7 +66,7 @@ private final class PipeDrain: Sendable {
 
 /// A child's watch: whether it was killed for running past its time, or was seen to end first.
 private final class TimeoutWatch: Sendable {
-    let state = Mutex((fired: false, ended: false))
+    let state = Locked((fired: false, ended: false))
 }
 
 /// The status ``runProcess(_:_:in:standardOutput:environment:timeout:)`` returns for a child it killed

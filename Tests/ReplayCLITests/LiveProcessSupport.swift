@@ -1,13 +1,13 @@
+import ActionLog
 import Foundation
-import Synchronization
 import Testing
 
 /// A `replay-cli` child that runs while the test goes on: its output is collected as it comes, and
 /// the test waits for what it expects to appear.
 final class LiveCLI: Sendable {
     private let process: Process
-    private let output = Mutex(Data())
-    private let errors = Mutex(Data())
+    private let output = Locked(Data())
+    private let errors = Locked(Data())
     private let outputDone = DispatchSemaphore(value: 0)
     private let errorsDone = DispatchSemaphore(value: 0)
 

@@ -2,7 +2,6 @@ import ActionLog
 import ActionLogExamples
 import Foundation
 import Replayer
-import Synchronization
 import Testing
 
 /// The text goldens of the two asynchronous example features, replayed into fresh ViewModels with

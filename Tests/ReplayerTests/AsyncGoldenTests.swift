@@ -1,7 +1,6 @@
 import ActionLog
 import Foundation
 import Replayer
-import Synchronization
 import Testing
 
 @Suite("Async golden assertions under Swift Testing")
@@ -30,7 +29,7 @@ struct AsyncGoldenTests {
     @Test("a wrong handler fails the test with the whole message")
     func wrongHandlerFails() async throws {
         let path = try await golden()
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         await withKnownIssue {
             await assertReplay(golden: path, of: .viewModel(services: ["ProductService"], Self.viewModel(.fetchesAnotherID)))
         } matching: { issue in
@@ -222,7 +221,7 @@ struct AsyncGoldenTests {
 
 /// Suspends the tasks that wait until it is opened.
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -1,7 +1,6 @@
 import ActionLog
 import Foundation
 import Replayer
-import Synchronization
 import Testing
 
 /// A product service whose `fetchProduct("p-1")` answers only once `gate` is open: the tests open
@@ -57,7 +56,7 @@ struct ConcurrentCallsTests {
     private func record(_ actions: [ProductAction], name: String) async throws -> RecordedSession {
         let path = directory.path("\(name).actionlog")
         let state = await ProductState()
-        let gates = Mutex<Gate>(Gate())
+        let gates = Locked<Gate>(Gate())
         let reducer = try await ViewModelRecorder<ProductSnapshot, ProductAction>(
             path: path, sessionName: name, services: ["ProductService"],
             handle: { action in
@@ -261,7 +260,7 @@ struct ConcurrentCallsTests {
                 }
             }
         }
-        let reports = Mutex<[String]>([])
+        let reports = Locked<[String]>([])
         var configuration = RecorderConfiguration()
         configuration.onError = { error in reports.withLock { $0.append("\(error)") } }
         // Short, so that the test is: the handler never gives the turn back, however long the look.
@@ -355,7 +354,7 @@ struct ConcurrentCallsTests {
     @Test("a queue of handlers that pass the turn on for longer than a look of turnRelease (10 s) in all, each holding it 0.3 s, has no turn taken",
           .timeLimit(.minutes(2)))
     func slowQueueKeepsItsOrder() async throws {
-        let reports = Mutex<[String]>([])
+        let reports = Locked<[String]>([])
         var configuration = RecorderConfiguration()
         configuration.onError = { error in reports.withLock { $0.append("\(error)") } }
         // A look far above one turn (0.3 s, and a snapshot read on the main actor), however loaded

@@ -3,7 +3,6 @@ import ActionLogExamples
 import ActionLogStore
 import Foundation
 import Replayer
-import Synchronization
 import Testing
 
 /// Text goldens of every example feature, replayed with today's reducers. Each `.jsonl` golden was
@@ -34,7 +33,7 @@ struct GoldenTests {
 
     @Test("a deliberately changed reducer fails the test with the whole expected message")
     func changedReducerFails() {
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         withKnownIssue {
             assertReplay(golden: "fixtures/checkout.jsonl", of: .reducer(regressedCheckout), record: .never)
         } matching: { issue in

@@ -1,7 +1,6 @@
 import ActionLog
 import Foundation
 import Replayer
-import Synchronization
 import Testing
 
 // The Input-Output style: `transform(input:) -> Output`, streams in and streams out. It is journaled
@@ -51,7 +50,7 @@ struct PasswordForm: Sendable {
 actor TransformDriver<Input: Sendable, Output: Sendable> {
     private let feed: AsyncStream<Input>.Continuation
     private var answers: AsyncStream<Output>.Iterator
-    private nonisolated let handler = Mutex<(@Sendable (Output) -> Void)?>(nil)
+    private nonisolated let handler = Locked<(@Sendable (Output) -> Void)?>(nil)
 
     init(_ transform: (AsyncStream<Input>) -> AsyncStream<Output>) {
         let (inputs, feed) = AsyncStream.makeStream(of: Input.self)

@@ -1,7 +1,7 @@
+import ActionLog
 import ActionLogExamples
 import Foundation
 import Replayer
-import Synchronization
 import Testing
 
 /// A diverging golden fails, wherever `assertReplay` runs: on the test's task (and in a `Task { }`
@@ -17,7 +17,7 @@ struct OffTaskGoldenTests {
 
     @Test("in a Task { } the test created (it inherits the test): the test fails with the whole message")
     func inAnInheritingTask() async {
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         await withKnownIssue {
             await Task { assertRegressedCheckout() }.value
         } matching: { issue in
@@ -89,7 +89,7 @@ func assertRegressedCheckout() {
 
 /// The comments of the known issues `body` recorded.
 private func knownIssues(_ body: () -> Void) -> [String] {
-    let messages = Mutex<[String]>([])
+    let messages = Locked<[String]>([])
     withKnownIssue {
         body()
     } matching: { issue in

@@ -1,7 +1,6 @@
 import Foundation
 import ActionLog
 import Replayer
-import Synchronization
 import Testing
 
 /// An event ViewModel that shows its form when it is bound, before the view sends anything, and a
@@ -32,7 +31,7 @@ private final class BoundSignInViewModel: Sendable {
 
 /// What the recorder reported through `onError`.
 private final class Reports: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     func add(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
 }

@@ -1,7 +1,6 @@
 import ActionLog
 import Foundation
 import Replayer
-import Synchronization
 import Testing
 
 // MARK: - A search screen that debounces, refreshes later and cancels a sleep
@@ -86,7 +85,7 @@ actor SearchViewModel {
 /// A clock whose sleeps never end: a replay that slept on it would never finish.
 struct NeverClock: Clock {
     final class Count: Sendable {
-        let value = Atomic<Int>(0)
+        let value = Locked(0)
     }
     typealias Duration = Swift.Duration
     let sleeps = Count()
@@ -94,7 +93,7 @@ struct NeverClock: Clock {
     var minimumResolution: Duration { .nanoseconds(1) }
 
     func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-        sleeps.value.add(1, ordering: .relaxed)
+        sleeps.value.withLock { $0 += 1 }
         await Gate().wait()
     }
 }
@@ -150,7 +149,7 @@ struct RecordedClockTests {
         let never = NeverClock()
         let report = await Self.replay(recorded, clock: RecordedClock(wrapping: never)).run()
         #expect(report.description == #"Replayed 6 of 6 actions of session 1 "search" of search.actionlog: no divergence."#)
-        #expect(never.sleeps.value.load(ordering: .relaxed) == 0)
+        #expect(never.sleeps.value.withLock { $0 } == 0)
     }
 
     private static func answer(_ outcome: ServiceCall.Outcome) -> String {

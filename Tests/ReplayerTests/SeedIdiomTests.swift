@@ -1,6 +1,5 @@
 import ActionLog
 import Replayer
-import Synchronization
 import Testing
 
 /// The event ViewModel as the articles this library serves write it: `handle(event:)` is not
@@ -41,7 +40,7 @@ private final class ScriptedAuthService: AuthService {
         var waiting: [String: CheckedContinuation<Void, Never>] = [:]
         var madeWaiter: (count: Int, continuation: CheckedContinuation<Void, Never>)?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func signIn(email: String) async throws -> String {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -86,7 +85,7 @@ private final class ScriptedAuthService: AuthService {
 
 /// Counts the answers the view has been sent, and lets the script wait for the next.
 private final class AnswerCounter: Sendable {
-    private let state = Mutex<(count: Int, waiter: (Int, CheckedContinuation<Void, Never>)?)>((0, nil))
+    private let state = Locked<(count: Int, waiter: (Int, CheckedContinuation<Void, Never>)?)>((0, nil))
 
     func saw(_ event: SignInViewModelEvent) {
         switch event {

@@ -1,6 +1,5 @@
 import ActionLog
 import Foundation
-import Synchronization
 import Replayer
 import Testing
 
@@ -196,7 +195,7 @@ enum SessionMetadata {
 
 /// A list appended to from several tasks.
 final class LockedList<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = Locked<[Element]>([])
     func append(_ element: Element) { storage.withLock { $0.append(element) } }
     var all: [Element] { storage.withLock { $0 } }
 }

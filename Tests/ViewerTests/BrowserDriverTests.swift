@@ -1,6 +1,5 @@
 import ActionLog
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -183,7 +182,7 @@ extension BrowserTests {
 
 /// Keeps the browser a test body saw, to check it after `Browser.with` returned.
 final class BrowserHolder: Sendable {
-    private let stored = Mutex<Browser?>(nil)
+    private let stored = Locked<Browser?>(nil)
     var browser: Browser? {
         get { stored.withLock { $0 } }
         set { stored.withLock { $0 = newValue } }

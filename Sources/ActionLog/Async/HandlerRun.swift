@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Who answers the service calls of running handlers: the recording front while recording
 /// (``ViewModelRecorder``), the replay driver while replaying.
@@ -55,11 +54,11 @@ package final class HandlerRun: Sendable {
     package let host: any HandlerHost
     /// For replay: the entry replayed, which the handler may read (``ReplayedEntry``).
     package let entry: ReplayedEntry?
-    private let recorded = Mutex<[HandlerRecord.Record]>([])
+    private let recorded = Locked<[HandlerRecord.Record]>([])
     /// Set when the handler's own code has returned; its tasks may go on.
-    private let ownPathReturned = Atomic<Bool>(false)
+    private let ownPathReturned = Locked(false)
     /// Whether every task of the handler has ended, and who waits for it.
-    private let work = Mutex<(finished: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let work = Locked<(finished: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
     package init(token: Int, host: any HandlerHost, entry: ReplayedEntry? = nil) {
         self.token = token
@@ -76,11 +75,11 @@ package final class HandlerRun: Sendable {
         // tasks that copied it end, it goes away and says so.
         await HandlerRun.$scope.withValue(HandlerScope(self)) { await body() }
         leaveOwnPath()
-        ownPathReturned.store(true, ordering: .releasing)
+        ownPathReturned.withLock { $0 = true }
     }
 
     /// Whether the handler's own code has returned.
-    package var hasOwnPathReturned: Bool { ownPathReturned.load(ordering: .acquiring) }
+    package var hasOwnPathReturned: Bool { ownPathReturned.withLock { $0 } }
 
     /// Called by the scope when it goes away: every task of the handler has ended.
     fileprivate func workFinished() {
@@ -112,7 +111,7 @@ package final class HandlerRun: Sendable {
     /// ``HandlerTask/start(_:)``. A call from any other task (an `async let` child, a task group's, a
     /// `Task {}`) while the handler's own code still runs is made beside it, and does not give the
     /// handler's turn away.
-    private let ownTasks = Mutex<Set<Int>>([])
+    private let ownTasks = Locked<Set<Int>>([])
 
     /// Notes the current task as one of the handler's own path.
     package func enterOwnPath() {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A `Clock` whose sleeps inside a recorded handler are journaled as service calls, and answered
 /// from the journal on replay, so that a replay never sleeps in real time.
@@ -242,7 +241,7 @@ private final class Timelines: Sendable {
         weak var run: HandlerRun?
         var now: Duration
     }
-    private let lines = Mutex<[ObjectIdentifier: Line]>([:])
+    private let lines = Locked<[ObjectIdentifier: Line]>([:])
 
     func now(of run: HandlerRun) -> Duration {
         lines.withLock { lines in

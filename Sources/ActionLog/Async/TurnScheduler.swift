@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Gives asynchronous handlers their turns, one at a time, in the order the turns were asked for:
 /// the run order of a session, which the journal records and replay follows.
@@ -17,7 +16,7 @@ package final class TurnScheduler: Sendable {
         /// handler's tasks ended before or after its code returned.
         let takesPlace: Bool
         private enum State { case waiting(CheckedContinuation<Int, Never>?), granted(Int) }
-        private let state = Mutex<State>(.waiting(nil))
+        private let state = Locked<State>(.waiting(nil))
 
         init(token: Int, takesPlace: Bool) {
             self.token = token
@@ -69,7 +68,7 @@ package final class TurnScheduler: Sendable {
         var watching = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Told when the watchdog took the turn from its holder (see ``watch()``): the holder's token,
     /// the token of the handler first in line, and the look that saw the turn not pass.
     private let onRelease: (@Sendable (_ holder: Int, _ waiter: Int, _ waited: Duration) -> Void)?

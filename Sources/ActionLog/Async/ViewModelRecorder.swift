@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Records an actor ViewModel behind a `Reducer` front: each action, the snapshot of its state class
 /// when the handler returns, and the calls its handler made to recorded services.
@@ -134,12 +133,12 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
     let scheduler: TurnScheduler
     private let handle: @Sendable (Action) async -> Void
     private let snapshot: @MainActor @Sendable () -> State
-    private let nextToken = Atomic<Int>(0)
+    private let nextToken = Locked(0)
     private let onError: @Sendable (ActionLogError) -> Void
     /// What the ViewModel did before the first action (`open` until then), and whether it has been
     /// handed to the writer, with the first entry written; and what was done outside any handler's
     /// work since, counted in all and since the last entry handed to the writer.
-    private let outside = Mutex<(open: Bool, initial: [HandlerRecord.Record], untracked: Int, sinceLastEntry: Int)>((true, [], 0, 0))
+    private let outside = Locked<(open: Bool, initial: [HandlerRecord.Record], untracked: Int, sinceLastEntry: Int)>((true, [], 0, 0))
 
     init(
         recorder: Recorder<State, Action, Never>, onError: @escaping @Sendable (ActionLogError) -> Void, turnRelease: Duration,
@@ -165,7 +164,10 @@ final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Send
 
     func send(_ action: Action) {
         outside.withLock { $0.open = false }
-        let token = nextToken.wrappingAdd(1, ordering: .relaxed).oldValue
+        let token = nextToken.withLock { next in
+            defer { next &+= 1 }
+            return next
+        }
         let ticket = scheduler.ask(for: token, starts: true)
         let time = Date()
         // Outside any handler's scope: an action sent from a handler (its output handler, say) is a

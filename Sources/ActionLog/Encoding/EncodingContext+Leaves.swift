@@ -77,13 +77,18 @@ extension EncodingContext {
         case .int16: return JSONLeaf.integer(reinterpret(value, as: Int16.self))
         case .int32: return JSONLeaf.integer(reinterpret(value, as: Int32.self))
         case .int64: return JSONLeaf.integer(reinterpret(value, as: Int64.self))
-        case .int128: return JSONLeaf.integer(reinterpret(value, as: Int128.self))
+        case .int128:
+            // `TypeInfo` gives the 128-bit kinds only where the system has the types.
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { preconditionFailure("\(T.self) is not a leaf") }
+            return JSONLeaf.integer(reinterpret(value, as: Int128.self))
         case .uint: return JSONLeaf.integer(reinterpret(value, as: UInt.self))
         case .uint8: return JSONLeaf.integer(reinterpret(value, as: UInt8.self))
         case .uint16: return JSONLeaf.integer(reinterpret(value, as: UInt16.self))
         case .uint32: return JSONLeaf.integer(reinterpret(value, as: UInt32.self))
         case .uint64: return JSONLeaf.integer(reinterpret(value, as: UInt64.self))
-        case .uint128: return JSONLeaf.integer(reinterpret(value, as: UInt128.self))
+        case .uint128:
+            guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { preconditionFailure("\(T.self) is not a leaf") }
+            return JSONLeaf.integer(reinterpret(value, as: UInt128.self))
         case .date:
             let seconds = reinterpret(value, as: Date.self).timeIntervalSinceReferenceDate
             return try double(seconds, parent: parent, component: component)

@@ -24,12 +24,14 @@ struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Int16, forKey key: Key) throws { storeInteger(value, key) }
     mutating func encode(_ value: Int32, forKey key: Key) throws { storeInteger(value, key) }
     mutating func encode(_ value: Int64, forKey key: Key) throws { storeInteger(value, key) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     mutating func encode(_ value: Int128, forKey key: Key) throws { storeInteger(value, key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws { storeInteger(value, key) }
     mutating func encode(_ value: UInt8, forKey key: Key) throws { storeInteger(value, key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { storeInteger(value, key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { storeInteger(value, key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { storeInteger(value, key) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     mutating func encode(_ value: UInt128, forKey key: Key) throws { storeInteger(value, key) }
 
     @inline(__always)

@@ -103,12 +103,14 @@ final class ShadowCapture: Encoder, SingleValueEncodingContainer {
     func encode(_ value: Int16) {}
     func encode(_ value: Int32) {}
     func encode(_ value: Int64) {}
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func encode(_ value: Int128) {}
     func encode(_ value: UInt) {}
     func encode(_ value: UInt8) {}
     func encode(_ value: UInt16) {}
     func encode(_ value: UInt32) {}
     func encode(_ value: UInt64) {}
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func encode(_ value: UInt128) {}
     func encode<T: Encodable>(_ value: T) { single = node(value) }
 
@@ -128,12 +130,14 @@ final class ShadowCapture: Encoder, SingleValueEncodingContainer {
         mutating func encode(_ value: Int16, forKey key: Key) { capture.setMember(nil, key.stringValue) }
         mutating func encode(_ value: Int32, forKey key: Key) { capture.setMember(nil, key.stringValue) }
         mutating func encode(_ value: Int64, forKey key: Key) { capture.setMember(nil, key.stringValue) }
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
         mutating func encode(_ value: Int128, forKey key: Key) { capture.setMember(nil, key.stringValue) }
         mutating func encode(_ value: UInt, forKey key: Key) { capture.setMember(nil, key.stringValue) }
         mutating func encode(_ value: UInt8, forKey key: Key) { capture.setMember(nil, key.stringValue) }
         mutating func encode(_ value: UInt16, forKey key: Key) { capture.setMember(nil, key.stringValue) }
         mutating func encode(_ value: UInt32, forKey key: Key) { capture.setMember(nil, key.stringValue) }
         mutating func encode(_ value: UInt64, forKey key: Key) { capture.setMember(nil, key.stringValue) }
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
         mutating func encode(_ value: UInt128, forKey key: Key) { capture.setMember(nil, key.stringValue) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) { capture.setMember(capture.node(value), key.stringValue) }
 
@@ -164,12 +168,14 @@ final class ShadowCapture: Encoder, SingleValueEncodingContainer {
         mutating func encode(_ value: Int16) { capture.elements.append(nil) }
         mutating func encode(_ value: Int32) { capture.elements.append(nil) }
         mutating func encode(_ value: Int64) { capture.elements.append(nil) }
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
         mutating func encode(_ value: Int128) { capture.elements.append(nil) }
         mutating func encode(_ value: UInt) { capture.elements.append(nil) }
         mutating func encode(_ value: UInt8) { capture.elements.append(nil) }
         mutating func encode(_ value: UInt16) { capture.elements.append(nil) }
         mutating func encode(_ value: UInt32) { capture.elements.append(nil) }
         mutating func encode(_ value: UInt64) { capture.elements.append(nil) }
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
         mutating func encode(_ value: UInt128) { capture.elements.append(nil) }
         mutating func encode<T: Encodable>(_ value: T) { capture.elements.append(capture.node(value)) }
 

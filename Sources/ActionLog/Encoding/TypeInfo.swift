@@ -113,14 +113,22 @@ final class TypeInfo {
         case ObjectIdentifier(Int16.self): .int16
         case ObjectIdentifier(Int32.self): .int32
         case ObjectIdentifier(Int64.self): .int64
-        case ObjectIdentifier(Int128.self): .int128
         case ObjectIdentifier(UInt.self): .uint
         case ObjectIdentifier(UInt8.self): .uint8
         case ObjectIdentifier(UInt16.self): .uint16
         case ObjectIdentifier(UInt32.self): .uint32
         case ObjectIdentifier(UInt64.self): .uint64
-        case ObjectIdentifier(UInt128.self): .uint128
-        default: (type as? any EncodableArray.Type).map(Kind.array) ?? .other
+        default: wideIntegerKind(of: type) ?? (type as? any EncodableArray.Type).map(Kind.array) ?? .other
+        }
+    }
+
+    /// `Int128` and `UInt128`, on the systems that have them (macOS 15, iOS 18 and later).
+    private static func wideIntegerKind(of type: Any.Type) -> Kind? {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return nil }
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Int128.self): return .int128
+        case ObjectIdentifier(UInt128.self): return .uint128
+        default: return nil
         }
     }
 }

@@ -26,12 +26,14 @@ struct UnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Int16) throws { builder.appendLeafElement(JSONLeaf.integer(value)) }
     mutating func encode(_ value: Int32) throws { builder.appendLeafElement(JSONLeaf.integer(value)) }
     mutating func encode(_ value: Int64) throws { builder.appendLeafElement(JSONLeaf.integer(value)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     mutating func encode(_ value: Int128) throws { builder.appendLeafElement(JSONLeaf.integer(value)) }
     mutating func encode(_ value: UInt) throws { builder.appendLeafElement(JSONLeaf.integer(value)) }
     mutating func encode(_ value: UInt8) throws { builder.appendLeafElement(JSONLeaf.integer(value)) }
     mutating func encode(_ value: UInt16) throws { builder.appendLeafElement(JSONLeaf.integer(value)) }
     mutating func encode(_ value: UInt32) throws { builder.appendLeafElement(JSONLeaf.integer(value)) }
     mutating func encode(_ value: UInt64) throws { builder.appendLeafElement(JSONLeaf.integer(value)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     mutating func encode(_ value: UInt128) throws { builder.appendLeafElement(JSONLeaf.integer(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {

@@ -40,12 +40,14 @@ final class ValueEncoder: ContainerBuilder, Encoder, SingleValueEncodingContaine
     func encode(_ value: Int16) throws { storeLeaf(JSONLeaf.integer(value)) }
     func encode(_ value: Int32) throws { storeLeaf(JSONLeaf.integer(value)) }
     func encode(_ value: Int64) throws { storeLeaf(JSONLeaf.integer(value)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func encode(_ value: Int128) throws { storeLeaf(JSONLeaf.integer(value)) }
     func encode(_ value: UInt) throws { storeLeaf(JSONLeaf.integer(value)) }
     func encode(_ value: UInt8) throws { storeLeaf(JSONLeaf.integer(value)) }
     func encode(_ value: UInt16) throws { storeLeaf(JSONLeaf.integer(value)) }
     func encode(_ value: UInt32) throws { storeLeaf(JSONLeaf.integer(value)) }
     func encode(_ value: UInt64) throws { storeLeaf(JSONLeaf.integer(value)) }
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func encode(_ value: UInt128) throws { storeLeaf(JSONLeaf.integer(value)) }
 
     func encode<T: Encodable>(_ value: T) throws {

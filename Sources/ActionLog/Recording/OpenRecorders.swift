@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The recorders of this process that are not closed yet, closed at its normal end (`exit(3)`, or
 /// the end of `main`): a command-line tool or a script that forgets `close()` loses nothing it
@@ -21,7 +20,7 @@ import Synchronization
 /// had not committed is lost, and the session reads `interrupted`.
 enum OpenRecorders {
     /// How to close each open recorder, by the identity of its hand-off.
-    private static let closers = Mutex<[ObjectIdentifier: @Sendable () -> Void]>([:])
+    private static let closers = Locked<[ObjectIdentifier: @Sendable () -> Void]>([:])
 
     /// Installs the handler once, the first time a recorder opens.
     private static let handlerInstalled: Bool = {

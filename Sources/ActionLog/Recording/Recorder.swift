@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The recording middleware: turns each dispatch into an entry of a session, written in the background.
 ///
@@ -255,10 +254,10 @@ func lowerCurrentThreadPriority() {
 
 /// Hands the initial state to the writer thread once and keeps no reference to it after.
 private final class InitialState<State: Sendable>: Sendable {
-    private let value: Mutex<State?>
+    private let value: Locked<State?>
 
     init(_ state: State) {
-        value = Mutex(state)
+        value = Locked(state)
     }
 
     /// The state, the first time; `nil` after.
@@ -273,7 +272,7 @@ private final class InitialState<State: Sendable>: Sendable {
 
 /// The writer thread's answer to the initializer: the new session's id, or why it could not start.
 private final class WriterStart: Sendable {
-    private let result = Mutex<Result<JournalSession.ID, ActionLogError>?>(nil)
+    private let result = Locked<Result<JournalSession.ID, ActionLogError>?>(nil)
     private let semaphore = DispatchSemaphore(value: 0)
 
     func resolve(_ value: Result<JournalSession.ID, ActionLogError>) {

@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Synchronization
 
 /// For tests on machines where no small file system can be mounted: makes the recorder's writer fail
 /// its transactions as a full disk or a read-only file would, before SQLite sees them.
@@ -23,9 +22,9 @@ package final class WriteFaults: Sendable {
         case readOnly
     }
 
-    private let state = Mutex<(fault: Fault?, roomForOne: Bool)>((nil, false))
+    private let state = Locked<(fault: Fault?, roomForOne: Bool)>((nil, false))
     /// Whether the next transaction waits for ``release()``, and whether one waits now.
-    private let gate = Mutex<(closed: Bool, waiting: Bool)>((false, false))
+    private let gate = Locked<(closed: Bool, waiting: Bool)>((false, false))
 
     package init() {}
 

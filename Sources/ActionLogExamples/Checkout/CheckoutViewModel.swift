@@ -14,14 +14,35 @@ import Observation
 /// let viewModel = CheckoutViewModel(reduce: recorder.recording(Checkout.reduce))
 /// viewModel.handle(event: .addItem(item))
 /// ```
+///
+/// `Observable` where Observation is (macOS 14, iOS 17 and later), as `Store` is.
 @MainActor
-@Observable
 public final class CheckoutViewModel {
     /// The current state of the checkout.
-    public private(set) var state: Checkout.State
-    @ObservationIgnored private let reduce: (inout Checkout.State, Checkout.Event) -> Checkout.SideEffect?
-    @ObservationIgnored private let services: CheckoutServices
-    @ObservationIgnored private let effects = EffectTasks()
+    public private(set) var state: Checkout.State {
+        // What `@Observable` writes for it, with its registrar only where the system has one.
+        get {
+            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar { registrar.access(self, keyPath: \.state) }
+            return _state
+        }
+        _modify {
+            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar {
+                registrar.access(self, keyPath: \.state)
+                registrar.willSet(self, keyPath: \.state)
+            }
+            defer {
+                if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar { registrar.didSet(self, keyPath: \.state) }
+            }
+            yield &_state
+        }
+    }
+    private var _state: Checkout.State
+    /// Observation's `ObservationRegistrar` where the system has one, `nil` before.
+    private let observationRegistrar: Any? =
+        if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { ObservationRegistrar() } else { nil }
+    private let reduce: (inout Checkout.State, Checkout.Event) -> Checkout.SideEffect?
+    private let services: CheckoutServices
+    private let effects = EffectTasks()
 
     /// - Parameters:
     ///   - state: the initial state.
@@ -32,7 +53,7 @@ public final class CheckoutViewModel {
         services: CheckoutServices = CheckoutServices(),
         reduce: @escaping (inout Checkout.State, Checkout.Event) -> Checkout.SideEffect? = Checkout.reduce
     ) {
-        self.state = state
+        self._state = state
         self.services = services
         self.reduce = reduce
     }
@@ -64,6 +85,11 @@ public final class CheckoutViewModel {
     private func run(_ work: @escaping @Sendable () async -> Checkout.Event) {
         effects.run(work) { [weak self] event in self?.handle(event: event) }
     }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension CheckoutViewModel: Observable {
+    private var registrar: ObservationRegistrar? { observationRegistrar as? ObservationRegistrar }
 }
 
 /// The checkout's services, simulated and deterministic: no network, the same answers every run.

@@ -1,5 +1,4 @@
 import ActionLog
-import Synchronization
 
 /// A sign-in screen in the style of event MVVM: the view sends ``SignInViewEvent``s to
 /// ``SignInViewModel/handle(event:)``, and the ViewModel answers through its ``Output`` of
@@ -47,7 +46,7 @@ public protocol AuthService: Sendable {
 
 /// A list of handlers; ``send(_:)`` calls each, in the order they were added.
 public final class Output<Event: Sendable>: Sendable {
-    private let handlers = Mutex<[@Sendable (Event) -> Void]>([])
+    private let handlers = Locked<[@Sendable (Event) -> Void]>([])
 
     public init() {}
 

@@ -1,6 +1,5 @@
 import ActionLog
 import Foundation
-import Synchronization
 
 /// One replay of an asynchronous session: starts each recorded action's handler on a fresh
 /// ViewModel and gives the recorded service answers, turn by turn in the recorded run order,

@@ -1,5 +1,4 @@
 import ActionLog
-import Synchronization
 
 /// The output events of a replayed event ViewModel, checked against the recorded ones as they come.
 final class OutputLog: Sendable {
@@ -10,7 +9,7 @@ final class OutputLog: Sendable {
         var divergence: (seq: Int, difference: OutputDifference)?
         var finished: Set<Int> = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let ignoring: [FieldPattern]
     /// The custom-dump diff of a recorded event against none, for an event type that allows it.
     private let dumpAgainstNone: @Sendable (JSONValue) -> String?

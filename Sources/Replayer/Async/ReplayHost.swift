@@ -1,5 +1,4 @@
 import ActionLog
-import Synchronization
 
 /// What a replayed handler did next, as the replay driver waits for it: a call to a recorded
 /// service (the task that made it now waits for its answer), the return of its own code while tasks
@@ -41,7 +40,7 @@ final class HandlerMailbox: Sendable {
         /// The driver waiting for the next event.
         var waiter: CheckedContinuation<HandlerEvent, Never>?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func post(_ event: HandlerEvent) {
         let waiter: CheckedContinuation<HandlerEvent, Never>? = state.withLock { state in
@@ -90,7 +89,7 @@ final class ReplayHost: HandlerHost {
         /// Set when the replay stops: calls made from then on fail at once.
         var stopped = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func mailbox(for token: Int) -> HandlerMailbox {
         state.withLock { state in

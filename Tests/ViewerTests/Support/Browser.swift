@@ -1,6 +1,5 @@
 import ActionLog
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +29,7 @@ final class Browser: Sendable {
     let pid: pid_t
     /// The temporary profile directory, removed on close.
     let profile: URL
-    private let closed = Mutex(false)
+    private let closed = Locked(false)
 
     private init(pipe: DevToolsPipe, pid: pid_t, profile: URL) {
         self.pipe = pipe

@@ -1,6 +1,5 @@
 import ActionLog
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -38,10 +37,10 @@ final class DevToolsPipe: Sendable {
     }
 
     private let socket: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Held while writing; `true` once the reader closed the socket, so that nothing writes to a
     /// descriptor number the process may have reused.
-    private let socketClosed = Mutex(false)
+    private let socketClosed = Locked(false)
     /// Called for the reason the pipe closed, to add what Chromium printed.
     private let diagnostics: @Sendable () -> String
 
