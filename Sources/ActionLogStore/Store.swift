@@ -23,26 +23,14 @@ import Observation
 public final class Store<State: StoreState, Handler: EffectHandler> where Handler.State == State {
     /// The current state; observed by SwiftUI through Observation where the system has it.
     public private(set) var state: State {
-        // What `@Observable` writes for it, with its registrar only where the system has one.
-        get {
-            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar { registrar.access(self, keyPath: \.state) }
-            return _state
-        }
+        get { observed.read(self, \.state) }
         _modify {
-            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar {
-                registrar.access(self, keyPath: \.state)
-                registrar.willSet(self, keyPath: \.state)
-            }
-            defer {
-                if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar { registrar.didSet(self, keyPath: \.state) }
-            }
-            yield &_state
+            observed.willSet(self, \.state)
+            defer { observed.didSet(self, \.state) }
+            yield &observed.value
         }
     }
-    private var _state: State
-    /// Observation's `ObservationRegistrar` where the system has one (see ``state``), `nil` before.
-    private let observationRegistrar: Any? =
-        if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { ObservationRegistrar() } else { nil }
+    private var observed: ObservedValue<State>
     private let effectHandler: Handler
     /// Told about every reduce, in order; ``startRecording(path:sessionName:configuration:)`` appends to it.
     var middleware: [any StoreMiddleware<State>]
@@ -59,7 +47,7 @@ public final class Store<State: StoreState, Handler: EffectHandler> where Handle
     ///   - effectHandler: runs the effects the reducer returns.
     ///   - middleware: told about every reduce, in order (a `Recorder` is one).
     public init(initialState: State, effectHandler: Handler, middleware: [any StoreMiddleware<State>] = []) {
-        self._state = initialState
+        self.observed = ObservedValue(initialState)
         self.effectHandler = effectHandler
         self.middleware = middleware
     }
@@ -103,6 +91,4 @@ public final class Store<State: StoreState, Handler: EffectHandler> where Handle
 }
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-extension Store: Observable {
-    private var registrar: ObservationRegistrar? { observationRegistrar as? ObservationRegistrar }
-}
+extension Store: Observable {}

@@ -20,26 +20,14 @@ import Observation
 public final class CheckoutViewModel {
     /// The current state of the checkout.
     public private(set) var state: Checkout.State {
-        // What `@Observable` writes for it, with its registrar only where the system has one.
-        get {
-            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar { registrar.access(self, keyPath: \.state) }
-            return _state
-        }
+        get { observed.read(self, \.state) }
         _modify {
-            if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar {
-                registrar.access(self, keyPath: \.state)
-                registrar.willSet(self, keyPath: \.state)
-            }
-            defer {
-                if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let registrar { registrar.didSet(self, keyPath: \.state) }
-            }
-            yield &_state
+            observed.willSet(self, \.state)
+            defer { observed.didSet(self, \.state) }
+            yield &observed.value
         }
     }
-    private var _state: Checkout.State
-    /// Observation's `ObservationRegistrar` where the system has one, `nil` before.
-    private let observationRegistrar: Any? =
-        if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) { ObservationRegistrar() } else { nil }
+    private var observed: ObservedValue<Checkout.State>
     private let reduce: (inout Checkout.State, Checkout.Event) -> Checkout.SideEffect?
     private let services: CheckoutServices
     private let effects = EffectTasks()
@@ -53,7 +41,7 @@ public final class CheckoutViewModel {
         services: CheckoutServices = CheckoutServices(),
         reduce: @escaping (inout Checkout.State, Checkout.Event) -> Checkout.SideEffect? = Checkout.reduce
     ) {
-        self._state = state
+        self.observed = ObservedValue(state)
         self.services = services
         self.reduce = reduce
     }
@@ -88,9 +76,7 @@ public final class CheckoutViewModel {
 }
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-extension CheckoutViewModel: Observable {
-    private var registrar: ObservationRegistrar? { observationRegistrar as? ObservationRegistrar }
-}
+extension CheckoutViewModel: Observable {}
 
 /// The checkout's services, simulated and deterministic: no network, the same answers every run.
 public struct CheckoutServices: Sendable {
