@@ -91,8 +91,6 @@ public struct ActionLogError: Error, Sendable, Hashable, CustomStringConvertible
         /// until the writer has kept up for a second. Under a sustained load the writer catches up and
         /// falls behind many times a second: that is one overload, told once.
         case dropped
-        /// `record` was called after `close()`.
-        case recordAfterClose
         /// A keyframe showed that the state's `==` disagrees with its `encode(to:)`: the recorder now
         /// encodes that session's states in full.
         case equalityMismatch

@@ -105,9 +105,6 @@ public struct RecordedClock: Clock {
         }
     }
 
-    /// The service name the clock's sleeps are journaled under: `RecordedClock`. Reserved: the check
-    /// of a session's recorded services ignores it.
-    package static let serviceName = SessionArchitecture.clockService
 
     private let wrapped: WrappedClock
     private let timelines = Timelines()

@@ -257,12 +257,6 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         return encoded
     }
 
-    var isClosing: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return closing
-    }
-
     // MARK: - Writer side
 
     /// Waits until something is queued, and takes it all; or, while the writer holds `held` handed-over

@@ -193,7 +193,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     /// journal open, switches it back from WAL to a rollback journal: the `-wal` and `-shm` files go,
     /// and the `.actionlog` file alone holds every session, ready to copy or attach. With another
     /// recorder or reader still open, the files stay (everything committed is in the file or the log)
-    /// and the last writer to close does the same.
+    /// and the last writer to close does the same. Calling it again does nothing, and what is recorded
+    /// after it is ignored.
     ///
     /// A recorder still open when the process ends normally (`exit`, the end of `main`) is closed
     /// then: `exit` ends the process only once everything handed over is committed and the session
