@@ -10,7 +10,7 @@ import ActionLog
 /// ```
 public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// One step of a pattern.
-    public enum Component: Hashable, Sendable {
+    enum Component: Hashable, Sendable {
         case key(String)
         case index(Int)
         /// `*`: any member of an object.
@@ -19,7 +19,7 @@ public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, Express
         case anyIndex
     }
 
-    public let components: [Component]
+    let components: [Component]
     public let description: String
 
     /// Parses a pattern such as `items[*].addedAt`.
@@ -29,7 +29,7 @@ public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, Express
     /// ignores more than it says.
     ///
     /// - Parameter text: the pattern.
-    public init(_ text: String) {
+    package init(_ text: String) {
         description = text
         components = Self.parse(text) ?? [.key(text)]
     }
@@ -41,7 +41,7 @@ public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, Express
     /// ```swift
     /// FieldPattern("items[*].addedAt").matches([.key("items"), .index(3), .key("addedAt")])   // true
     /// ```
-    public func matches(_ path: FieldPath) -> Bool {
+    package func matches(_ path: FieldPath) -> Bool {
         guard path.components.count >= components.count else { return false }
         for (pattern, component) in zip(components, path.components) {
             switch (pattern, component) {

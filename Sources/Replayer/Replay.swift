@@ -37,7 +37,7 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
 
     private let source: Source
     /// What to ignore, whether to stop at the first divergence, and how to upcast older actions.
-    public var options: ReplayOptions
+    var options: ReplayOptions
     let reducer: (inout State, Action) -> Effect?
 
     /// Replays a session of a journal.

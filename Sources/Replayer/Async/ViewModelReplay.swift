@@ -52,11 +52,11 @@ public struct ReplayedViewModel<State: Sendable, Action: Sendable>: Sendable {
 ///     (Recorded: −, Replayed: +)
 public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
     /// The session replayed.
-    public let recording: RecordedSession
+    let recording: RecordedSession
     /// The services the replayed ViewModel uses; the session must have been recorded with the same.
-    public let services: [String]
+    let services: [String]
     /// Fields to ignore, upcasters, and whether to go on after a state divergence.
-    public var options: ReplayOptions
+    var options: ReplayOptions
     let make: @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>
 
     /// Replays a session in memory.
@@ -134,11 +134,11 @@ public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Senda
 ///     (Recorded: −, Replayed: +)
 public struct EventViewModelReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable & Sendable>: Sendable {
     /// The session replayed.
-    public let recording: RecordedSession
+    let recording: RecordedSession
     /// The services the replayed ViewModel uses; the session must have been recorded with the same.
-    public let services: [String]
+    let services: [String]
     /// Fields to ignore (in output events too) and upcasters for old `ViewEvent`s.
-    public var options: ReplayOptions
+    var options: ReplayOptions
     let make: @MainActor @Sendable (_ emit: @escaping @Sendable (ViewModelEvent) -> Void) -> @Sendable (ViewEvent) async -> Void
 
     /// Replays a session in memory.

@@ -134,7 +134,7 @@ public struct AsyncReplayedCode {
 ///
 /// - Parameters:
 ///   - golden: the golden file: `.jsonl` (text) or `.actionlog` (journal). A relative path is found
-///     from the test file's directory upwards (see ``GoldenReport/url``); an absolute one is used as is.
+///     from the test file's directory upwards; an absolute one is used as is.
 ///   - code: today's reducer (see ``ReplayedCode``).
 ///   - sessionName: for a journal golden holding several sessions, the name of the one to replay.
 ///   - options: fields to ignore, stop at the first divergence or collect all, upcasters.

@@ -4,7 +4,7 @@ import Foundation
 /// What ``migrate(golden:sessionName:upcasters:as:filePath:)`` rewrote.
 public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     /// The golden as it was named.
-    public let golden: String
+    let golden: String
     /// The entries whose action was rewritten.
     public let rewritten: [Int]
 
