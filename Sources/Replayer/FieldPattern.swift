@@ -3,7 +3,10 @@ import ActionLog
 /// A pattern of field paths that replay does not compare: timestamps, random ids.
 ///
 /// Written the way `FieldPath` prints: keys joined by dots, array indices in brackets, `*` for any
-/// key and `[*]` for any index. A pattern also matches everything below what it names.
+/// key and `[*]` for any index. A pattern also matches everything below what it names. A key that
+/// is not an identifier can be written quoted in brackets: `["created at"]`. Text that does not
+/// parse becomes a pattern matching the one key of that name, so a typo never ignores more than it
+/// says.
 ///
 /// ```swift
 /// let options = ReplayOptions(ignoring: ["lastUpdated", "items[*].addedAt", "*.requestID"])
@@ -20,6 +23,7 @@ public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, Express
     }
 
     let components: [Component]
+    /// The pattern as it was written, e.g. `items[*].addedAt`.
     public let description: String
 
     /// Parses a pattern such as `items[*].addedAt`.
@@ -34,6 +38,13 @@ public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, Express
         components = Self.parse(text) ?? [.key(text)]
     }
 
+    /// A pattern written as a string literal, parsed as the type describes.
+    ///
+    /// ```swift
+    /// let pattern: FieldPattern = "items[*].addedAt"
+    /// ```
+    ///
+    /// - Parameter value: the pattern.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// Whether `path`, or a field above it, is matched.

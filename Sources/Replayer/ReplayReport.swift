@@ -264,6 +264,7 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
             label: label, reason: reason)
     }
 
+    /// The error as people read it: the location, then what went wrong (see ``ReplayError``).
     public var description: String {
         guard let file, let sessionName else { return reason.displayEscaped }
         let location = "\(file), \(sessionName)" + (entry.map { ", entry \($0)" } ?? "")

@@ -27,6 +27,10 @@ public struct Upcaster: Sendable {
 
     /// An upcaster that turns one action into zero, one or several.
     ///
+    /// ```swift
+    /// Upcaster(label: "checkout") { _ in [["confirmCart": [:]], ["pay": [:]]] }   // one action split into two
+    /// ```
+    ///
     /// - Parameters:
     ///   - label: the label of the actions to rewrite.
     ///   - transform: the old action's JSON in, the new actions' JSON out. Throw to report that an

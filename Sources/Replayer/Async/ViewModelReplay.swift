@@ -11,6 +11,12 @@ public struct ReplayedViewModel<State: Sendable, Action: Sendable>: Sendable {
 
     /// Describes the replayed ViewModel.
     ///
+    /// ```swift
+    /// let state = ProductState(initial)
+    /// let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: OfflineProductService()))
+    /// return ReplayedViewModel(handle: { await viewModel.handle($0) }, snapshot: { state.snapshot })
+    /// ```
+    ///
     /// - Parameters:
     ///   - handle: the ViewModel's handler: `{ await viewModel.handle($0) }`.
     ///   - snapshot: the projection of its state class, read on the main actor when a handler returns.
@@ -61,6 +67,12 @@ public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Senda
 
     /// Replays a session in memory.
     ///
+    /// ```swift
+    /// let replay = ViewModelReplay<ProductSnapshot, ProductAction>(
+    ///     recording: try journal.recordedSession(1), services: ["ProductService"]
+    /// ) { initial in … }
+    /// ```
+    ///
     /// - Parameters:
     ///   - recording: the session, with its handler records (`Journal.recordedSession(_:)` reads them).
     ///   - services: the names of the recorded services the ViewModel uses.
@@ -97,6 +109,11 @@ public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Senda
     }
 
     /// Replays the whole session into a fresh ViewModel.
+    ///
+    /// ```swift
+    /// let report = await replay.run()
+    /// #expect(report.isMatch, "\(report)")
+    /// ```
     ///
     /// - Returns: the report; divergences and entries that cannot be replayed are findings in it.
     public func run() async -> ReplayReport {
@@ -143,6 +160,12 @@ public struct EventViewModelReplay<ViewEvent: Codable & Sendable, ViewModelEvent
 
     /// Replays a session in memory.
     ///
+    /// ```swift
+    /// let replay = EventViewModelReplay<SignInViewEvent, SignInViewModelEvent>(
+    ///     recording: try journal.recordedSession(1), services: ["AuthService"]
+    /// ) { emit in … }
+    /// ```
+    ///
     /// - Parameters:
     ///   - recording: the session, with its handler records.
     ///   - services: the names of the recorded services the ViewModel uses.
@@ -159,6 +182,11 @@ public struct EventViewModelReplay<ViewEvent: Codable & Sendable, ViewModelEvent
     }
 
     /// Replays the whole session into a fresh ViewModel.
+    ///
+    /// ```swift
+    /// let report = await replay.run()
+    /// #expect(report.isMatch, "\(report)")
+    /// ```
     ///
     /// - Returns: the report; divergences and entries that cannot be replayed are findings in it.
     public func run() async -> ReplayReport {

@@ -79,6 +79,14 @@ public struct AsyncReplayedCode {
     /// action is handled by a fresh ViewModel in the recorded run order, its service calls answered
     /// from the journal, and each state snapshot compared.
     ///
+    /// ```swift
+    /// await assertReplay(golden: "fixtures/product-card.jsonl", of: .viewModel(services: ["ProductService"]) { initial in
+    ///     let state = ProductCardState(initial)
+    ///     let viewModel = ProductCardViewModel(state: state, service: RecordedProductService(live: UnreachableProductService()))
+    ///     return ReplayedViewModel(handle: { await viewModel.handle($0) }, snapshot: { state.card })
+    /// })
+    /// ```
+    ///
     /// - Parameters:
     ///   - services: the names of the recorded services the ViewModel uses.
     ///   - liveSession: records a new live session of the ViewModel (its script, with live or
