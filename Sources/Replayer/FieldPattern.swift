@@ -3,14 +3,17 @@ import ActionLog
 /// A pattern of field paths that replay does not compare: timestamps, random ids.
 ///
 /// Written the way `FieldPath` prints: keys joined by dots, array indices in brackets, `*` for any
-/// key and `[*]` for any index. A pattern also matches everything below what it names.
+/// key and `[*]` for any index. A pattern also matches everything below what it names. A key that
+/// is not an identifier can be written quoted in brackets: `["created at"]`. Text that does not
+/// parse becomes a pattern matching the one key of that name, so a typo never ignores more than it
+/// says.
 ///
 /// ```swift
 /// let options = ReplayOptions(ignoring: ["lastUpdated", "items[*].addedAt", "*.requestID"])
 /// ```
 public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// One step of a pattern.
-    public enum Component: Hashable, Sendable {
+    enum Component: Hashable, Sendable {
         case key(String)
         case index(Int)
         /// `*`: any member of an object.
@@ -19,7 +22,8 @@ public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, Express
         case anyIndex
     }
 
-    public let components: [Component]
+    let components: [Component]
+    /// The pattern as it was written, e.g. `items[*].addedAt`.
     public let description: String
 
     /// Parses a pattern such as `items[*].addedAt`.
@@ -29,11 +33,18 @@ public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, Express
     /// ignores more than it says.
     ///
     /// - Parameter text: the pattern.
-    public init(_ text: String) {
+    package init(_ text: String) {
         description = text
         components = Self.parse(text) ?? [.key(text)]
     }
 
+    /// A pattern written as a string literal, parsed as the type describes.
+    ///
+    /// ```swift
+    /// let pattern: FieldPattern = "items[*].addedAt"
+    /// ```
+    ///
+    /// - Parameter value: the pattern.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// Whether `path`, or a field above it, is matched.
@@ -41,7 +52,7 @@ public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, Express
     /// ```swift
     /// FieldPattern("items[*].addedAt").matches([.key("items"), .index(3), .key("addedAt")])   // true
     /// ```
-    public func matches(_ path: FieldPath) -> Bool {
+    package func matches(_ path: FieldPath) -> Bool {
         guard path.components.count >= components.count else { return false }
         for (pattern, component) in zip(components, path.components) {
             switch (pattern, component) {

@@ -37,10 +37,14 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
 
     private let source: Source
     /// What to ignore, whether to stop at the first divergence, and how to upcast older actions.
-    public var options: ReplayOptions
+    var options: ReplayOptions
     let reducer: (inout State, Action) -> Effect?
 
     /// Replays a session of a journal.
+    ///
+    /// ```swift
+    /// let replay = Replay(journal: try Journal(path: "app.actionlog"), session: recorder.sessionID, reducer: Checkout.reduce)
+    /// ```
     ///
     /// - Parameters:
     ///   - journal: the journal, usually opened read-only.
@@ -77,6 +81,11 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
     }
 
     /// Replays the whole session.
+    ///
+    /// ```swift
+    /// let report = try Replay(journal: journal, session: 1, reducer: Checkout.reduce).run()
+    /// if let divergence = report.divergence { print("behaviour changed at entry \(divergence.seq)") }
+    /// ```
     ///
     /// - Returns: the report; divergences and entries that cannot be replayed are findings in the
     ///   report, not errors.
@@ -157,6 +166,12 @@ extension Replay where Effect == Never {
     /// ```swift
     /// let report = try Replay(journal: journal, session: 1, reducer: Checkout.transition).run()   // states only
     /// ```
+    ///
+    /// - Parameters:
+    ///   - journal: the journal, usually opened read-only.
+    ///   - session: the session to replay.
+    ///   - options: what to ignore, when to stop, which upcasters to run.
+    ///   - reducer: today's reducer, which returns no effect.
     public init(
         journal: Journal, session: JournalSession.ID, options: ReplayOptions = ReplayOptions(),
         reducer: @escaping (inout State, Action) -> Void
@@ -165,6 +180,16 @@ extension Replay where Effect == Never {
     }
 
     /// Replays a session in memory with a reducer that returns no effect.
+    ///
+    /// ```swift
+    /// let recording = try RecordedSession(contentsOfJSONL: url)
+    /// let report = try Replay(recording: recording, reducer: Checkout.transition).run()   // states only
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - recording: the session and its entries.
+    ///   - options: what to ignore, when to stop, which upcasters to run.
+    ///   - reducer: today's reducer, which returns no effect.
     public init(recording: RecordedSession, options: ReplayOptions = ReplayOptions(), reducer: @escaping (inout State, Action) -> Void) {
         self.init(recording: recording, options: options, reducer: Self.noEffect(reducer))
     }

@@ -35,9 +35,18 @@ public struct ReplayOptions: Sendable {
 
     /// The defaults: ignore no field, stop at the first divergence, no upcasters, and compare long
     /// arrays where each step changed them (see ``comparesWholeStates``).
+    ///
+    /// ```swift
+    /// var options = ReplayOptions()
+    /// options.comparesWholeStates = true
+    /// ```
     public init() {}
 
     /// Options in one expression.
+    ///
+    /// ```swift
+    /// let options = ReplayOptions(ignoring: ["lastUpdated"], stopAtFirstDivergence: false)
+    /// ```
     ///
     /// - Parameters:
     ///   - ignoring: fields not compared.

@@ -14,15 +14,15 @@ import ActionLog
 /// ```
 public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     /// The name of the file the session was read from.
-    public let file: String
+    let file: String
     /// The session's metadata.
-    public let session: JournalSession
+    package let session: JournalSession
     /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` for a text file.
-    public let sessionName: String
+    let sessionName: String
     /// Entries whose action went through the reducer and whose state and effect matched.
-    public let entriesReplayed: Int
+    package let entriesReplayed: Int
     /// Entries with an action in the session (entry 0 and gaps not counted).
-    public let entriesWithActions: Int
+    package let entriesWithActions: Int
     /// Entries that could not be replayed because actions before them were lost: each `gap` and the
     /// entry after it (replay resumes from that entry's recorded state).
     public let skipped: [Int]
@@ -80,27 +80,37 @@ public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An entry where today's reducer does not produce what was recorded.
+///
+/// The report's ``ReplayReport/description`` shows it in full: the differing fields of the state
+/// and the effect and, for an asynchronous ViewModel, the service call or output event that differs.
+///
+/// ```swift
+/// if let divergence = report.divergence {
+///     print(divergence.seq, divergence.label, divergence.stateDifferences.map(\.description))
+/// }
+/// ```
 public struct Divergence: Sendable, Equatable {
+    /// The entry (sequence number) whose state or effect differs.
     public let seq: Int
     /// The action's label, e.g. `input.queryChanged`.
     public let label: String
     /// The recorded action.
     public let action: JSONValue
     /// The action in one line, the way TCA prints actions: `addToCart(id: "p-7", quantity: 1)`.
-    public let summary: String
+    let summary: String
     /// Fields of the state that differ: recorded value, replayed value.
     public let stateDifferences: [FieldDifference]
     /// Fields of the effect that differ; a missing effect on one side is one difference at the root.
     public let effectDifferences: [FieldDifference]
     /// The state difference as a swift-custom-dump diff of the decoded states, when the state type is
     /// `Decodable & Equatable` and the recorded state decodes.
-    public let stateDump: String?
+    package let stateDump: String?
     /// The effect difference as a swift-custom-dump diff, when the effect type allows it.
-    public let effectDump: String?
+    let effectDump: String?
     /// For an asynchronous handler: the service call made that is not the one recorded.
-    public internal(set) var serviceCall: ServiceCallDifference? = nil
+    package internal(set) var serviceCall: ServiceCallDifference? = nil
     /// For an event ViewModel: the first output event that differs from the recorded one.
-    public internal(set) var output: OutputDifference? = nil
+    package internal(set) var output: OutputDifference? = nil
 
     /// The state and effect sections of the report, indented, each line escaped for a terminal.
     var differencesText: String {
@@ -202,7 +212,7 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The session's id in its journal; `nil` for a session in text form, or when no session is concerned.
     public let session: Int64?
     /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` in text form.
-    public let sessionName: String?
+    let sessionName: String?
     /// The entry, or `nil` when the whole session or file is concerned.
     public let entry: Int?
     /// The action's label, when the failure concerns an action.
@@ -254,6 +264,7 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
             label: label, reason: reason)
     }
 
+    /// The error as people read it: the location, then what went wrong (see ``ReplayError``).
     public var description: String {
         guard let file, let sessionName else { return reason.displayEscaped }
         let location = "\(file), \(sessionName)" + (entry.map { ", entry \($0)" } ?? "")
@@ -272,14 +283,14 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// A service call of a replayed handler that is not the recorded one: another method or other
 /// arguments, a call the recording does not have, or a recorded call the handler did not make.
-public struct ServiceCallDifference: Sendable, Equatable {
+package struct ServiceCallDifference: Sendable, Equatable {
     /// The call's place among the entry's calls: 0 for its first.
-    public let index: Int
+    package let index: Int
     /// The recorded call, e.g. `ProductService.fetchProduct("p-7")`; `nil` when the recording has no
     /// call there.
-    public let recorded: String?
+    package let recorded: String?
     /// The call made; `nil` when the handler's work ended without making it.
-    public let made: String?
+    package let made: String?
 
     /// The report's section:
     ///
@@ -296,11 +307,11 @@ public struct ServiceCallDifference: Sendable, Equatable {
 }
 
 /// The first output event of an entry that differs from the recorded one (event MVVM).
-public struct OutputDifference: Sendable, Equatable {
+package struct OutputDifference: Sendable, Equatable {
     /// The event's place among the entry's output events: 0 for its first.
-    public let index: Int
+    package let index: Int
     /// The differing fields; a missing event on one side is one difference at the root.
-    public let differences: [FieldDifference]
+    package let differences: [FieldDifference]
     /// The difference as a swift-custom-dump diff, when the event type is `Decodable & Equatable`.
-    public let dump: String?
+    let dump: String?
 }

@@ -4,8 +4,8 @@ import ActionLog
 /// action type changed still replay.
 ///
 /// Register upcasters per action label in ``ReplayOptions/upcasters``. They run in order: each one
-/// rewrites the actions whose label (as recorded, or as an earlier upcaster left it) is its
-/// ``label``, so a chain `v1 → v2 → v3` is a list of upcasters in that order.
+/// rewrites the actions whose label (as recorded, or as an earlier upcaster left it) is the one it
+/// was made for, so a chain `v1 → v2 → v3` is a list of upcasters in that order.
 ///
 /// ```swift
 /// var options = ReplayOptions()
@@ -22,10 +22,14 @@ import ActionLog
 /// with the state after the last one, and its recorded effect with the last one's effect.
 public struct Upcaster: Sendable {
     /// The label of the actions this upcaster rewrites, e.g. `addItem` or `input.search`.
-    public let label: String
+    let label: String
     private let transform: @Sendable (JSONValue) throws -> [JSONValue]
 
     /// An upcaster that turns one action into zero, one or several.
+    ///
+    /// ```swift
+    /// Upcaster(label: "checkout") { _ in [["confirmCart": [:]], ["pay": [:]]] }   // one action split into two
+    /// ```
     ///
     /// - Parameters:
     ///   - label: the label of the actions to rewrite.

@@ -11,6 +11,12 @@ public struct ReplayedViewModel<State: Sendable, Action: Sendable>: Sendable {
 
     /// Describes the replayed ViewModel.
     ///
+    /// ```swift
+    /// let state = ProductState(initial)
+    /// let viewModel = ProductViewModel(state: state, service: RecordedProductService(live: OfflineProductService()))
+    /// return ReplayedViewModel(handle: { await viewModel.handle($0) }, snapshot: { state.snapshot })
+    /// ```
+    ///
     /// - Parameters:
     ///   - handle: the ViewModel's handler: `{ await viewModel.handle($0) }`.
     ///   - snapshot: the projection of its state class, read on the main actor when a handler returns.
@@ -52,14 +58,20 @@ public struct ReplayedViewModel<State: Sendable, Action: Sendable>: Sendable {
 ///     (Recorded: −, Replayed: +)
 public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
     /// The session replayed.
-    public let recording: RecordedSession
+    let recording: RecordedSession
     /// The services the replayed ViewModel uses; the session must have been recorded with the same.
-    public let services: [String]
+    let services: [String]
     /// Fields to ignore, upcasters, and whether to go on after a state divergence.
-    public var options: ReplayOptions
+    var options: ReplayOptions
     let make: @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>
 
     /// Replays a session in memory.
+    ///
+    /// ```swift
+    /// let replay = ViewModelReplay<ProductSnapshot, ProductAction>(
+    ///     recording: try journal.recordedSession(1), services: ["ProductService"]
+    /// ) { initial in … }
+    /// ```
     ///
     /// - Parameters:
     ///   - recording: the session, with its handler records (`Journal.recordedSession(_:)` reads them).
@@ -98,6 +110,11 @@ public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Senda
 
     /// Replays the whole session into a fresh ViewModel.
     ///
+    /// ```swift
+    /// let report = await replay.run()
+    /// #expect(report.isMatch, "\(report)")
+    /// ```
+    ///
     /// - Returns: the report; divergences and entries that cannot be replayed are findings in it.
     public func run() async -> ReplayReport {
         await AsyncReplayRun<State, Action>(
@@ -134,14 +151,20 @@ public struct ViewModelReplay<State: Codable & Sendable, Action: Codable & Senda
 ///     (Recorded: −, Replayed: +)
 public struct EventViewModelReplay<ViewEvent: Codable & Sendable, ViewModelEvent: Codable & Sendable>: Sendable {
     /// The session replayed.
-    public let recording: RecordedSession
+    let recording: RecordedSession
     /// The services the replayed ViewModel uses; the session must have been recorded with the same.
-    public let services: [String]
+    let services: [String]
     /// Fields to ignore (in output events too) and upcasters for old `ViewEvent`s.
-    public var options: ReplayOptions
+    var options: ReplayOptions
     let make: @MainActor @Sendable (_ emit: @escaping @Sendable (ViewModelEvent) -> Void) -> @Sendable (ViewEvent) async -> Void
 
     /// Replays a session in memory.
+    ///
+    /// ```swift
+    /// let replay = EventViewModelReplay<SignInViewEvent, SignInViewModelEvent>(
+    ///     recording: try journal.recordedSession(1), services: ["AuthService"]
+    /// ) { emit in … }
+    /// ```
     ///
     /// - Parameters:
     ///   - recording: the session, with its handler records.
@@ -159,6 +182,11 @@ public struct EventViewModelReplay<ViewEvent: Codable & Sendable, ViewModelEvent
     }
 
     /// Replays the whole session into a fresh ViewModel.
+    ///
+    /// ```swift
+    /// let report = await replay.run()
+    /// #expect(report.isMatch, "\(report)")
+    /// ```
     ///
     /// - Returns: the report; divergences and entries that cannot be replayed are findings in it.
     public func run() async -> ReplayReport {

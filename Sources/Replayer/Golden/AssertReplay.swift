@@ -79,6 +79,14 @@ public struct AsyncReplayedCode {
     /// action is handled by a fresh ViewModel in the recorded run order, its service calls answered
     /// from the journal, and each state snapshot compared.
     ///
+    /// ```swift
+    /// await assertReplay(golden: "fixtures/product-card.jsonl", of: .viewModel(services: ["ProductService"]) { initial in
+    ///     let state = ProductCardState(initial)
+    ///     let viewModel = ProductCardViewModel(state: state, service: RecordedProductService(live: UnreachableProductService()))
+    ///     return ReplayedViewModel(handle: { await viewModel.handle($0) }, snapshot: { state.card })
+    /// })
+    /// ```
+    ///
     /// - Parameters:
     ///   - services: the names of the recorded services the ViewModel uses.
     ///   - liveSession: records a new live session of the ViewModel (its script, with live or
@@ -134,7 +142,7 @@ public struct AsyncReplayedCode {
 ///
 /// - Parameters:
 ///   - golden: the golden file: `.jsonl` (text) or `.actionlog` (journal). A relative path is found
-///     from the test file's directory upwards (see ``GoldenReport/url``); an absolute one is used as is.
+///     from the test file's directory upwards; an absolute one is used as is.
 ///   - code: today's reducer (see ``ReplayedCode``).
 ///   - sessionName: for a journal golden holding several sessions, the name of the one to replay.
 ///   - options: fields to ignore, stop at the first divergence or collect all, upcasters.

@@ -4,10 +4,11 @@ import Foundation
 /// What ``migrate(golden:sessionName:upcasters:as:filePath:)`` rewrote.
 public struct MigrationReport: Sendable, Equatable, CustomStringConvertible {
     /// The golden as it was named.
-    public let golden: String
+    let golden: String
     /// The entries whose action was rewritten.
     public let rewritten: [Int]
 
+    /// The report in one sentence: `Migrated fixtures/checkout.jsonl: rewrote the actions of entries 2, 5.`
     public var description: String {
         rewritten.isEmpty
             ? "Migrated \(golden): no action needed rewriting."

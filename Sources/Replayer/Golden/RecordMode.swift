@@ -44,12 +44,12 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     public static let all = RecordMode("all")
 
     /// Every mode, in order of how much it writes.
-    public static let allModes: [RecordMode] = [.never, .missing, .failed, .all]
+    static let allModes: [RecordMode] = [.never, .missing, .failed, .all]
 
     /// The mode named `name`, or `nil`.
     ///
     /// - Parameter name: `never`, `missing`, `failed` or `all`.
-    public init?(named name: String) {
+    init?(named name: String) {
         guard let mode = Self.allModes.first(where: { $0.description == name }) else { return nil }
         self = mode
     }
@@ -63,7 +63,7 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Parameter environment: the environment; the process's by default.
     /// - Throws: ``ReplayError`` when `ACTIONLOG_RECORD` names no mode.
-    public static func fromEnvironment(_ environment: [String: String]) throws(ReplayError) -> RecordMode {
+    package static func fromEnvironment(_ environment: [String: String]) throws(ReplayError) -> RecordMode {
         if let name = environment["ACTIONLOG_RECORD"], !name.isEmpty {
             guard let mode = RecordMode(named: name) else {
                 throw ReplayError(.unknownRecordMode, "ACTIONLOG_RECORD=\(name) is not a record mode; use never, missing, failed or all")

@@ -10,15 +10,15 @@ import Foundation
 /// ```
 public struct GoldenReport: Sendable {
     /// The golden as the test named it, e.g. `fixtures/checkout.jsonl`.
-    public let golden: String
+    let golden: String
     /// Where the golden is on disk.
-    public let url: URL
+    let url: URL
     /// The record mode that applied.
-    public let mode: RecordMode
+    let mode: RecordMode
     /// The replay of the golden, when one ran.
     public let replay: ReplayReport?
     /// Whether the golden file was written (recorded or re-recorded).
-    public let wroteGolden: Bool
+    package let wroteGolden: Bool
     /// Why the test fails, `nil` when it passes. Writing a golden is a failure too: the message says
     /// what was written and asks to re-run.
     public let message: String?
