@@ -48,7 +48,7 @@ public enum ViewerReport {
         var handlers = HandlerRecordPager(journal: journal, session: id)
         try builder.beginSession(ViewerJSON.session(session), session: id)
         var cursor = try journal.entryCursor(in: id)
-        var states = SessionStates(file: journal.fileName, session: id)
+        var states = StateWalk(file: journal.fileName, session: id)
         while let entry = try cursor.next() {
             let previous = states.state
             try states.advance(past: entry)
@@ -80,7 +80,7 @@ public enum ViewerReport {
             let session = recording.session.journalID
             let handlers = recording.handlers.bySeq
             try builder.beginSession(ViewerJSON.session(recording.session, id: id), session: session)
-            var states = SessionStates(file: file, session: session)
+            var states = StateWalk(file: file, session: session)
             for entry in recording.entries {
                 let previous = states.state
                 try states.advance(past: entry)

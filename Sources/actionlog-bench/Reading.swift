@@ -238,10 +238,10 @@ func decodeActions<Action: Decodable>(_ actionTexts: [String], decoding: Action.
 }
 
 /// Reads a session as `Replay.run()` does and decodes every action: each entry through a cursor,
-/// its state walked by `SessionStates`, a keyframe's text parsed when the delta after it needs it
+/// its state walked by `StateWalk`, a keyframe's text parsed when the delta after it needs it
 /// (a replay compares the others as text first), and the last state parsed. Returns the entries read.
 func rebuild<Action: Decodable>(_ journal: Journal, session: JournalSession.ID, decoding: Action.Type, decoder: JSONDecoder) throws -> Int {
-    var states = SessionStates(file: journal.fileName, session: session)
+    var states = StateWalk(file: journal.fileName, session: session)
     var cursor = try journal.entryCursor(in: session)
     var count = 0
     while let (entry, keyframeText) = try cursor.nextDeferringKeyframe() {

@@ -69,7 +69,7 @@ import Foundation
         for replayCase in cases where replayCase.long { try run(replayCase) }
         print(table.render())
         print("decode only: JSONValue(parsing:) + decode of every action, texts already in memory. rebuild+decode: every entry read")
-        print("as Replay.run() reads it (a cursor; SessionStates; a keyframe parsed when the delta after it needs it, the others")
+        print("as Replay.run() reads it (a cursor; StateWalk; a keyframe parsed when the delta after it needs it, the others")
         print("compared as text by a replay), every action decoded, the last state parsed. Replay.run() also reduces, encodes what changed (ChangeEncoder) and")
         print("compares the places either patch touched, plus a full encode and compare at each keyframe")
         print("(skipped where it would take over 10 s). share: decode-only time ÷ that time (100% = as fast as decoding the actions alone).")

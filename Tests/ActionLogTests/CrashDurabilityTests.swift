@@ -115,7 +115,7 @@ struct CrashDurabilityTests {
         #expect(try journal.session(session).status == .interrupted, "\(context)")
         #expect(try journal.verify().findings.map(\.description) == [], "\(context)")
         var cursor = try journal.entryCursor(in: session)
-        var states = SessionStates(file: journal.fileName, session: session)
+        var states = StateWalk(file: journal.fileName, session: session)
         var seq = -1
         while let entry = try cursor.next() {
             try states.advance(past: entry)

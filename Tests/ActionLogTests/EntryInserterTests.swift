@@ -25,7 +25,7 @@ struct EntryInserterTests {
         recorder.close()
         let entries = try Journal(path: path).entries(in: recorder.sessionID)
         #expect(entries.map(\.seq) == Array(0...count))
-        var states = SessionStates(file: "batch", session: nil)
+        var states = StateWalk(file: "batch", session: nil)
         for (index, entry) in entries.enumerated() {
             try states.advance(past: entry)
             let state = states.state

@@ -76,7 +76,7 @@ struct ExitFromErrorHandlerTests {
     /// Each entry stands for one action and a gap for what it counts; each state holds the number of
     /// the action after which it was recorded; together they stand for every action handed over.
     private func expectEveryActionAccountedFor(_ journal: Journal, actions: Int) throws {
-        var states = SessionStates(file: journal.fileName, session: 1)
+        var states = StateWalk(file: journal.fileName, session: 1)
         var accounted = -1  // Entry 0 is the initial state, no action.
         for entry in try journal.entries(in: 1) {
             try states.advance(past: entry)

@@ -128,7 +128,7 @@ struct RecorderBackpressureTests {
         #expect(recorder.statistics == RecorderStatistics(recorded: 101, dropped: 0, committed: 101, lost: 0, pending: 0))
         #expect(log.all.isEmpty)
         let journal = try Journal(path: path)
-        var states = SessionStates(file: journal.fileName, session: recorder.sessionID)
+        var states = StateWalk(file: journal.fileName, session: recorder.sessionID)
         var counts: [Int] = []
         for entry in try journal.entries(in: recorder.sessionID) {
             try states.advance(past: entry)

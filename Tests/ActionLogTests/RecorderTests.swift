@@ -35,7 +35,7 @@ struct RecorderTests {
         #expect(entries.map(\.seq) == Array(0...1_000))
         #expect(entries[0].action == nil && entries[0].label == nil)
         #expect(try entries[0].content.storedJSON?.decode(Counter.self) == Counter())
-        var states = SessionStates(file: journal.fileName, session: recorder.sessionID)
+        var states = StateWalk(file: journal.fileName, session: recorder.sessionID)
         try states.advance(past: entries[0])
         for (entry, (action, state, effect)) in zip(entries.dropFirst(), expected) {
             try states.advance(past: entry)

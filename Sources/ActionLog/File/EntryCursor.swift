@@ -66,7 +66,7 @@ public struct EntryCursor: Sendable {
     }
 
     /// The next entry, parsed except a keyframe's state, whose stored text comes beside it: for a
-    /// walk that parses keyframes only when it needs them (``SessionStates/advance(past:keyframeText:)``).
+    /// walk that parses keyframes only when it needs them (``StateWalk/advance(past:keyframeText:)``).
     ///
     /// - Throws: ``ActionLogError`` naming the entry when its row cannot be read.
     package mutating func nextDeferringKeyframe() throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?)? {

@@ -311,7 +311,7 @@ public final class Journal: Sendable {
     ///
     /// ```swift
     /// var cursor = try journal.entryCursor(in: id)
-    /// var states = SessionStates(file: journal.fileName, session: id)
+    /// var states = StateWalk(file: journal.fileName, session: id)
     /// while let entry = try cursor.next() { try states.advance(past: entry) }
     /// ```
     ///
@@ -394,7 +394,7 @@ public final class Journal: Sendable {
         for raw in chain {
             entries.append(try raw.parsed(file: fileName))
         }
-        return try SessionStates.state(at: seq, chain: entries.reversed(), file: fileName, session: session)
+        return try StateWalk.state(at: seq, chain: entries.reversed(), file: fileName, session: session)
     }
 
     /// The entries `state(at:in:)` needs, for `?1` the session and `?2` the entry, newest first: read

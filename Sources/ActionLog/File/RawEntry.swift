@@ -77,7 +77,7 @@ struct RawEntry: Sendable {
     }
 
     /// The row parsed, except a keyframe's state: its stored text is handed back instead, and the
-    /// entry holds a placeholder (`null`) in its place. See ``SessionStates/advance(past:keyframeText:)``.
+    /// entry holds a placeholder (`null`) in its place. See ``StateWalk/advance(past:keyframeText:)``.
     func parsedDeferringKeyframe(file: String) throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?) {
         guard kind == Entry.Kind.keyframe.rawValue, let text = state else { return (try parsed(file: file), nil) }
         // Read as a timeline reads it, which leaves a keyframe's state out: the placeholder.

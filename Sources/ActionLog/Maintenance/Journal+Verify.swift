@@ -9,7 +9,7 @@ package struct JournalFinding: Sendable, Hashable, CustomStringConvertible {
         case integrity
         /// A session's row: its status or times do not add up.
         case session
-        /// An entry: missing, unreadable, or breaking a rule of ``SessionStates``.
+        /// An entry: missing, unreadable, or breaking a rule of ``StateWalk``.
         case entry
         /// An asynchronous session's handler records (service calls, output events).
         case handlerRecord
@@ -67,9 +67,9 @@ package struct JournalVerification: Sendable, Hashable {
 
 extension Journal {
     /// Checks the journal's integrity: SQLite's own check, then every session's entries against the
-    /// rules of ``SessionStates`` (entries 0, 1, 2, … without holes, entry 0 the initial state, every
+    /// rules of ``StateWalk`` (entries 0, 1, 2, … without holes, entry 0 the initial state, every
     /// delta applying within bounds to the state before it, gap counts that add up) and
-    /// ``SessionStates/checkAction(of:)``, JSON that parses in every action, state and effect, the
+    /// ``StateWalk/checkAction(of:)``, JSON that parses in every action, state and effect, the
     /// handler records of asynchronous sessions (see ``HandlerRecord``), and sane session statuses.
     ///
     /// Unlike the other readers, it does not stop at the first damaged row: it reports them all.
@@ -239,7 +239,7 @@ extension Journal {
             finding(error.entry, error.reason)
         }
         for problem in session.recordProblems { finding(nil, problem) }
-        var states = SessionStates(file: fileName, session: session.id)
+        var states = StateWalk(file: fileName, session: session.id)
         var count = 0
         while true {
             let next: RawEntry?

@@ -74,7 +74,7 @@ final class CommitPipe: @unchecked Sendable {
     }
 
     /// Asks the committing half to finish the session once the queue is empty, counting
-    /// `lostAtProcessEnd` actions that will not come (see ``JournalWriter/endOnProcessEnd(_:)``).
+    /// `lostAtProcessEnd` actions that will not come (see ``StepEncoder/endOnProcessEnd(_:)``).
     func close(lostAtProcessEnd: Int = 0) {
         condition.lock()
         closing = true
@@ -167,7 +167,7 @@ final class CommitPipe: @unchecked Sendable {
 }
 
 /// The writer's committing half: owns the connection on a thread of its own and commits the batches
-/// of encoded rows the encoding half (``JournalWriter``) hands it, one transaction each.
+/// of encoded rows the encoding half (``StepEncoder``) hands it, one transaction each.
 ///
 /// On a thread of its own so that nothing SQLite or the disk does — a checkpoint, an `fsync`, a
 /// disk that stalls — delays the encoding of the next steps: a step waiting in the recorder's queue

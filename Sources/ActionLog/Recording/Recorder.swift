@@ -101,18 +101,18 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
             // In a closure of its own, so that the writer thread keeps no reference to the initial
             // state once it is written: one kept would share the app's buffers, and the app's next
             // in-place mutation would copy them.
-            let start: Result<JournalWriter<State, Action, Effect>, ActionLogError> = {
+            let start: Result<StepEncoder<State, Action, Effect>, ActionLogError> = {
                 guard let state = initial.take() else {
                     return .failure(ActionLogError(.fileSystem, file: file, reason: "the writer thread started twice"))
                 }
                 do throws(ActionLogError) {
-                    return .success(try JournalWriter(path: path, session: description, initialState: state, startedAt: startedAt, commitBytes: commitBytes, faults: faults,
+                    return .success(try StepEncoder(path: path, session: description, initialState: state, startedAt: startedAt, commitBytes: commitBytes, faults: faults,
                         overloadQuietPeriod: overloadQuietPeriod, onError: onError))
                 } catch {
                     return .failure(error)
                 }
             }()
-            let writer: JournalWriter<State, Action, Effect>
+            let writer: StepEncoder<State, Action, Effect>
             switch start {
             case .failure(let error):
                 started.resolve(.failure(error))

@@ -10,7 +10,7 @@ struct JSONLReader {
     private var blank: Int?
     private var expected = 0
     private var lastTime: Date?
-    private var states: SessionStates
+    private var states: StateWalk
     /// The handler records of the entries read so far (an asynchronous session's `"handler"` members).
     let collected = CollectedHandlers()
 
@@ -61,7 +61,7 @@ struct JSONLReader {
     init(source: ByteLines, file: String) throws(ActionLogError) {
         self.file = file
         self.source = source
-        states = SessionStates(file: file, session: nil)
+        states = StateWalk(file: file, session: nil)
         let empty = Self.fail(file, .notAJournal, line: 1, entry: nil, "the file is empty, so not an ActionLog session")
         guard let first = try Self.line(from: &self.source, file: file, entry: nil) else { throw empty }
         if ByteLines.isBlank(first), try Self.onlyBlanksFollow(&self.source, file: file) { throw empty }
@@ -99,7 +99,7 @@ struct JSONLReader {
         Self.fail(file, code, line: line, entry: entry, reason)
     }
 
-    /// The next entry, checked against the rules of a session (``SessionStates`` and its actions),
+    /// The next entry, checked against the rules of a session (``StateWalk`` and its actions),
     /// or `nil` after the last one, when the dropped count has been checked too.
     ///
     /// - Parameter checking: whether to walk the states (import, export); reading a golden into

@@ -95,8 +95,8 @@ extension Journal {
     /// Writes a session's text form (see ``RecordedSession/jsonl()``) to `handle`, entry by entry:
     /// memory stays bounded however long the session, and the first lines are written at once.
     ///
-    /// The session is checked as it is written, as an import checks it (``SessionStates`` and
-    /// ``SessionStates/checkAction(of:)``): a damaged entry stops the export with an error naming
+    /// The session is checked as it is written, as an import checks it (``StateWalk`` and
+    /// ``StateWalk/checkAction(of:)``): a damaged entry stops the export with an error naming
     /// it, after the lines before it were written. What exports imports again.
     ///
     /// The session is read in one read transaction: of a session a recorder is writing, the header
@@ -169,7 +169,7 @@ extension RecordedSession {
         next: () throws(ActionLogError) -> Entry?, write: ([UInt8]) throws -> Void
     ) throws {
         var writer = JSONLWriter()
-        var states = SessionStates(file: file, session: session.journalID)
+        var states = StateWalk(file: file, session: session.journalID)
         writer.header(session)
         func drain(force: Bool) throws {
             guard force || writer.buffer.count >= 1 << 16 else { return }

@@ -34,7 +34,7 @@ extension Journal {
     }
 
     /// Inserts a session whose entries come one at a time, checking each on the way
-    /// (``SessionStates``), in one transaction: memory stays bounded however long the session, and a
+    /// (``StateWalk``), in one transaction: memory stays bounded however long the session, and a
     /// damaged entry rolls the whole session back.
     ///
     /// - Parameters:
@@ -69,7 +69,7 @@ extension Journal {
                     INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                     """)
-                var states = SessionStates(file: source, session: session.journalID)
+                var states = StateWalk(file: source, session: session.journalID)
                 var lastTime: Double?
                 while let entry = try next() {
                     try states.checkAction(of: entry)
@@ -153,7 +153,7 @@ extension Journal {
         }
         var reader = try JSONLReader(url: url)
         let journal = try Journal(path: path, mode: .readWrite)
-        // Checked whole above; `insert` walks each entry through SessionStates again as it stores it.
+        // Checked whole above; `insert` walks each entry through StateWalk again as it stores it.
         let collected = reader.collected
         var read = 0
         let total = count
@@ -173,7 +173,7 @@ extension Journal {
 
 extension RecordedSession {
     /// The recorded state after entry `seq` (entry 0: the initial state): the last keyframe at or
-    /// before it, with the deltas after it applied by ``SessionStates``. The in-memory twin of
+    /// before it, with the deltas after it applied by ``StateWalk``. The in-memory twin of
     /// ``Journal/state(at:in:)``.
     ///
     /// ```swift
@@ -190,14 +190,14 @@ extension RecordedSession {
         guard let index else { throw error(.entryNotFound, entry: seq, "no such entry") }
         let start = entries[...index].lastIndex { $0.kind != .delta } ?? entries.startIndex
         do {
-            return try SessionStates.state(at: seq, chain: entries[start...index], file: file, session: journalID)
+            return try StateWalk.state(at: seq, chain: entries[start...index], file: file, session: journalID)
         } catch {
             throw locate(error)
         }
     }
 
-    /// Checks that the session reads back from a journal: the rules of ``SessionStates`` and
-    /// ``SessionStates/checkAction(of:)`` over every entry. ``Journal/insert(_:)`` runs them as it
+    /// Checks that the session reads back from a journal: the rules of ``StateWalk`` and
+    /// ``StateWalk/checkAction(of:)`` over every entry. ``Journal/insert(_:)`` runs them as it
     /// inserts; call this to refuse a damaged file before creating anything.
     ///
     /// ```swift
@@ -209,7 +209,7 @@ extension RecordedSession {
     ///   and, for a text file, the line.
     package func checkImportable() throws(ActionLogError) {
         if let problem = session.recordProblems.first { throw error(.corrupt, entry: nil, "the session \(problem)") }
-        var states = SessionStates(file: file, session: journalID)
+        var states = StateWalk(file: file, session: journalID)
         do {
             for entry in entries {
                 try states.checkAction(of: entry)
@@ -227,7 +227,7 @@ extension RecordedSession {
     /// Whether the session was read from the text form: it has no journal id (journals count from 1).
     var isTextForm: Bool { session.id == 0 }
 
-    /// An error of ``SessionStates`` about this session, located the way people find it: by the
+    /// An error of ``StateWalk`` about this session, located the way people find it: by the
     /// session id in a journal; by the line in a text file. Other errors pass unchanged.
     package func locate(_ error: ActionLogError) -> ActionLogError {
         guard error.file == file, error.line == nil, error.sqliteCode == nil, error.code == .corrupt || error.code == .entryNotFound else { return error }

@@ -67,7 +67,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
 
         // The recorded states and actions, up to the first gap: actions lost there cannot be
         // replayed into a ViewModel that cannot be set to a recorded state.
-        var states = SessionStates(file: recording.file, session: recording.journalID)
+        var states = StateWalk(file: recording.file, session: recording.journalID)
         var steps: [Int: Step] = [:]
         var order: [Int] = []
         var initial: JSONValue?

@@ -42,7 +42,7 @@ enum Rerecording {
         }
         var builder = SessionBuilder()
         var result = Result(recording: recorded, actions: 0, rewroteStates: [], rewroteEffects: [])
-        var recordedStates = SessionStates(file: recorded.file, session: recorded.journalID)
+        var recordedStates = StateWalk(file: recorded.file, session: recorded.journalID)
         var state: State?
         for entry in recorded.entries {
             do throws(ActionLogError) {

@@ -99,9 +99,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
     private mutating func walk() throws(ActionLogError) -> ReplayReport {
         if let failure = refusal() { return report(failure) }
-        // Entry 0 must hold the initial state, by the rules every reader applies (SessionStates);
+        // Entry 0 must hold the initial state, by the rules every reader applies (StateWalk);
         // a session without one is a failure of this replay, not an error of the file's reading.
-        var recorded = SessionStates(file: recording.file, session: recording.journalID)
+        var recorded = StateWalk(file: recording.file, session: recording.journalID)
         let first: Entry
         let initialState: JSONValue?
         let startedFromText: Bool
@@ -121,7 +121,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         }
         if !startedFromText {
             guard let initial = initialState else {
-                // SessionStates leaves a state after entry 0 whenever it accepts it; never trap on a file.
+                // StateWalk leaves a state after entry 0 whenever it accepts it; never trap on a file.
                 return report(failure(.noInitialState, seq: 0, label: nil, "entry 0 left no state to start from"))
             }
             if let failure = start(from: initial, at: first) { return report(failure) }
@@ -182,7 +182,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
 
     /// The recorded state after the entry `recorded` last walked, parsing a keyframe left unparsed;
     /// an error names the file, the session and the keyframe.
-    private func resolvedState(_ recorded: inout SessionStates) throws(ActionLogError) -> JSONValue {
+    private func resolvedState(_ recorded: inout StateWalk) throws(ActionLogError) -> JSONValue {
         do throws(ActionLogError) {
             guard let state = try recorded.resolvedState() else {
                 // Unreachable: called only where the walk knows the state; never trap on a file.
@@ -200,7 +200,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// canonical text of the replayed state (redacted as recorded), the states are equal without
     /// parsing it; otherwise it is parsed and compared as JSON, as any other.
     private mutating func step(
-        _ entry: Entry, action actionJSON: JSONValue, recorded: inout SessionStates, recordedPatch: JSONPatch?, nextIsDelta: Bool,
+        _ entry: Entry, action actionJSON: JSONValue, recorded: inout StateWalk, recordedPatch: JSONPatch?, nextIsDelta: Bool,
         mayAssume: Bool
     ) throws(ActionLogError) -> ReplayError? {
         let actions: [(label: String, action: Action)]
@@ -310,7 +310,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     ///   no keyframe is pending, when its text does not decode or encode, or when it does not come
     ///   back the same (a text written by another encoder): the caller then starts from the parsed
     ///   state, which names any problem.
-    private mutating func startFromText(_ recorded: inout SessionStates, at entry: Entry) -> Bool {
+    private mutating func startFromText(_ recorded: inout StateWalk, at entry: Entry) -> Bool {
         guard let text = recorded.pendingKeyframeText, let decoded = try? JSONDecoder().decode(State.self, from: Data(text)) else {
             return false
         }
@@ -327,7 +327,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// The replayed JSON, redacted as the recorder redacted its keyframes, when its canonical text is
     /// the stored text of the keyframe `recorded` holds unparsed: then it stands for that keyframe,
     /// which need not be parsed. `nil` when no keyframe is pending or the texts differ.
-    private func replayedJSONStandingFor(_ recorded: SessionStates) -> JSONValue? {
+    private func replayedJSONStandingFor(_ recorded: StateWalk) -> JSONValue? {
         guard let text = recorded.pendingKeyframeText else { return nil }
         let redacted = redactor.keyframe(replayedJSON)
         return redacted.canonicalBytes == text ? redacted : nil

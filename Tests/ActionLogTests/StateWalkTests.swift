@@ -3,8 +3,8 @@ import Testing
 @testable import ActionLog
 
 /// The one walk that rebuilds and checks a session's states: its rules and their messages.
-@Suite("SessionStates: how a session's entries chain")
-struct SessionStatesTests {
+@Suite("StateWalk: how a session's entries chain")
+struct StateWalkTests {
     private static let epoch = Date(timeIntervalSince1970: 0)
 
     private static func keyframe(_ seq: Int, _ state: JSONValue, action: JSONValue? = ["tick": [:]]) -> Entry {
@@ -25,7 +25,7 @@ struct SessionStatesTests {
 
     /// Walks `entries` the way verify does: every error is collected and the walk goes on.
     private static func problems(_ entries: [Entry], dropped: Int = 0) -> [String] {
-        var states = SessionStates(file: "a.actionlog", session: 1)
+        var states = StateWalk(file: "a.actionlog", session: 1)
         var problems: [String] = []
         for entry in entries {
             do { try states.advance(past: entry) } catch { problems.append(error.description) }
@@ -36,7 +36,7 @@ struct SessionStatesTests {
 
     @Test("a keyframe, deltas, a gap and a keyframe again rebuild every state")
     func rebuilds() throws {
-        var states = SessionStates(file: "a.actionlog", session: 1)
+        var states = StateWalk(file: "a.actionlog", session: 1)
         try states.advance(past: Self.keyframe(0, ["count": 0], action: nil))
         let patch = try states.advance(past: Self.delta(1, [Self.set(1)]))
         #expect(patch == JSONPatch(operations: [Self.set(1)]))
@@ -87,7 +87,7 @@ struct SessionStatesTests {
 
     @Test("the actions' side: entry 0 has none, later entries have one with its label")
     func actions() {
-        let states = SessionStates(file: "a.actionlog", session: 1)
+        let states = StateWalk(file: "a.actionlog", session: 1)
         let noAction = Entry(session: 1, seq: 4, time: Self.epoch, label: nil, action: nil, content: .keyframe([:]), effect: nil)
         #expect(throws: ActionLogError(.corrupt, file: "a.actionlog", session: 1, entry: 4, reason: "no action recorded")) {
             try states.checkAction(of: noAction)

@@ -53,7 +53,7 @@ struct SessionDescription: Sendable {
 /// its closing with the space its lock file keeps in reserve (see ``SessionLock/reservedBytes``).
 /// When the journal's path no longer names the file written (see ``JournalWatch``), the writer stops
 /// writing: what comes after is counted as lost.
-final class JournalWriter<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable> {
+final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable> {
     typealias Item = Step<State, Action, Effect>
 
     let sessionID: JournalSession.ID

@@ -7,7 +7,7 @@
 /// sessions through it, so a session is valid for all of them or for none, with the same message.
 ///
 /// ```swift
-/// var states = SessionStates(file: journal.fileName, session: id)
+/// var states = StateWalk(file: journal.fileName, session: id)
 /// for entry in try journal.entries(in: id) {
 ///     try states.advance(past: entry)
 ///     print(entry.seq, states.state?.canonicalText ?? "(unknown: a gap)")
@@ -24,7 +24,7 @@
 ///
 /// After an error, the walk can go on, as ``Journal/verify()`` does to report every problem: the
 /// state is unknown, and deltas are passed over without a second report until the next keyframe.
-package struct SessionStates: Sendable {
+package struct StateWalk: Sendable {
     /// The file messages name.
     package let file: String
     /// The session messages name; `nil` for a session in text form.
@@ -272,7 +272,7 @@ package struct SessionStates: Sendable {
 
 // MARK: - The state at one entry
 
-extension SessionStates {
+extension StateWalk {
     /// The state after entry `seq`, rebuilt from `chain`: the entries from a keyframe (or whatever
     /// precedes `seq` when there is none) up to `seq`, in order, `seq` last.
     ///
@@ -289,7 +289,7 @@ extension SessionStates {
         guard let first = chain.first else {
             throw ActionLogError(.entryNotFound, file: file, session: session, entry: seq, reason: "no such entry")
         }
-        var states = SessionStates(file: file, session: session, resumingAt: first.seq)
+        var states = StateWalk(file: file, session: session, resumingAt: first.seq)
         for entry in chain {
             try states.advance(past: entry)
         }
