@@ -33,14 +33,14 @@ package enum ViewerJSON {
 
     /// A timeline row: `[seq, offset seconds, label, kind, reducer nanoseconds, dropped]`, an array
     /// to keep a window (and a report) small.
-    package static func row(_ entry: Entry, startedAt: Date) -> JSONValue {
+    package static func row(_ entry: EntrySummary, startedAt: Date) -> JSONValue {
         .array([
             number(entry.seq),
             seconds(entry.time.timeIntervalSince(startedAt)),
             entry.label.map(JSONValue.string) ?? .null,
             .string(entry.kind.rawValue),
             entry.reducerDuration.map { number($0.saturatingNanoseconds) } ?? .null,
-            entry.content.gap.map { number($0.dropped) } ?? .null,
+            entry.gap.map { number($0.dropped) } ?? .null,
         ])
     }
 

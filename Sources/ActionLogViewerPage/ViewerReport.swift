@@ -122,7 +122,7 @@ struct ReportBuilder {
     /// `change` a keyframe's diff from the previous state (`null` otherwise).
     mutating func add(_ entry: Entry, previous: JSONValue?, startedAt: Date, handler: HandlerRecord?, session: JournalSession.ID?) throws(ActionLogError) {
         var row: [JSONValue]
-        if case .array(let cells) = ViewerJSON.row(entry, startedAt: startedAt) { row = cells } else { row = [] }
+        if case .array(let cells) = ViewerJSON.row(entry.summary, startedAt: startedAt) { row = cells } else { row = [] }
         var change: JSONValue = .null
         if case .keyframe(let state) = entry.content, entry.seq > 0, let previous {
             change = JSONPatch.diff(from: previous, to: state).jsonValue

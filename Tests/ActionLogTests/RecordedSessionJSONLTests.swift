@@ -5,17 +5,17 @@ import Testing
 /// A small session with every kind of entry and every optional field, at times that are exact in binary.
 func tinySession(status: JournalSession.Status = .closed, endedAt: Date? = Date(timeIntervalSince1970: 1_763_700_002.5)) -> RecordedSession {
     let entries = [
-        Entry(session: 0, seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
+        Entry(seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
               content: .keyframe(["items": [], "total": 0]), effect: nil),
-        Entry(session: 0, seq: 1, time: Date(timeIntervalSince1970: 1_763_700_000.25), label: "addItem",
+        Entry(seq: 1, time: Date(timeIntervalSince1970: 1_763_700_000.25), label: "addItem",
               action: ["addItem": ["sku": "tea", "quantity": 2]],
               content: .delta(JSONPatch(operations: [
                   .add(path: JSONPointer(tokens: ["items", "-"]), value: "tea"), .replace(path: JSONPointer(tokens: ["total"]), value: 2),
               ])),
               effect: ["save": ["total": 2]], reducerDuration: .nanoseconds(1500)),
-        Entry(session: 0, seq: 2, time: Date(timeIntervalSince1970: 1_763_700_001), label: nil, action: nil,
+        Entry(seq: 2, time: Date(timeIntervalSince1970: 1_763_700_001), label: nil, action: nil,
               content: .gap(dropped: 2, note: "2 actions dropped: the writer fell behind"), effect: nil),
-        Entry(session: 0, seq: 3, time: Date(timeIntervalSince1970: 1_763_700_002), label: "clear",
+        Entry(seq: 3, time: Date(timeIntervalSince1970: 1_763_700_002), label: "clear",
               action: ["clear": [:]], content: .keyframe(["items": [], "total": 0]), effect: nil, reducerDuration: .nanoseconds(800)),
     ]
     let session = JournalSession(
@@ -119,12 +119,11 @@ struct RecordedSessionJSONLTests {
 
     /// A closed session named `name` of 3,000 actions, each appending its text to a log: `text(seq)`.
     private func longSession(_ name: String, text: (Int) -> String) -> (session: JournalSession, entries: [Entry]) {
-        var entries = [Entry(session: 0, seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
+        var entries = [Entry(seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
                              content: .keyframe(["log": []]), effect: nil)]
         for seq in 1...3_000 {
             let line = text(seq)
-            entries.append(Entry(
-                session: 0, seq: seq, time: Date(timeIntervalSince1970: 1_763_700_000 + Double(seq)), label: "add",
+            entries.append(Entry(seq: seq, time: Date(timeIntervalSince1970: 1_763_700_000 + Double(seq)), label: "add",
                 action: ["add": ["text": .string(line)]],
                 content: .delta(JSONPatch(operations: [.add(path: JSONPointer(tokens: ["log", "-"]), value: .string(line))])),
                 effect: nil))
@@ -200,7 +199,7 @@ struct RecordedSessionJSONLTests {
             times.append(Date(timeIntervalSinceReferenceDate: Double.random(in: -magnitude...magnitude, using: &generator)))
         }
         let entries = times.enumerated().map { seq, time in
-            Entry(session: 0, seq: seq, time: time, label: seq == 0 ? nil : "tick", action: seq == 0 ? nil : ["tick": [:]],
+            Entry(seq: seq, time: time, label: seq == 0 ? nil : "tick", action: seq == 0 ? nil : ["tick": [:]],
                   content: .keyframe(["n": JSONValue(integerLiteral: seq)]), effect: nil)
         }
         let session = JournalSession(

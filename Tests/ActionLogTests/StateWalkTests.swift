@@ -8,15 +8,15 @@ struct StateWalkTests {
     private static let epoch = Date(timeIntervalSince1970: 0)
 
     private static func keyframe(_ seq: Int, _ state: JSONValue, action: JSONValue? = ["tick": [:]]) -> Entry {
-        Entry(session: 1, seq: seq, time: epoch, label: action == nil ? nil : "tick", action: action, content: .keyframe(state), effect: nil)
+        Entry(seq: seq, time: epoch, label: action == nil ? nil : "tick", action: action, content: .keyframe(state), effect: nil)
     }
 
     private static func delta(_ seq: Int, _ operations: [JSONPatch.Operation]) -> Entry {
-        Entry(session: 1, seq: seq, time: epoch, label: "tick", action: ["tick": [:]], content: .delta(JSONPatch(operations: operations)), effect: nil)
+        Entry(seq: seq, time: epoch, label: "tick", action: ["tick": [:]], content: .delta(JSONPatch(operations: operations)), effect: nil)
     }
 
     private static func gap(_ seq: Int, dropped: Int) -> Entry {
-        Entry(session: 1, seq: seq, time: epoch, label: nil, action: nil, content: .gap(dropped: dropped, note: nil), effect: nil)
+        Entry(seq: seq, time: epoch, label: nil, action: nil, content: .gap(dropped: dropped, note: nil), effect: nil)
     }
 
     private static func set(_ count: Int) -> JSONPatch.Operation {
@@ -88,11 +88,11 @@ struct StateWalkTests {
     @Test("the actions' side: entry 0 has none, later entries have one with its label")
     func actions() {
         let states = StateWalk(file: "a.actionlog", session: 1)
-        let noAction = Entry(session: 1, seq: 4, time: Self.epoch, label: nil, action: nil, content: .keyframe([:]), effect: nil)
+        let noAction = Entry(seq: 4, time: Self.epoch, label: nil, action: nil, content: .keyframe([:]), effect: nil)
         #expect(throws: ActionLogError(.corrupt, file: "a.actionlog", session: 1, entry: 4, reason: "no action recorded")) {
             try states.checkAction(of: noAction)
         }
-        let noLabel = Entry(session: 1, seq: 4, time: Self.epoch, label: nil, action: ["a": 1], content: .keyframe([:]), effect: nil)
+        let noLabel = Entry(seq: 4, time: Self.epoch, label: nil, action: ["a": 1], content: .keyframe([:]), effect: nil)
         #expect(throws: ActionLogError(.corrupt, file: "a.actionlog", session: 1, entry: 4, reason: "an action without its label")) {
             try states.checkAction(of: noLabel)
         }

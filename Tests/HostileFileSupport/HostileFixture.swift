@@ -167,8 +167,7 @@ package struct HostileFixture: Sendable {
         let writer = try Journal(path: path, mode: .readWrite)
         var recorded = try writer.recordedSession(id)
         let lost = recorded.entries[gapSeq]
-        recorded.entries[gapSeq] = Entry(
-            session: 0, seq: gapSeq, time: lost.time, label: nil, action: nil,
+        recorded.entries[gapSeq] = Entry(seq: gapSeq, time: lost.time, label: nil, action: nil,
             content: .gap(dropped: gapDropped, note: "the writer fell behind"), effect: nil)
         recorded.entries[gapSeq + 1] = recorded.entries[gapSeq + 1].replacing(content: .keyframe(try writer.state(at: gapSeq + 1, in: id)))
         recorded.handlers = handlers

@@ -65,10 +65,10 @@ struct StackDepthTests {
         let action: JSONValue = ["poke": [:]]
         let innermost = String(repeating: "/d", count: JSONValue.maximumDepth - 1)
         let entries = [
-            Entry(session: 0, seq: 0, time: time, label: nil, action: nil, content: .keyframe(try JSONValue(parsing: deepest("null"))), effect: nil),
-            Entry(session: 0, seq: 1, time: time, label: "poke", action: action,
+            Entry(seq: 0, time: time, label: nil, action: nil, content: .keyframe(try JSONValue(parsing: deepest("null"))), effect: nil),
+            Entry(seq: 1, time: time, label: "poke", action: action,
                   content: .delta(try JSONPatch(JSONValue(parsing: #"[{"op":"replace","path":"\#(innermost)","value":{}}]"#))), effect: nil),
-            Entry(session: 0, seq: 2, time: time, label: "wait", action: ["wait": [:]], content: .keyframe(try JSONValue(parsing: deepest("{}"))), effect: nil),
+            Entry(seq: 2, time: time, label: "wait", action: ["wait": [:]], content: .keyframe(try JSONValue(parsing: deepest("{}"))), effect: nil),
         ]
         let session = JournalSession(
             id: 0, name: "deep", startedAt: time, endedAt: time, status: .closed, libraryVersion: "0.1.0", appVersion: nil,

@@ -21,7 +21,7 @@ public struct EntryCursor: Sendable {
     /// out rather than copied, so that its columns are not retained and released once more.
     private var page: [RawEntry] = []
     private var exhausted = false
-    /// Whether entries carry their states; see ``Journal/timelineCursor(in:from:)``.
+    /// Whether the rows read carry their states: a timeline's do not (see ``TimelineCursor``).
     private let readingStates: Bool
     /// Rows still to read when the caller wants only so many; `nil` for the rest of the session.
     private var remaining: Int?
@@ -43,26 +43,7 @@ public struct EntryCursor: Sendable {
     /// - Throws: ``ActionLogError`` naming the entry when its row cannot be read.
     public mutating func next() throws(ActionLogError) -> Entry? {
         guard let raw = try nextRaw() else { return nil }
-        return try raw.parsed(file: journal.fileName, readingStates: readingStates)
-    }
-
-    /// What ``next(keeping:)`` read: an entry the filter kept, parsed, or the sequence number of one
-    /// it passed over without parsing it.
-    package enum Filtered {
-        case kept(Entry)
-        case passed(seq: Int)
-    }
-
-    /// The next entry, parsed only when `keeps` keeps it, given the row's stored kind and label: a
-    /// filtered timeline parses none of the actions it leaves out, so a damaged one fails nothing.
-    /// A row whose sequence number is not stored as an integer is always parsed, to be named.
-    ///
-    /// - Parameter keeps: whether an entry of that kind and label is wanted.
-    /// - Throws: ``ActionLogError`` naming the entry when a kept row cannot be read.
-    package mutating func next(keeping keeps: (_ kind: String, _ label: String?) -> Bool) throws(ActionLogError) -> Filtered? {
-        guard let raw = try nextRaw() else { return nil }
-        if raw.misstored == nil, raw.seq >= 0, !keeps(raw.kind, raw.label) { return .passed(seq: Int(raw.seq)) }
-        return .kept(try raw.parsed(file: journal.fileName, readingStates: readingStates))
+        return try raw.parsed(file: journal.fileName)
     }
 
     /// The next entry, parsed except a keyframe's state, whose stored text comes beside it: for a
@@ -73,6 +54,9 @@ public struct EntryCursor: Sendable {
         guard let raw = try nextRaw() else { return nil }
         return try raw.parsedDeferringKeyframe(file: journal.fileName)
     }
+
+    /// The journal's file name, for messages.
+    var fileName: String { journal.fileName }
 
     /// The next row as stored, not parsed: for readers that must go on past a damaged row.
     mutating func nextRaw() throws(ActionLogError) -> RawEntry? {
@@ -110,5 +94,43 @@ public struct EntryCursor: Sendable {
             page.reverse()
         }
         return page.popLast()
+    }
+}
+
+/// Reads a session's timeline in order, a page of rows at a time, without their states: each entry
+/// as ``EntrySummary``. Get one from `Journal.timelineCursor(in:from:limit:)`.
+package struct TimelineCursor: Sendable {
+    private var rows: EntryCursor
+
+    init(journal: Journal, session: JournalSession.ID, from seq: Int, limit: Int?) {
+        rows = EntryCursor(journal: journal, session: session, from: seq, readingStates: false, limit: limit)
+    }
+
+    /// The next entry, or `nil` after the last one; a row that does not parse is passed over once
+    /// reported, as ``EntryCursor/next()`` does.
+    ///
+    /// - Throws: ``ActionLogError`` naming the entry when its row cannot be read.
+    package mutating func next() throws(ActionLogError) -> EntrySummary? {
+        guard let raw = try rows.nextRaw() else { return nil }
+        return try raw.summary(file: rows.fileName)
+    }
+
+    /// What ``next(keeping:)`` read: an entry the filter kept, or the sequence number of one it
+    /// passed over without parsing it.
+    package enum Filtered {
+        case kept(EntrySummary)
+        case passed(seq: Int)
+    }
+
+    /// The next entry, parsed only when `keeps` keeps it, given the row's stored kind and label: a
+    /// filtered timeline parses none of the actions it leaves out, so a damaged one fails nothing.
+    /// A row whose sequence number is not stored as an integer is always parsed, to be named.
+    ///
+    /// - Parameter keeps: whether an entry of that kind and label is wanted.
+    /// - Throws: ``ActionLogError`` naming the entry when a kept row cannot be read.
+    package mutating func next(keeping keeps: (_ kind: String, _ label: String?) -> Bool) throws(ActionLogError) -> Filtered? {
+        guard let raw = try rows.nextRaw() else { return nil }
+        if raw.misstored == nil, raw.seq >= 0, !keeps(raw.kind, raw.label) { return .passed(seq: Int(raw.seq)) }
+        return .kept(try raw.summary(file: rows.fileName))
     }
 }

@@ -328,18 +328,17 @@ public final class Journal: Sendable {
     }
 
     /// A cursor over a session's entries for a timeline: their sequence numbers, times, labels,
-    /// actions, effects, durations and gaps, without reading their states. A keyframe's or a delta's
-    /// ``Entry/content`` is an empty placeholder of its kind, so a damaged state fails only the
-    /// readers that need it.
+    /// actions, effects, durations and gaps, without reading their states, so a damaged state fails
+    /// only the readers that need it.
     ///
     /// - Parameters:
     ///   - session: the session's id.
     ///   - seq: the first entry to read.
     ///   - limit: the most entries to read; `nil` for the rest of the session.
     /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/sessionNotFound`` when there is no such session.
-    package func timelineCursor(in session: JournalSession.ID, from seq: Int = 0, limit: Int? = nil) throws(ActionLogError) -> EntryCursor {
+    package func timelineCursor(in session: JournalSession.ID, from seq: Int = 0, limit: Int? = nil) throws(ActionLogError) -> TimelineCursor {
         try requireSession(session)
-        return EntryCursor(journal: self, session: session, from: seq, readingStates: false, limit: limit)
+        return TimelineCursor(journal: self, session: session, from: seq, limit: limit)
     }
 
     /// One entry of a session.

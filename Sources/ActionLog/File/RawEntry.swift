@@ -77,20 +77,69 @@ struct RawEntry: Sendable {
     }
 
     /// The row parsed, except a keyframe's state: its stored text is handed back instead, and the
-    /// entry holds a placeholder (`null`) in its place. See ``StateWalk/advance(past:keyframeText:)``.
+    /// entry holds `null` in its place until ``StateWalk/advance(past:keyframeText:)`` parses it.
     func parsedDeferringKeyframe(file: String) throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?) {
         guard kind == Entry.Kind.keyframe.rawValue, let text = state else { return (try parsed(file: file), nil) }
-        // Read as a timeline reads it, which leaves a keyframe's state out: the placeholder.
-        return (try parsed(file: file, readingStates: false), text)
+        return (try checked(file: file).entry(content: .keyframe(.null)), text)
+    }
+
+    /// The row as a timeline shows it: its state is neither read nor checked.
+    func summary(file: String) throws(ActionLogError) -> EntrySummary {
+        let row = try checked(file: file)
+        let content: Entry.Content
+        switch kind {
+        case Entry.Kind.keyframe.rawValue: content = .keyframe(.null)
+        case Entry.Kind.delta.rawValue: content = .delta(JSONPatch())
+        default: content = try row.content(state: nil)
+        }
+        return try row.entry(content: content).summary
     }
 
     /// Parses the row; the error names the file, session, entry and column.
-    ///
-    /// - Parameter readingStates: `false` for a reader that never looks at states (a timeline): a
-    ///   keyframe's or delta's content is then an empty placeholder of its kind, and a damaged state
-    ///   does not fail the read.
-    func parsed(file: String, readingStates: Bool = true) throws(ActionLogError) -> Entry {
-        func fail(_ reason: String) -> ActionLogError {
+    func parsed(file: String) throws(ActionLogError) -> Entry {
+        let row = try checked(file: file)
+        // A delta is read straight into its operations; anything wrong goes the general way, which names it.
+        if kind == Entry.Kind.delta.rawValue, let patch = state.flatMap(JSONPatch.parsing) {
+            return try row.entry(content: .delta(patch))
+        }
+        return try row.entry(content: try row.content(state: try row.json(state, "state")))
+    }
+
+    /// A row whose integer and time columns are checked, with its sequence number, and how to fail
+    /// naming its entry.
+    private struct Checked {
+        let raw: RawEntry
+        let seq: Int
+        let fail: (String) -> ActionLogError
+
+        func json(_ bytes: [UInt8]?, _ column: String) throws(ActionLogError) -> JSONValue? {
+            guard let bytes else { return nil }
+            do {
+                return try JSONValue(parsing: bytes)
+            } catch {
+                throw fail(RawEntry.notJSON(column, error))
+            }
+        }
+
+        func content(state: JSONValue?) throws(ActionLogError) -> Entry.Content {
+            do {
+                return try Entry.Content(kind: raw.kind, state: state, dropped: raw.dropped, note: raw.note)
+            } catch {
+                throw fail(error.reason)
+            }
+        }
+
+        /// The entry, its action and effect parsed after its content.
+        func entry(content: Entry.Content) throws(ActionLogError) -> Entry {
+            Entry(
+                seq: seq, time: Date(timeIntervalSince1970: raw.time), label: raw.label, action: try json(raw.action, "action"),
+                content: content, effect: try json(raw.effect, "effect"), reducerDuration: raw.durationNanoseconds.map { .nanoseconds($0) })
+        }
+    }
+
+    private func checked(file: String) throws(ActionLogError) -> Checked {
+        let session = session, seq = seq, seqIsNumber = seqIsNumber
+        let fail = { (reason: String) in
             // A sequence number stored as text or a blob reads as 0 (or its leading digits): it
             // names no entry, and the message says what it is instead.
             ActionLogError(.corrupt, file: file, session: session, entry: seqIsNumber ? Int(seq) : nil, reason: reason)
@@ -100,47 +149,10 @@ struct RawEntry: Sendable {
                 ? "the \(misstored.column) is stored as \(misstored.type), not as an integer"
                 : "an entry's sequence number is stored as \(misstored.type), not as an integer")
         }
-        guard let seq = Int(exactly: seq), seq >= 0 else {
-            throw fail("the sequence number \(self.seq) is negative")
+        guard let checkedSeq = Int(exactly: seq), checkedSeq >= 0 else {
+            throw fail("the sequence number \(seq) is negative")
         }
         if let timeProblem { throw fail(timeProblem) }
-        func json(_ bytes: [UInt8]?, _ column: String) throws(ActionLogError) -> JSONValue? {
-            guard let bytes else { return nil }
-            do {
-                return try JSONValue(parsing: bytes)
-            } catch {
-                throw fail(Self.notJSON(column, error))
-            }
-        }
-        let content: Entry.Content
-        do {
-            // A delta is read straight into its operations; anything wrong goes the general way, which names it.
-            let patch = readingStates && kind == Entry.Kind.delta.rawValue ? state.flatMap(JSONPatch.parsing) : nil
-            switch kind {
-            case Entry.Kind.keyframe.rawValue where !readingStates: content = .keyframe(.null)
-            case Entry.Kind.delta.rawValue where !readingStates: content = .delta(JSONPatch())
-            default:
-                if let patch {
-                    content = .delta(patch)
-                } else {
-                    content = try Entry.Content(kind: kind, state: try json(state, "state"), dropped: dropped, note: note)
-                }
-            }
-        } catch let problem as EntryProblem {
-            throw fail(problem.reason)
-        } catch let error as ActionLogError {
-            throw error
-        } catch {
-            throw fail("\(error)")
-        }
-        return Entry(
-            session: session, seq: seq,
-            time: Date(timeIntervalSince1970: time),
-            label: label,
-            action: try json(action, "action"),
-            content: content,
-            effect: try json(effect, "effect"),
-            reducerDuration: durationNanoseconds.map { .nanoseconds($0) }
-        )
+        return Checked(raw: self, seq: checkedSeq, fail: fail)
     }
 }

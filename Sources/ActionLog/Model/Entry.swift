@@ -47,8 +47,6 @@ public struct Entry: Sendable, Hashable {
         }
     }
 
-    /// The session's id in its journal (0 outside a journal).
-    package let session: JournalSession.ID
     public let seq: Int
     public let time: Date
     /// The action's case name, e.g. `addToCart`, or `input.queryChanged` for a nested enum.
@@ -68,12 +66,11 @@ public struct Entry: Sendable, Hashable {
     /// Makes an entry, for code that builds sessions itself (importing a text form, re-recording a golden).
     ///
     /// ```swift
-    /// let first = Entry(session: 0, seq: 0, time: .now, label: nil, action: nil,
+    /// let first = Entry(seq: 0, time: .now, label: nil, action: nil,
     ///                   content: .keyframe(["count": 0]), effect: nil)
     /// ```
     ///
     /// - Parameters:
-    ///   - session: the session's id (0 outside a journal).
     ///   - seq: the sequence number; entry 0 is the initial state.
     ///   - time: when the action was dispatched.
     ///   - label: the action's case name.
@@ -82,10 +79,9 @@ public struct Entry: Sendable, Hashable {
     ///   - effect: the effect's JSON, if any.
     ///   - reducerDuration: how long the reducer took.
     package init(
-        session: JournalSession.ID, seq: Int, time: Date, label: String?, action: JSONValue?, content: Content,
+        seq: Int, time: Date, label: String?, action: JSONValue?, content: Content,
         effect: JSONValue?, reducerDuration: Duration? = nil
     ) {
-        self.session = session
         self.seq = seq
         self.time = time
         self.label = label
@@ -108,7 +104,7 @@ public struct Entry: Sendable, Hashable {
     ///   - effect: the new effect; pass `.some(nil)` to remove it, leave out to keep the entry's.
     package func replacing(content: Content, action: JSONValue? = nil, label: String? = nil, effect: JSONValue?? = .none) -> Entry {
         Entry(
-            session: session, seq: seq, time: time, label: label ?? self.label, action: action ?? self.action,
+            seq: seq, time: time, label: label ?? self.label, action: action ?? self.action,
             content: content, effect: effect ?? self.effect, reducerDuration: reducerDuration)
     }
 }
@@ -163,6 +159,29 @@ extension Entry.Content {
     package var gap: (dropped: Int, note: String?)? {
         if case .gap(let dropped, let note) = self { return (dropped, note) }
         return nil
+    }
+}
+
+/// What a timeline shows of an entry: everything but its state, so that a damaged state fails only
+/// the readers that need it (`replay-cli log`, the viewer's timeline).
+package struct EntrySummary: Sendable {
+    package let seq: Int
+    package let time: Date
+    package let label: String?
+    package let action: JSONValue?
+    package let effect: JSONValue?
+    package let reducerDuration: Duration?
+    package let kind: Entry.Kind
+    /// For a gap, how many actions were lost and why.
+    package let gap: (dropped: Int, note: String?)?
+}
+
+extension Entry {
+    /// The entry as a timeline shows it.
+    package var summary: EntrySummary {
+        EntrySummary(
+            seq: seq, time: time, label: label, action: action, effect: effect, reducerDuration: reducerDuration, kind: kind,
+            gap: content.gap)
     }
 }
 

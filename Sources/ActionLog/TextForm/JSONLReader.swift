@@ -262,8 +262,7 @@ struct JSONLReader {
                 throw fields.fail(error.reason)
             }
         }
-        let entry = Entry(
-            session: 0, seq: expected,
+        let entry = Entry(seq: expected,
             time: try fields.require(fields.time("time"), "time"),
             label: try fields.string("label"),
             action: members["action"],

@@ -39,8 +39,7 @@ extension JournalSession {
 extension Entry {
     /// The entry with its time at 0 and no reducer duration.
     package func withZeroTime() -> Entry {
-        Entry(
-            session: session, seq: seq, time: Date(timeIntervalSince1970: 0), label: label, action: action, content: content,
+        Entry(seq: seq, time: Date(timeIntervalSince1970: 0), label: label, action: action, content: content,
             effect: effect, reducerDuration: nil)
     }
 }

@@ -103,7 +103,7 @@ enum Rerecording {
         var state = initial
         func entry(_ seq: Int, label: String?, action: JSONValue?) -> Entry {
             // The content is a placeholder: the builder stores the state it is given.
-            Entry(session: 0, seq: seq, time: epoch, label: label, action: action, content: .keyframe(.null), effect: nil)
+            Entry(seq: seq, time: epoch, label: label, action: action, content: .keyframe(.null), effect: nil)
         }
         builder.append(entry(0, label: nil, action: nil), state: try encoder.encode(state), effect: nil)
         for (index, action) in actions.enumerated() {

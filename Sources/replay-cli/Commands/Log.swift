@@ -72,7 +72,7 @@ struct Log: ParsableCommand {
     }
 
     /// Whether `entry` is one the filters keep.
-    private func keeps(_ entry: Entry, pattern: LabelPattern?) -> Bool {
+    private func keeps(_ entry: EntrySummary, pattern: LabelPattern?) -> Bool {
         keeps(kind: entry.kind.rawValue, label: entry.label, pattern: pattern)
     }
 
@@ -107,7 +107,7 @@ struct Log: ParsableCommand {
         var damaged = false
         // With --follow, a signal during this first walk (a long session) ends it as it ends the follow.
         while filtering ? printed < (limit ?? .max) : true, stop?.isRequested != true {
-            let read: EntryCursor.Filtered
+            let read: TimelineCursor.Filtered
             do {
                 // An entry the filters leave out is not parsed: a damaged action there fails nothing.
                 guard let found = try cursor.next(keeping: { keeps(kind: $0, label: $1, pattern: pattern) }) else { break }
@@ -120,7 +120,7 @@ struct Log: ParsableCommand {
                 try printer.flush()
                 return try reportingErrors { () throws(ActionLogError) in throw error }
             }
-            let entry: Entry
+            let entry: EntrySummary
             switch read {
             case .kept(let kept):
                 entry = kept
@@ -168,9 +168,9 @@ struct Log: ParsableCommand {
             // of the session is committed, and the read below sees them all.
             let status = try reportingErrors { () throws(ActionLogError) in try journal.session(session).status }
             var cursor = try reportingErrors { () throws(ActionLogError) in try journal.timelineCursor(in: session, from: from) }
-            var fresh: [Entry] = []
+            var fresh: [EntrySummary] = []
             while let current = next {
-                let read: Entry?
+                let read: EntrySummary?
                 do {
                     read = try cursor.next()
                 } catch where error.code == .corrupt && error.entry != nil {
@@ -203,7 +203,7 @@ struct Log: ParsableCommand {
 
     /// Prints new entries with their handler records, read for those entries only.
     private func print(
-        _ entries: [Entry], journal: Journal, session: JournalSession.ID, pattern: LabelPattern?, printer: inout Printer
+        _ entries: [EntrySummary], journal: Journal, session: JournalSession.ID, pattern: LabelPattern?, printer: inout Printer
     ) throws {
         guard let head = entries.first, let tail = entries.last, head.seq <= tail.seq else { return }
         let records = try reportingErrors { () throws(ActionLogError) in try journal.handlerRecords(in: session, seqs: head.seq...tail.seq) }
@@ -246,7 +246,7 @@ struct Log: ParsableCommand {
         }
 
         /// Prints `entry`, and under it what its asynchronous handler did, if it has a record.
-        mutating func print(_ entry: Entry, handler: HandlerRecord?) throws {
+        mutating func print(_ entry: EntrySummary, handler: HandlerRecord?) throws {
             if json {
                 var line = Log.json(entry, session: session)
                 if let handler, case .object(var members) = line {
@@ -256,7 +256,7 @@ struct Log: ParsableCommand {
                 try output.write(line.canonicalText.jsonDisplayEscaped)
                 return
             }
-            let gap = entry.content.gap != nil
+            let gap = entry.gap != nil
             table.add(Log.row(entry, session: session), styles: gap ? [1: .dim, 2: .yellow, 3: .yellow] : [1: .dim])
             for record in handler?.records ?? [] { table.add(Log.row(record)) }
             for note in handler.map({ Journal.notes(on: $0, in: nil) }) ?? [] {
@@ -272,9 +272,9 @@ struct Log: ParsableCommand {
         }
     }
 
-    private static func row(_ entry: Entry, session: JournalSession) -> [String] {
+    private static func row(_ entry: EntrySummary, session: JournalSession) -> [String] {
         let offset = Format.seconds(entry.time.timeIntervalSince(session.startedAt), sign: true)
-        if case .gap(let dropped, let note) = entry.content {
+        if let (dropped, note) = entry.gap {
             return [String(entry.seq), offset, "(gap)", note ?? "\(dropped) actions lost"]
         }
         guard let label = entry.label, let action = entry.action else {
@@ -294,8 +294,8 @@ struct Log: ParsableCommand {
     }
 
     /// One line of `log --json`, in the naming of ``JSONOutput``.
-    private static func json(_ entry: Entry, session: JournalSession) -> JSONValue {
-        let gap = entry.content.gap
+    private static func json(_ entry: EntrySummary, session: JournalSession) -> JSONValue {
+        let gap = entry.gap
         // Optional members typed one by one: in one literal they cost the type checker most of a second.
         let label: JSONValue = entry.label.map(JSONValue.string) ?? .null
         let reducer: JSONValue = entry.reducerDuration.map(JSONOutput.nanoseconds) ?? .null
