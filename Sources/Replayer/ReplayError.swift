@@ -8,7 +8,6 @@ import ActionLog
 /// ```swift
 /// do { try migrate(golden: "fixtures/checkout.jsonl", upcasters: upcasters, as: Checkout.Event.self) }
 /// catch let error as ReplayError where error.code == .notMigratable { print(error) }
-/// }
 /// ```
 ///
 /// The location has the shape of `ActionLogError`'s: ``file``, ``session`` and ``entry``, each where
