@@ -296,7 +296,7 @@ struct RecorderFailureTests {
 }
 
 @Suite("ActionLogError: what the default handler prints")
-struct RecorderErrorDescriptionTests {
+struct RecorderErrorReportTests {
     @Test("control and bidirectional characters from a file name or a reason are escaped, on one line")
     func escapesControlCharacters() {
         let error = ActionLogError(.encodingFailed, file: "app\u{1B}]0;x\u{07}.actionlog", session: 3, entry: 4,

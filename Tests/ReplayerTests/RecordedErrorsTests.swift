@@ -83,7 +83,7 @@ struct RecordedErrorsTests {
         #expect(report.entriesReplayed == 4)
     }
 
-    @Test("a RecordedServiceError reads as the recorded error: description and localizedDescription")
+    @Test("a recorded error of an undeclared type reads as the recorded error: description and localizedDescription")
     func recordedServiceErrorText() {
         let error: any Error = ActionLogError.recordedError(type: "App.OfflineError", message: "OfflineError()", localizedDescription: "You are offline.")
         #expect("\(error)" == "OfflineError()")
