@@ -175,13 +175,17 @@ public struct ActionLogError: Error, Sendable, Hashable, CustomStringConvertible
     /// rewrite a terminal escaped. A ``Code/recordedError`` reads as the recorded error did.
     public var description: String {
         if code == .recordedError { return reason }
-        var location = [file, session.map { "session \($0)" }, entry.map { "entry \($0)" }].compactMap(\.self)
+        let location = [file, session.map { "session \($0)" }, entry.map { "entry \($0)" }].compactMap(\.self)
             .joined(separator: ", ")
-        if let line { location += location.isEmpty ? "line \(line)" : ": line \(line)" }
-        let message = code == .invalidJSON ? "invalid JSON at byte \(offset ?? 0): \(reason)" : reason
-        return (location.isEmpty ? message : "\(location): \(message)").displayEscaped
+        return (location.isEmpty ? detail : "\(location): \(detail)").displayEscaped
     }
 
+    /// What the description says after the file, session and entry, unescaped: `line L: ` where a
+    /// text file's line is known, then the reason (`invalid JSON at byte 12: …` for text that is not JSON).
+    package var detail: String {
+        let message = code == .invalidJSON ? "invalid JSON at byte \(offset ?? 0): \(reason)" : reason
+        return line.map { "line \($0): \(message)" } ?? message
+    }
 }
 
 extension ActionLogError: LocalizedError {

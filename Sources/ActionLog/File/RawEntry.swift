@@ -80,79 +80,80 @@ struct RawEntry: Sendable {
     /// entry holds `null` in its place until ``StateWalk/advance(past:keyframeText:)`` parses it.
     func parsedDeferringKeyframe(file: String) throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?) {
         guard kind == Entry.Kind.keyframe.rawValue, let text = state else { return (try parsed(file: file), nil) }
-        return (try checked(file: file).entry(content: .keyframe(.null)), text)
+        return (try entry(seq: try checkedSeq(file: file), content: .keyframe(.null), file: file), text)
     }
 
     /// The row as a timeline shows it: its state is neither read nor checked.
     func summary(file: String) throws(ActionLogError) -> EntrySummary {
-        let row = try checked(file: file)
-        let content: Entry.Content
-        switch kind {
-        case Entry.Kind.keyframe.rawValue: content = .keyframe(.null)
-        case Entry.Kind.delta.rawValue: content = .delta(JSONPatch())
-        default: content = try row.content(state: nil)
+        let seq = try checkedSeq(file: file)
+        let kind: Entry.Kind
+        var gap: (dropped: Int, note: String?)?
+        switch self.kind {
+        case Entry.Kind.keyframe.rawValue: kind = .keyframe
+        case Entry.Kind.delta.rawValue: kind = .delta
+        default:
+            let content = try content(state: nil, file: file)
+            kind = content.kind
+            gap = content.gap
         }
-        return try row.entry(content: content).summary
+        return EntrySummary(
+            seq: seq, time: Date(timeIntervalSince1970: time), label: label, action: try json(action, "action", file: file),
+            effect: try json(effect, "effect", file: file), reducerDuration: durationNanoseconds.map { .nanoseconds($0) },
+            kind: kind, gap: gap)
     }
 
     /// Parses the row; the error names the file, session, entry and column.
     func parsed(file: String) throws(ActionLogError) -> Entry {
-        let row = try checked(file: file)
+        let seq = try checkedSeq(file: file)
         // A delta is read straight into its operations; anything wrong goes the general way, which names it.
         if kind == Entry.Kind.delta.rawValue, let patch = state.flatMap(JSONPatch.parsing) {
-            return try row.entry(content: .delta(patch))
+            return try entry(seq: seq, content: .delta(patch), file: file)
         }
-        return try row.entry(content: try row.content(state: try row.json(state, "state")))
+        return try entry(seq: seq, content: try content(state: try json(state, "state", file: file), file: file), file: file)
     }
 
-    /// A row whose integer and time columns are checked, with its sequence number, and how to fail
-    /// naming its entry.
-    private struct Checked {
-        let raw: RawEntry
-        let seq: Int
-        let fail: (String) -> ActionLogError
+    /// The entry with `content`, its action and effect parsed after it.
+    private func entry(seq: Int, content: Entry.Content, file: String) throws(ActionLogError) -> Entry {
+        Entry(
+            seq: seq, time: Date(timeIntervalSince1970: time), label: label, action: try json(action, "action", file: file),
+            content: content, effect: try json(effect, "effect", file: file), reducerDuration: durationNanoseconds.map { .nanoseconds($0) })
+    }
 
-        func json(_ bytes: [UInt8]?, _ column: String) throws(ActionLogError) -> JSONValue? {
-            guard let bytes else { return nil }
-            do {
-                return try JSONValue(parsing: bytes)
-            } catch {
-                throw fail(RawEntry.notJSON(column, error))
-            }
-        }
-
-        func content(state: JSONValue?) throws(ActionLogError) -> Entry.Content {
-            do {
-                return try Entry.Content(kind: raw.kind, state: state, dropped: raw.dropped, note: raw.note)
-            } catch {
-                throw fail(error.reason)
-            }
-        }
-
-        /// The entry, its action and effect parsed after its content.
-        func entry(content: Entry.Content) throws(ActionLogError) -> Entry {
-            Entry(
-                seq: seq, time: Date(timeIntervalSince1970: raw.time), label: raw.label, action: try json(raw.action, "action"),
-                content: content, effect: try json(raw.effect, "effect"), reducerDuration: raw.durationNanoseconds.map { .nanoseconds($0) })
+    private func json(_ bytes: [UInt8]?, _ column: String, file: String) throws(ActionLogError) -> JSONValue? {
+        guard let bytes else { return nil }
+        do {
+            return try JSONValue(parsing: bytes)
+        } catch {
+            throw fail(Self.notJSON(column, error), file: file)
         }
     }
 
-    private func checked(file: String) throws(ActionLogError) -> Checked {
-        let session = session, seq = seq, seqIsNumber = seqIsNumber
-        let fail = { (reason: String) in
-            // A sequence number stored as text or a blob reads as 0 (or its leading digits): it
-            // names no entry, and the message says what it is instead.
-            ActionLogError(.corrupt, file: file, session: session, entry: seqIsNumber ? Int(seq) : nil, reason: reason)
+    private func content(state: JSONValue?, file: String) throws(ActionLogError) -> Entry.Content {
+        do {
+            return try Entry.Content(kind: kind, state: state, dropped: dropped, note: note)
+        } catch {
+            throw fail(error.reason, file: file)
         }
+    }
+
+    /// The sequence number, once the integer and time columns are checked.
+    private func checkedSeq(file: String) throws(ActionLogError) -> Int {
         if let misstored {
             throw fail(seqIsNumber
                 ? "the \(misstored.column) is stored as \(misstored.type), not as an integer"
-                : "an entry's sequence number is stored as \(misstored.type), not as an integer")
+                : "an entry's sequence number is stored as \(misstored.type), not as an integer", file: file)
         }
-        guard let checkedSeq = Int(exactly: seq), checkedSeq >= 0 else {
-            throw fail("the sequence number \(seq) is negative")
+        guard let seq = Int(exactly: seq), seq >= 0 else {
+            throw fail("the sequence number \(seq) is negative", file: file)
         }
-        if let timeProblem { throw fail(timeProblem) }
-        return Checked(raw: self, seq: checkedSeq, fail: fail)
+        if let timeProblem { throw fail(timeProblem, file: file) }
+        return seq
+    }
+
+    /// An error about this row, naming the file, the session and the entry.
+    private func fail(_ reason: String, file: String) -> ActionLogError {
+        // A sequence number stored as text or a blob reads as 0 (or its leading digits): it names no
+        // entry, and the message says what it is instead.
+        ActionLogError(.corrupt, file: file, session: session, entry: seqIsNumber ? Int(seq) : nil, reason: reason)
     }
 }

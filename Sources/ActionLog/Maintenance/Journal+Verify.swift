@@ -304,8 +304,7 @@ extension RecordedSession {
         do throws(ActionLogError) {
             while try reader.next() != nil { entries += 1 }
         } catch where error.code == .corrupt {
-            let problem = error.line.map { "line \($0): \(error.reason)" } ?? error.reason
-            let finding = JournalFinding(session: nil, entry: error.entry, problem: problem, code: error.entry == nil ? .session : .entry)
+            let finding = JournalFinding(session: nil, entry: error.entry, problem: error.detail, code: error.entry == nil ? .session : .entry)
             return JournalVerification(sessions: 1, entries: entries, findings: [finding], notes: [])
         }
         let notes = reader.handlers.inOrder.flatMap { Journal.notes(on: $0, in: nil) }
