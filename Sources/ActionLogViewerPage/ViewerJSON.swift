@@ -13,11 +13,16 @@ package enum ViewerJSON {
         return .number(String(format: "%.6f", value))
     }
 
+    /// A journal's session as the session list shows it.
+    package static func session(_ session: JournalSession) -> JSONValue {
+        self.session(session.header, id: String(session.id))
+    }
+
     /// A session as the session list shows it. `id` is a string, so that a report can name its
     /// sessions (`recorded`, `replayed`) as a journal numbers them.
-    package static func session(_ session: JournalSession, id: String? = nil) -> JSONValue {
+    package static func session(_ session: SessionHeader, id: String) -> JSONValue {
         .object([
-            "id": .string(id ?? String(session.id)),
+            "id": .string(id),
             "name": .string(session.name),
             "status": .string(session.status.rawValue),
             "entries": number(session.entryCount),

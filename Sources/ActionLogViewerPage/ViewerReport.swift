@@ -77,7 +77,7 @@ public enum ViewerReport {
     ) throws(ActionLogError) {
         var builder = ReportBuilder(file: file, maximumBytes: maximumBytes)
         for (id, recording) in sessions {
-            let session = recording.session.journalID
+            let session = recording.journalID
             let handlers = recording.handlers.bySeq
             try builder.beginSession(ViewerJSON.session(recording.session, id: id), session: session)
             var states = StateWalk(file: file, session: session)

@@ -68,7 +68,7 @@ struct ActionLogDemo: AsyncParsableCommand {
         var text = BufferedOutput()
         for report in reports {
             try text.write(
-                "Recorded session \(report.session.id) \"\(report.session.name.displayEscaped)\": \(report.session.entryCount) entries, \(report.session.status.rawValue)"
+                "Recorded \(report.sessionName.displayEscaped): \(report.session.entryCount) entries, \(report.session.status.rawValue)"
             )
         }
         for report in reports {

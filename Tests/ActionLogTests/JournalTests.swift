@@ -157,10 +157,10 @@ struct JournalTests {
     func quotedNames() {
         func sessions(_ names: [String]) -> [JournalSession] {
             names.enumerated().map { index, name in
-                JournalSession(
-                    id: JournalSession.ID(index + 1), name: name, startedAt: Date(timeIntervalSince1970: 0), endedAt: nil, status: .closed,
+                JournalSession(id: JournalSession.ID(index + 1), header: SessionHeader(
+                    name: name, startedAt: Date(timeIntervalSince1970: 0), endedAt: nil, status: .closed,
                     libraryVersion: "0.1.0", appVersion: nil, stateType: "S", actionType: "A", effectType: nil, metadata: [:],
-                    entryCount: 1, droppedCount: 0, lastEntryAt: nil)
+                    entryCount: 1, droppedCount: 0, lastEntryAt: nil))
             }
         }
         #expect(sessions([]).quotedNames() == "none")

@@ -3,7 +3,7 @@ import Testing
 @testable import ActionLog
 
 /// A small session with every kind of entry and every optional field, at times that are exact in binary.
-func tinySession(status: JournalSession.Status = .closed, endedAt: Date? = Date(timeIntervalSince1970: 1_763_700_002.5)) -> RecordedSession {
+func tinySession(status: SessionHeader.Status = .closed, endedAt: Date? = Date(timeIntervalSince1970: 1_763_700_002.5)) -> RecordedSession {
     let entries = [
         Entry(seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
               content: .keyframe(["items": [], "total": 0]), effect: nil),
@@ -18,13 +18,12 @@ func tinySession(status: JournalSession.Status = .closed, endedAt: Date? = Date(
         Entry(seq: 3, time: Date(timeIntervalSince1970: 1_763_700_002), label: "clear",
               action: ["clear": [:]], content: .keyframe(["items": [], "total": 0]), effect: nil, reducerDuration: .nanoseconds(800)),
     ]
-    let session = JournalSession(
-        id: 0, name: #"checkout "tiny""#, startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: endedAt,
+    let session = SessionHeader(name: #"checkout "tiny""#, startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: endedAt,
         status: status, libraryVersion: "0.1.0", appVersion: "2.4.1 (311)", stateType: "App.Cart",
         actionType: "App.CartAction", effectType: "App.CartEffect", metadata: ["device": "iPhone", "build": 311],
         entryCount: entries.count, droppedCount: 2, lastEntryAt: entries.last?.time
     )
-    return RecordedSession(session: session, entries: entries, file: "tiny.jsonl")
+    return RecordedSession(session: session, entries: entries, source: .textFile("tiny.jsonl"))
 }
 
 /// The whole text of ``tinySession(status:endedAt:)``.
@@ -118,7 +117,7 @@ struct RecordedSessionJSONLTests {
     }
 
     /// A closed session named `name` of 3,000 actions, each appending its text to a log: `text(seq)`.
-    private func longSession(_ name: String, text: (Int) -> String) -> (session: JournalSession, entries: [Entry]) {
+    private func longSession(_ name: String, text: (Int) -> String) -> (session: SessionHeader, entries: [Entry]) {
         var entries = [Entry(seq: 0, time: Date(timeIntervalSince1970: 1_763_700_000), label: nil, action: nil,
                              content: .keyframe(["log": []]), effect: nil)]
         for seq in 1...3_000 {
@@ -128,8 +127,7 @@ struct RecordedSessionJSONLTests {
                 content: .delta(JSONPatch(operations: [.add(path: JSONPointer(tokens: ["log", "-"]), value: .string(line))])),
                 effect: nil))
         }
-        let session = JournalSession(
-            id: 0, name: name, startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: Date(timeIntervalSince1970: 1_763_703_000),
+        let session = SessionHeader(name: name, startedAt: Date(timeIntervalSince1970: 1_763_700_000), endedAt: Date(timeIntervalSince1970: 1_763_703_000),
             status: .closed, libraryVersion: "0.1.0", appVersion: nil, stateType: "T", actionType: "A", effectType: nil,
             metadata: [:], entryCount: entries.count, droppedCount: 0, lastEntryAt: nil)
         return (session, entries)
@@ -139,7 +137,7 @@ struct RecordedSessionJSONLTests {
     func longFileStreams() throws {
         // Lines of varied length, so that line ends fall anywhere in a read chunk.
         let (session, entries) = longSession("long") { String(repeating: "é", count: $0 % 97) }
-        let text = RecordedSession(session: session, entries: entries, file: "long.jsonl").jsonl()
+        let text = RecordedSession(session: session, entries: entries, source: .textFile("long.jsonl")).jsonl()
         #expect(text.utf8.count > 4 << 16)
         let url = directory.url.appendingPathComponent("long.jsonl")
         try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: url)
@@ -158,7 +156,7 @@ struct RecordedSessionJSONLTests {
     @Test("an export that reaches a damaged entry has written the header and every line before it, across chunks")
     func exportStopsAfterTheLinesBeforeADamagedEntry() throws {
         let (session, entries) = longSession("damaged") { String(repeating: "x", count: 40 + $0 % 60) }
-        let text = RecordedSession(session: session, entries: entries, file: "damaged.jsonl").jsonl()
+        let text = RecordedSession(session: session, entries: entries, source: .textFile("damaged.jsonl")).jsonl()
         let source = directory.url.appendingPathComponent("damaged.jsonl")
         try Data(text.utf8).write(to: source)
         let journalPath = directory.path("damaged.actionlog")
@@ -202,12 +200,11 @@ struct RecordedSessionJSONLTests {
             Entry(seq: seq, time: time, label: seq == 0 ? nil : "tick", action: seq == 0 ? nil : ["tick": [:]],
                   content: .keyframe(["n": JSONValue(integerLiteral: seq)]), effect: nil)
         }
-        let session = JournalSession(
-            id: 0, name: "times", startedAt: times[1], endedAt: times[7], status: .closed, libraryVersion: "0.1.0",
+        let session = SessionHeader(name: "times", startedAt: times[1], endedAt: times[7], status: .closed, libraryVersion: "0.1.0",
             appVersion: nil, stateType: "T", actionType: "A", effectType: nil, metadata: [:],
             entryCount: entries.count, droppedCount: 0, lastEntryAt: nil
         )
-        let recorded = RecordedSession(session: session, entries: entries, file: "times.jsonl")
+        let recorded = RecordedSession(session: session, entries: entries, source: .textFile("times.jsonl"))
         let text = recorded.jsonl()
         var current = text
         for round in 0..<3 {

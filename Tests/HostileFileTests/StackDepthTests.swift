@@ -70,10 +70,9 @@ struct StackDepthTests {
                   content: .delta(try JSONPatch(JSONValue(parsing: #"[{"op":"replace","path":"\#(innermost)","value":{}}]"#))), effect: nil),
             Entry(seq: 2, time: time, label: "wait", action: ["wait": [:]], content: .keyframe(try JSONValue(parsing: deepest("{}"))), effect: nil),
         ]
-        let session = JournalSession(
-            id: 0, name: "deep", startedAt: time, endedAt: time, status: .closed, libraryVersion: "0.1.0", appVersion: nil,
+        let session = SessionHeader(name: "deep", startedAt: time, endedAt: time, status: .closed, libraryVersion: "0.1.0", appVersion: nil,
             stateType: "Node", actionType: "Poke", effectType: nil, metadata: [:], entryCount: 3, droppedCount: 0, lastEntryAt: time)
-        return RecordedSession(session: session, entries: entries, file: "deep.jsonl")
+        return RecordedSession(session: session, entries: entries, source: .textFile("deep.jsonl"))
     }
 
     /// Every reader over the deepest session; returns what it read, as text, to compare.

@@ -160,7 +160,7 @@ struct GoldenTimeFormTests {
         let new = ServiceCall(service: "ProductService", method: "addToBasket", arguments: ["p-7", 1], outcome: .returned(2), answered: 5)
         let dropped = ServiceCall(service: "ProductService", method: "fetchProduct", arguments: ["p-7"], outcome: .returned(.null), answered: 2)
         #expect(CallChanges.changes([dropped, old], [new]).map(\.1) == [.dropped(dropped), .changed(old, to: new)])
-        var recorded = RecordedSession(session: Self.session, entries: [], file: "a.jsonl")
+        var recorded = RecordedSession(session: Self.session, entries: [], source: .textFile("a.jsonl"))
         recorded.handlers = [HandlerRecord(seq: 3, started: 3, records: [.call(old)])]
         var now = recorded
         now.handlers = [HandlerRecord(seq: 3, started: 3, records: [.call(new)])]
@@ -170,8 +170,7 @@ struct GoldenTimeFormTests {
             """)
     }
 
-    static let session = JournalSession(
-        id: 0, name: "s", startedAt: Date(timeIntervalSince1970: 0), endedAt: nil, status: .recording, libraryVersion: "0",
+    static let session = SessionHeader(name: "s", startedAt: Date(timeIntervalSince1970: 0), endedAt: nil, status: .recording, libraryVersion: "0",
         appVersion: nil, stateType: "S", actionType: "A", effectType: nil, metadata: [:], entryCount: 0, droppedCount: 0, lastEntryAt: nil)
 
     @Test("withZeroTimes clears every time and duration and keeps the rest; the text form reads it back")

@@ -142,12 +142,8 @@ struct RedactionReplayTests {
     func damagedListIsRefused() throws {
         let (path, id) = try record()
         var recorded = try Journal(path: path).recordedSession(id)
-        recorded.session = JournalSession(
-            id: 0, name: recorded.session.name, startedAt: recorded.session.startedAt, endedAt: recorded.session.endedAt,
-            status: .closed, libraryVersion: recorded.session.libraryVersion, appVersion: nil, stateType: recorded.session.stateType,
-            actionType: recorded.session.actionType, effectType: nil, metadata: ["actionlog.redactedPaths": ["/token", 7]],
-            entryCount: recorded.entries.count, droppedCount: 0, lastEntryAt: nil)
-        recorded.file = "vault.jsonl"
+        recorded.session.metadata = ["actionlog.redactedPaths": ["/token", 7]]
+        recorded.source = .textFile("vault.jsonl")
         let report = try Replay(recording: recorded, reducer: reduceVault).run()
         #expect(report.failure?.description == """
             vault.jsonl, session "vault": the session's redacted paths cannot be read ("actionlog.redactedPaths" holds a number, not a path), \

@@ -218,13 +218,8 @@ struct ReplayOptionsTests {
     @Test("a session recorded by a newer ActionLog is refused")
     func newerLibraryRefused() throws {
         let (journal, id) = try record(directory.path("notes.actionlog"), initial: Notebook(), [.add("a")], reduce: Notebook.reducer(clock: 0))
-        let recorded = try journal.recordedSession(id)
-        let s = recorded.session
-        let newer = RecordedSession(
-            session: JournalSession(id: s.id, name: s.name, startedAt: s.startedAt, endedAt: s.endedAt, status: s.status,
-                             libraryVersion: "9.1.0", appVersion: nil, stateType: s.stateType, actionType: s.actionType,
-                             effectType: nil, metadata: s.metadata, entryCount: s.entryCount, droppedCount: 0, lastEntryAt: nil),
-            entries: recorded.entries, file: recorded.file)
+        var newer = try journal.recordedSession(id)
+        newer.session.libraryVersion = "9.1.0"
         let report = try Replay(recording: newer, reducer: Notebook.reducer(clock: 0)).run()
         #expect(report.failure?.code == .newerSession)
         #expect(report.description == """

@@ -180,12 +180,11 @@ struct ReplayTests {
     @Test("a session whose entry 0 is not its initial state is a replay failure with the readers' own message")
     func noInitialState() throws {
         let epoch = Date(timeIntervalSince1970: 0)
-        let session = JournalSession(
-            id: 0, name: "cart", startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLogLibrary.version,
+        let session = SessionHeader(name: "cart", startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLogLibrary.version,
             appVersion: nil, stateType: "CartV1", actionType: "CartV1.Action", effectType: nil, metadata: [:],
             entryCount: 1, droppedCount: 0, lastEntryAt: epoch)
         let entries = [Entry(seq: 0, time: epoch, label: nil, action: nil, content: .delta(JSONPatch()), effect: nil)]
-        let report = try Replay(recording: RecordedSession(session: session, entries: entries, file: "cart.jsonl"), reducer: CartV1.reduce).run()
+        let report = try Replay(recording: RecordedSession(session: session, entries: entries, source: .textFile("cart.jsonl")), reducer: CartV1.reduce).run()
         #expect(report.failure?.code == .noInitialState)
         #expect(report.failure?.description == #"cart.jsonl, session "cart", entry 0: entry 0 must be a keyframe holding the initial state and no action"#)
     }

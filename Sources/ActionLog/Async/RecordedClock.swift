@@ -53,9 +53,6 @@
 /// edit at each call site: `Task.sleep(for: .seconds(5), clock: .recorded)` (see ``recorded``).
 /// `Task.sleep(nanoseconds:)` has no clock parameter: write `Task.sleep(for: .nanoseconds(n), clock: .recorded)`.
 public struct RecordedClock: Clock {
-    /// A duration, as Swift's clocks measure them.
-    public typealias Duration = Swift.Duration
-
     /// A moment of a ``RecordedClock``: a duration since its origin, the instant the clock was made.
     ///
     /// ```swift
@@ -63,9 +60,6 @@ public struct RecordedClock: Clock {
     /// try await clock.sleep(until: deadline)
     /// ```
     public struct Instant: InstantProtocol {
-        /// A duration, as Swift's clocks measure them.
-        public typealias Duration = Swift.Duration
-
         /// How long after the clock's origin this instant is.
         package var sinceOrigin: Duration
 

@@ -109,9 +109,6 @@ public struct ChunkedArray<Element> {
 // MARK: - Collection
 
 extension ChunkedArray: RandomAccessCollection, MutableCollection {
-    public typealias Index = Int
-    public typealias Indices = Range<Int>
-
     /// 0.
     @inlinable public var startIndex: Int { 0 }
     /// ``count``.
@@ -163,11 +160,6 @@ extension ChunkedArray: RangeReplaceableCollection {
         }
         while count > newCount { removeLast() }
     }
-
-    /// Does nothing: each leaf is allocated whole (64 elements) when the first element goes into it.
-    ///
-    /// - Parameter minimumCapacity: ignored.
-    public mutating func reserveCapacity(_ minimumCapacity: Int) {}
 }
 
 extension ChunkedArray: ExpressibleByArrayLiteral {

@@ -215,7 +215,7 @@ public final class Journal: Sendable {
     private func session(from row: Row) throws(ActionLogError) -> JournalSession {
         let id = row.int(0)
         let storedStatus = row.text(4) ?? ""
-        guard var status = JournalSession.Status(rawValue: storedStatus) else {
+        guard var status = SessionHeader.Status(rawValue: storedStatus) else {
             throw ActionLogError(.corrupt, file: fileName, session: id, reason: "unknown session status \"\(storedStatus)\"")
         }
         func time(_ column: Int32, _ what: String) throws(ActionLogError) -> Date? {
@@ -242,8 +242,7 @@ public final class Journal: Sendable {
         } catch {
             throw ActionLogError(.corrupt, file: fileName, session: id, reason: "the session metadata is not valid JSON: \(error)")
         }
-        return JournalSession(
-            id: id,
+        return JournalSession(id: id, header: SessionHeader(
             name: row.text(1) ?? "",
             startedAt: startedAt,
             endedAt: endedAt,
@@ -257,7 +256,7 @@ public final class Journal: Sendable {
             entryCount: Int(row.int(12)),
             droppedCount: Int(row.int(11)),
             lastEntryAt: lastEntryAt
-        )
+        ))
     }
 
     /// Persists `interrupted` for sessions left `recording` by a recorder that no longer runs.
@@ -436,7 +435,7 @@ extension Journal {
     /// - Throws: ``ActionLogError`` when there is no such session or an entry cannot be read.
     public func recordedSession(_ id: JournalSession.ID) throws(ActionLogError) -> RecordedSession {
         try snapshot { () throws(ActionLogError) in
-            var recorded = RecordedSession(session: try session(id), entries: try entries(in: id), file: fileName)
+            var recorded = RecordedSession(session: try session(id).header, entries: try entries(in: id), source: .journal(file: fileName, id: id))
             recorded.handlers = try handlerRecords(in: id)
             return recorded
         }

@@ -22,7 +22,7 @@ package struct PruneReport: Sendable, Equatable {
         /// The session's name.
         package let name: String
         /// `closed` or `interrupted`: a live session is never removed.
-        package let status: JournalSession.Status
+        package let status: SessionHeader.Status
         /// Its entries, entry 0 and gaps included.
         package let entryCount: Int
         /// The UTF-8 bytes of its entries' texts (see ``RetentionPolicy/maximumBytes``).

@@ -19,7 +19,7 @@ struct RetentionPlan {
         let order: Int
         let id: JournalSession.ID
         let name: String
-        let status: JournalSession.Status
+        let status: SessionHeader.Status
         let isLive: Bool
         let startedAt: Double
         let endedAt: Double?
@@ -31,7 +31,7 @@ struct RetentionPlan {
             let id = row.int(0)
             order += 1
             let stored = row.text(2) ?? ""
-            guard let status = JournalSession.Status(rawValue: stored) else {
+            guard let status = SessionHeader.Status(rawValue: stored) else {
                 throw ActionLogError(.corrupt, file: file, session: id, reason: "unknown session status \(JSONPatch.quoted(stored))")
             }
             let isLive = status == .recording && SessionLock.isHeld(journal: path, session: id)

@@ -1,15 +1,46 @@
 import Foundation
 
-/// One recording: a store instance from start to close, as a journal lists it.
+/// One recording as a journal lists it: the session's id in the journal, and its header.
+///
+/// The header's properties read as the session's own (`session.name`, `session.status`).
 ///
 /// ```swift
 /// for session in try journal.sessions() {
 ///     print(session.id, session.name, session.status, session.entryCount)
 /// }
 /// ```
+@dynamicMemberLookup
 public struct JournalSession: Sendable, Hashable, Identifiable {
     public typealias ID = Int64
 
+    /// The session's id in its journal, the number `replay-cli` takes as `--session`. It belongs to
+    /// the journal: a copy of the session in another journal, or in a text file, has another or none.
+    public let id: ID
+    /// What the journal records of the session besides its entries.
+    public let header: SessionHeader
+
+    /// A property of the session's ``header``, read as the session's own: `session.name`.
+    public subscript<Value>(dynamicMember keyPath: KeyPath<SessionHeader, Value>) -> Value {
+        header[keyPath: keyPath]
+    }
+
+    package init(id: ID, header: SessionHeader) {
+        self.id = id
+        self.header = header
+    }
+}
+
+/// What a session records about itself besides its entries: its name, times, status, versions,
+/// metadata and counts.
+///
+/// A journal lists it with the session's id (``JournalSession``); a text file holds it in its first
+/// line, with no id (``RecordedSession``).
+///
+/// ```swift
+/// let recorded = try RecordedSession(contentsOfJSONL: URL(fileURLWithPath: "fixtures/checkout.jsonl"))
+/// print(recorded.session.name, recorded.session.status, recorded.session.entryCount)
+/// ```
+public struct SessionHeader: Sendable, Hashable {
     /// Where a session stands.
     public enum Status: String, Sendable, Hashable, CaseIterable {
         /// A live process is recording it now.
@@ -20,49 +51,47 @@ public struct JournalSession: Sendable, Hashable, Identifiable {
         case interrupted
     }
 
-    public let id: ID
-    public let name: String
-    public let startedAt: Date
+    public var name: String
+    public var startedAt: Date
     /// When the session was closed; for an interrupted session, the time of its last entry.
-    public let endedAt: Date?
+    public var endedAt: Date?
     /// The status as of reading. A session whose file says `recording` but that no live process
     /// records reads as ``Status/interrupted``.
-    public let status: Status
+    public var status: Status
     /// The ActionLog version that recorded it.
-    package let libraryVersion: String
-    public let appVersion: String?
+    package var libraryVersion: String
+    public var appVersion: String?
     /// `String(reflecting:)` of the recorded state type, e.g. `MyApp.Cart.State`.
-    package let stateType: String
-    package let actionType: String
-    package let effectType: String?
+    package var stateType: String
+    package var actionType: String
+    package var effectType: String?
     /// Free-form metadata given at recording time; a JSON object.
-    public let metadata: JSONValue
+    public var metadata: JSONValue
     /// Entries in the session, entry 0 (the initial state) and gaps included. Read from a journal,
     /// the last entry's seq + 1 (entries are numbered from 0 without holes, a loss being a `gap`
     /// entry), so that it costs a primary-key lookup, not a count; `replay-cli verify` names holes.
-    public let entryCount: Int
+    public var entryCount: Int
     /// Actions lost to back-pressure or failures; each loss is also a `gap` entry.
-    public let droppedCount: Int
+    public var droppedCount: Int
     /// The time of the last entry, if any.
-    package let lastEntryAt: Date?
+    package var lastEntryAt: Date?
 
-    /// Makes a session's metadata, for code that builds sessions itself (importing a text form,
+    /// Makes a session's header, for code that builds sessions itself (importing a text form,
     /// recording a golden from a list of actions).
     ///
     /// ```swift
-    /// let session = JournalSession(id: 0, name: "checkout", startedAt: .now, endedAt: .now, status: .closed,
-    ///                       libraryVersion: ActionLogLibrary.version, appVersion: nil, stateType: "Checkout",
-    ///                       actionType: "Checkout.Event", effectType: nil, metadata: [:],
-    ///                       entryCount: 1, droppedCount: 0, lastEntryAt: nil)
+    /// let header = SessionHeader(name: "checkout", startedAt: .now, endedAt: .now, status: .closed,
+    ///                            libraryVersion: ActionLogLibrary.version, appVersion: nil, stateType: "Checkout",
+    ///                            actionType: "Checkout.Event", effectType: nil, metadata: [:],
+    ///                            entryCount: 1, droppedCount: 0, lastEntryAt: nil)
     /// ```
     ///
     /// - Parameters: the properties of the same names.
     package init(
-        id: ID, name: String, startedAt: Date, endedAt: Date?, status: Status, libraryVersion: String,
+        name: String, startedAt: Date, endedAt: Date?, status: Status, libraryVersion: String,
         appVersion: String?, stateType: String, actionType: String, effectType: String?, metadata: JSONValue,
         entryCount: Int, droppedCount: Int, lastEntryAt: Date?
     ) {
-        self.id = id
         self.name = name
         self.startedAt = startedAt
         self.endedAt = endedAt
@@ -77,10 +106,6 @@ public struct JournalSession: Sendable, Hashable, Identifiable {
         self.droppedCount = droppedCount
         self.lastEntryAt = lastEntryAt
     }
-
-    /// The id, or `nil` for a session outside a journal (read from the text form, id 0): how
-    /// messages locate the session.
-    package var journalID: ID? { id == 0 ? nil : id }
 
     /// From the start to the end, or to the last entry while the session is recording.
     package var duration: TimeInterval? {
@@ -97,7 +122,7 @@ extension Int {
     }
 }
 
-extension JournalSession {
+extension SessionHeader {
     /// What is wrong with the session's own record, apart from its entries, as phrases: the one
     /// statement of these rules, which `verify` reports as findings and an import refuses (the text
     /// form checked for import, ``RecordedSession/checkImportable()``), so that nothing imported
@@ -118,7 +143,7 @@ extension [JournalSession] {
     /// - Parameter limit: the most names listed.
     package func quotedNames(limit: Int = 8) -> String {
         var seen = Set<String>()
-        let names = map(\.name).filter { seen.insert($0).inserted }
+        let names = map { $0.name }.filter { seen.insert($0).inserted }
         return Self.quoted([String](names.prefix(Swift.max(1, limit))), distinct: names.count)
     }
 

@@ -141,7 +141,7 @@ package struct KeyframePolicy: Sendable, Equatable {
     /// - Parameters:
     ///   - deltaBudget: the deltas' byte budget, as a multiple of the keyframe's size.
     ///   - maximumDeltaRun: the most deltas between two keyframes.
-    public init(deltaBudget: Double = 2, maximumDeltaRun: Int = 4096) {
+    package init(deltaBudget: Double = 2, maximumDeltaRun: Int = 4096) {
         self.deltaBudget = deltaBudget
         self.maximumDeltaRun = maximumDeltaRun
     }
@@ -157,8 +157,8 @@ extension KeyframePolicy {
     ///
     /// ```swift
     /// var budget = KeyframePolicy.Budget(KeyframePolicy())
-    /// budget.keyframe(bytes: keyframeText.utf8.count)
-    /// if budget.allowsDelta, budget.admitDelta(bytes: patchText.utf8.count) { store(patchText) } else { ... }
+    /// budget.keyframe(bytes: initialText.utf8.count)   // entry 0
+    /// let (kind, text) = budget.store(delta: { (patchText, patchText.utf8.count) }, keyframe: { (stateText, stateText.utf8.count) })
     /// ```
     package struct Budget: Sendable {
         /// The policy being followed.
@@ -200,6 +200,31 @@ extension KeyframePolicy {
             deltaBytes += size
             deltaRun += 1
             return true
+        }
+
+        /// Decides how the next state is stored, keyframe or delta: the one place the recorder and
+        /// re-recorded goldens decide it. A delta when `delta` gives one (it is asked only while the
+        /// run allows another) and ``admitDelta(bytes:)`` admits its size; otherwise the keyframe
+        /// `keyframe` gives, which starts a new interval.
+        ///
+        /// ```swift
+        /// let (kind, text) = budget.store(
+        ///     delta: { patch.map { ($0.canonicalText, $0.canonicalText.utf8.count) } },
+        ///     keyframe: { (state.canonicalText, state.canonicalText.utf8.count) })
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - delta: what is stored for the change from the previous state, and its size in bytes;
+        ///     `nil` when the change cannot be stored as one (after a gap, or a patch that cannot be redacted).
+        ///   - keyframe: what is stored for the full state, and its size in bytes.
+        /// - Returns: the kind chosen and what it stores.
+        package mutating func store<Stored>(
+            delta: () throws -> (Stored, bytes: Int)?, keyframe: () throws -> (Stored, bytes: Int)
+        ) rethrows -> (kind: Entry.Kind, stored: Stored) {
+            if allowsDelta, let (stored, size) = try delta(), admitDelta(bytes: size) { return (.delta, stored) }
+            let (stored, size) = try keyframe()
+            self.keyframe(bytes: size)
+            return (.keyframe, stored)
         }
 
         /// Starts a new interval at a keyframe of `size` bytes.

@@ -427,31 +427,32 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
             patch = afterGap ? nil : previousState.map { JSONPatch.diff(from: $0, to: json) }
         }
         keyframeAfterGap = false
-        // Redaction: a patch that cannot be redacted exactly is written as a keyframe instead.
-        if let patch, budget.allowsDelta, !afterGap, let patch = redactor.delta(patch) {
-            let text = patch.canonicalText
-            if budget.admitDelta(bytes: text.utf8.count) {
-                if !trustsEquality { previousState = json }
-                return (.delta, text)
-            }
-        }
-        if trustsEquality, patch != nil, !afterGap {
-            let full = try encoder.encodeWhole(state)
-            if full != json {
-                let fields = json.differences(to: full).prefix(3).map { $0.path.description }.joined(separator: ", ")
-                report(.equalityMismatch, entry: nil, """
-                    \(String(reflecting: State.self)): == says unchanged where the encoding changed (\(fields)); \
-                    the entries since the last keyframe may hold stale values there, and the rest of the session is encoded in full
-                    """)
-                trustsEquality = false
-                json = full
-            }
-        }
-        let text = redactor.keyframe(json).canonicalText
-        budget.keyframe(bytes: text.utf8.count)
-        keyframeBytes = text.utf8.count
+        let stored = try budget.store(
+            delta: { () -> (String, bytes: Int)? in
+                // Redaction: a patch that cannot be redacted exactly is written as a keyframe instead.
+                guard let patch, !afterGap, let redacted = redactor.delta(patch) else { return nil }
+                let text = redacted.canonicalText
+                return (text, text.utf8.count)
+            },
+            keyframe: { () throws -> (String, bytes: Int) in
+                if trustsEquality, patch != nil, !afterGap {
+                    let full = try encoder.encodeWhole(state)
+                    if full != json {
+                        let fields = json.differences(to: full).prefix(3).map { $0.path.description }.joined(separator: ", ")
+                        report(.equalityMismatch, entry: nil, """
+                            \(String(reflecting: State.self)): == says unchanged where the encoding changed (\(fields)); \
+                            the entries since the last keyframe may hold stale values there, and the rest of the session is encoded in full
+                            """)
+                        trustsEquality = false
+                        json = full
+                    }
+                }
+                let text = redactor.keyframe(json).canonicalText
+                keyframeBytes = text.utf8.count
+                return (text, text.utf8.count)
+            })
         if !trustsEquality { previousState = json }
-        return (.keyframe, text)
+        return stored
     }
 
     private func report(_ code: ActionLogError.Code, entry: Int?, _ reason: String) {

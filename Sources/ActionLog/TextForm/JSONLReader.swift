@@ -5,7 +5,7 @@ struct JSONLReader {
     let file: String
     private var source: ByteLines
     /// The session from the header; its entry count and last time are known once all is read.
-    let header: JournalSession
+    let header: SessionHeader
     /// A blank line read ahead, and its number: an error unless only blank lines follow it.
     private var blank: Int?
     private var expected = 0
@@ -157,18 +157,17 @@ struct JSONLReader {
     mutating func readAll() throws(ActionLogError) -> RecordedSession {
         var entries: [Entry] = []
         while let entry = try next(checking: false) { entries.append(entry) }
-        var recorded = RecordedSession(session: session(entryCount: entries.count), entries: entries, file: file)
+        var recorded = RecordedSession(session: session(entryCount: entries.count), entries: entries, source: .textFile(file))
         recorded.handlers = collected.inOrder
         return recorded
     }
 
     /// The header's session, with what reading the entries found.
-    func session(entryCount: Int) -> JournalSession {
-        JournalSession(
-            id: 0, name: header.name, startedAt: header.startedAt, endedAt: header.endedAt, status: header.status,
-            libraryVersion: header.libraryVersion, appVersion: header.appVersion, stateType: header.stateType,
-            actionType: header.actionType, effectType: header.effectType, metadata: header.metadata,
-            entryCount: entryCount, droppedCount: header.droppedCount, lastEntryAt: lastTime)
+    func session(entryCount: Int) -> SessionHeader {
+        var session = header
+        session.entryCount = entryCount
+        session.lastEntryAt = lastTime
+        return session
     }
 
     /// How deep a line may nest: one level for the line's own object, so that the state, patch,
@@ -177,7 +176,7 @@ struct JSONLReader {
     static let lineDepth = JSONValue.maximumDepth + 1
 
     /// Reads line 1: a header of a format this ActionLog reads. The entry count is filled in later.
-    private static func readHeader(_ line: ArraySlice<UInt8>, file: String) throws(ActionLogError) -> JournalSession {
+    private static func readHeader(_ line: ArraySlice<UInt8>, file: String) throws(ActionLogError) -> SessionHeader {
         // A journal given where its text form is expected: said so, rather than as bad JSON at byte 0.
         if line.starts(with: Array("SQLite format 3".utf8) + [0]) {
             throw ActionLogError(.notAJournal, file: file, reason: "an SQLite database (a journal?), not an ActionLog session in text form")
@@ -205,8 +204,7 @@ struct JSONLReader {
         guard format >= 1 else { throw fail(file, line: 1, entry: nil, "unknown text format \(format)") }
         let dropped = try fields.int("dropped") ?? 0
         guard dropped >= 0 else { throw fields.fail("\"dropped\" must not be negative, not \(dropped)") }
-        let session = JournalSession(
-            id: 0,
+        let session = SessionHeader(
             name: try fields.require(fields.string("name"), "name"),
             startedAt: try fields.require(fields.time("startedAt"), "startedAt"),
             endedAt: try fields.time("endedAt"),
@@ -314,9 +312,9 @@ private struct Fields {
         return JSONLTime.date(seconds)
     }
 
-    func status() throws(ActionLogError) -> JournalSession.Status {
+    func status() throws(ActionLogError) -> SessionHeader.Status {
         let name = try require(string("status"), "status")
-        guard let status = JournalSession.Status(rawValue: name) else {
+        guard let status = SessionHeader.Status(rawValue: name) else {
             throw fail("unknown session status \"\(name)\" (expected recording, closed or interrupted)")
         }
         return status
@@ -350,7 +348,7 @@ extension RecordedSession {
         init(reader: JSONLReader) { self.reader = reader }
 
         /// The header's session (its entry count is the entries read so far).
-        package var session: JournalSession { reader.session(entryCount: count) }
+        package var session: SessionHeader { reader.session(entryCount: count) }
         /// The file's name.
         package var file: String { reader.file }
         /// The handler records of the entries read so far.

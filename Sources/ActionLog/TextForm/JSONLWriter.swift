@@ -8,7 +8,7 @@ struct JSONLWriter {
     private var isFirst = true
 
     /// The header line: the session's metadata.
-    mutating func header(_ session: JournalSession) {
+    mutating func header(_ session: SessionHeader) {
         begin()
         add("actionlog", "\"session\"")
         add("format", String(RecordedSession.jsonlFormatVersion))
@@ -117,7 +117,7 @@ extension Journal {
             let session = try self.session(id)
             var handlers = HandlerRecordPager(journal: self, session: id)
             var cursor = try entryCursor(in: id)
-            try RecordedSession.writeJSONL(session: session, file: fileName, to: handle, handler: { seq throws(ActionLogError) in try handlers.record(at: seq) }) {
+            try RecordedSession.writeJSONL(session: session.header, source: .journal(file: fileName, id: id), to: handle, handler: { seq throws(ActionLogError) in try handlers.record(at: seq) }) {
                 () throws(ActionLogError) in try cursor.next()
             }
         }
@@ -133,7 +133,7 @@ extension Journal {
         var handlers = HandlerRecordPager(journal: self, session: id)
         var cursor = try entryCursor(in: id)
         try RecordedSession.writeJSONL(
-            session: session, file: fileName, handler: { seq throws(ActionLogError) in try handlers.record(at: seq) },
+            session: session.header, source: .journal(file: fileName, id: id), handler: { seq throws(ActionLogError) in try handlers.record(at: seq) },
             next: { () throws(ActionLogError) in try cursor.next() }, write: write)
     }
 }
@@ -141,22 +141,23 @@ extension Journal {
 extension RecordedSession {
     /// Writes a session's text form from entries read one at a time, checking them on the way.
     package static func writeJSONL(
-        session: JournalSession, file: String, to handle: FileHandle, handler: (Int) throws(ActionLogError) -> HandlerRecord? = { _ in nil },
+        session: SessionHeader, source: Source, to handle: FileHandle, handler: (Int) throws(ActionLogError) -> HandlerRecord? = { _ in nil },
         next: () throws(ActionLogError) -> Entry?
     ) throws(ActionLogError) {
+        let (file, id) = (source.file, source.journalID)
         do {
-            try writeJSONL(session: session, file: file, handler: handler, next: next) { bytes in
+            try writeJSONL(session: session, source: source, handler: handler, next: next) { bytes in
                 do {
                     try handle.write(contentsOf: bytes)
                 } catch {
-                    throw ActionLogError(.fileSystem, file: file, session: session.journalID, reason: "cannot write the text form: \(error.localizedDescription)")
+                    throw ActionLogError(.fileSystem, file: file, session: id, reason: "cannot write the text form: \(error.localizedDescription)")
                 }
             }
         } catch let error as ActionLogError {
             throw error
         } catch {
             // Unreachable: `next` and the writer above throw only ActionLogError.
-            throw ActionLogError(.fileSystem, file: file, session: session.journalID, reason: "cannot write the text form: \(error)")
+            throw ActionLogError(.fileSystem, file: file, session: id, reason: "cannot write the text form: \(error)")
         }
     }
 
@@ -165,11 +166,11 @@ extension RecordedSession {
     ///
     /// - Throws: ``ActionLogError`` for the session's errors, or what `write` throws.
     package static func writeJSONL(
-        session: JournalSession, file: String, handler: (Int) throws(ActionLogError) -> HandlerRecord? = { _ in nil },
+        session: SessionHeader, source: Source, handler: (Int) throws(ActionLogError) -> HandlerRecord? = { _ in nil },
         next: () throws(ActionLogError) -> Entry?, write: ([UInt8]) throws -> Void
     ) throws {
         var writer = JSONLWriter()
-        var states = StateWalk(file: file, session: session.journalID)
+        var states = StateWalk(file: source.file, session: source.journalID)
         writer.header(session)
         func drain(force: Bool) throws {
             guard force || writer.buffer.count >= 1 << 16 else { return }

@@ -43,11 +43,11 @@ extension Journal {
     ///   - next: the next entry, or `nil` after the last.
     /// - Returns: the new session's id.
     package func insert(
-        session: JournalSession, file source: String, handlers: () -> [HandlerRecord] = { [] }, next: () throws(ActionLogError) -> Entry?
+        session: SessionHeader, file source: String, handlers: () -> [HandlerRecord] = { [] }, next: () throws(ActionLogError) -> Entry?
     ) throws(ActionLogError) -> JournalSession.ID {
         let file = fileName
         let isLive = session.status == .recording
-        let status = isLive ? JournalSession.Status.interrupted : session.status
+        let status = isLive ? SessionHeader.Status.interrupted : session.status
         return try read { connection in
             guard connection.mode == .readWrite else {
                 throw ActionLogError(.fileSystem, file: file, reason: "opened read-only, so no session can be inserted; open it with mode: .readWrite")
@@ -69,7 +69,7 @@ extension Journal {
                     INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                     """)
-                var states = StateWalk(file: source, session: session.journalID)
+                var states = StateWalk(file: source, session: nil)
                 var lastTime: Double?
                 while let entry = try next() {
                     try states.checkAction(of: entry)
@@ -93,7 +93,7 @@ extension Journal {
                 try states.finish(droppedCount: session.droppedCount)
                 for handler in handlers() {
                     guard handler.seq >= 1, handler.seq < states.entryCount else {
-                        throw ActionLogError(.corrupt, file: source, session: session.journalID, entry: handler.seq, reason: "a handler record for an entry the session does not have")
+                        throw ActionLogError(.corrupt, file: source, entry: handler.seq, reason: "a handler record for an entry the session does not have")
                     }
                     do throws(SQLiteError) {
                         try HandlerInserter.insert(handler, connection: connection, session: id, seq: handler.seq)
@@ -144,7 +144,7 @@ extension Journal {
     ///   - inserted: called with the number of entries read for inserting so far, and the total.
     package static func importingJSONL(
         at url: URL, into path: String, checked: (Int) -> Void = { _ in }, inserted: (Int, Int) -> Void = { _, _ in }
-    ) throws(ActionLogError) -> (session: JournalSession, id: JournalSession.ID) {
+    ) throws(ActionLogError) -> (session: SessionHeader, id: JournalSession.ID) {
         var check = try JSONLReader(url: url, readTwice: true)
         var count = 0
         while try check.next(checking: true) != nil {
@@ -221,12 +221,6 @@ extension RecordedSession {
         }
     }
 
-    /// The session's id for errors: `nil` for a session without a journal.
-    package var journalID: JournalSession.ID? { session.journalID }
-
-    /// Whether the session was read from the text form: it has no journal id (journals count from 1).
-    var isTextForm: Bool { session.id == 0 }
-
     /// An error of ``StateWalk`` about this session, located the way people find it: by the
     /// session id in a journal; by the line in a text file. Other errors pass unchanged.
     package func locate(_ error: ActionLogError) -> ActionLogError {
@@ -242,8 +236,8 @@ extension RecordedSession {
     ///   - seq: the entry concerned; `nil` for the session itself.
     ///   - reason: what is wrong.
     func error(_ code: ActionLogError.Code, entry seq: Int?, _ reason: String) -> ActionLogError {
-        guard isTextForm else {
-            return ActionLogError(code, file: file, session: session.id, entry: seq, reason: reason)
+        if let id = journalID {
+            return ActionLogError(code, file: file, session: id, entry: seq, reason: reason)
         }
         // An entry that is not in the file has no line to point at.
         if let seq, !(entries.indices.contains(seq) && entries[seq].seq == seq) {

@@ -43,7 +43,7 @@ extension RecordedSession {
     /// Reads the text form written by ``jsonl()``.
     ///
     /// Keys may come in any order and unknown keys are ignored, so files written by a later ActionLog
-    /// of the same format version still read. The session's ``JournalSession/id`` is 0: ids belong to a journal.
+    /// of the same format version still read. Its ``source`` is the file: ids belong to a journal.
     ///
     /// ```swift
     /// let recorded = try RecordedSession(jsonl: text, file: "checkout.jsonl")

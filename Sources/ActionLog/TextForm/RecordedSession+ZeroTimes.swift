@@ -25,14 +25,15 @@ extension RecordedSession {
     }
 }
 
-extension JournalSession {
+extension SessionHeader {
     /// The session with its start, end (when it has one) and last entry time at 0.
-    package func withZeroTimes() -> JournalSession {
+    package func withZeroTimes() -> SessionHeader {
         let epoch = Date(timeIntervalSince1970: 0)
-        return JournalSession(
-            id: id, name: name, startedAt: epoch, endedAt: endedAt.map { _ in epoch }, status: status, libraryVersion: libraryVersion,
-            appVersion: appVersion, stateType: stateType, actionType: actionType, effectType: effectType, metadata: metadata,
-            entryCount: entryCount, droppedCount: droppedCount, lastEntryAt: lastEntryAt.map { _ in epoch })
+        var copy = self
+        copy.startedAt = epoch
+        copy.endedAt = endedAt.map { _ in epoch }
+        copy.lastEntryAt = lastEntryAt.map { _ in epoch }
+        return copy
     }
 }
 

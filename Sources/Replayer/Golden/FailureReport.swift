@@ -59,14 +59,8 @@ enum FailureReport {
 
     /// The session with `(recorded)` or `(replayed)` after its name, so that the list tells them apart.
     private static func renamed(_ recording: RecordedSession, _ role: String) -> RecordedSession {
-        let session = recording.session
         var copy = recording
-        copy.session = JournalSession(
-            id: session.id, name: "\(session.name) (\(role))", startedAt: session.startedAt, endedAt: session.endedAt,
-            status: session.status, libraryVersion: session.libraryVersion, appVersion: session.appVersion,
-            stateType: session.stateType, actionType: session.actionType, effectType: session.effectType,
-            metadata: session.metadata, entryCount: session.entryCount, droppedCount: session.droppedCount,
-            lastEntryAt: session.lastEntryAt)
+        copy.session.name = "\(recording.session.name) (\(role))"
         return copy
     }
 }

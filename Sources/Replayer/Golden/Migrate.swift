@@ -75,7 +75,7 @@ public func migrate<Action: Decodable>(
         entries.append(entry.replacing(content: entry.content, action: new.action, label: new.label))
     }
     if !rewritten.isEmpty {
-        var migrated = RecordedSession(session: recorded.session, entries: entries, file: recorded.file)
+        var migrated = RecordedSession(session: recorded.session, entries: entries, source: recorded.source)
         migrated.handlers = recorded.handlers  // An asynchronous session keeps its turns, calls and output events.
         try file.write(migrated)
     }

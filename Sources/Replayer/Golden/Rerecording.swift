@@ -88,7 +88,7 @@ enum Rerecording {
         }
         result.recording = RecordedSession(
             session: recorded.session.rewritten(for: State.self, Action.self, Effect.self, entries: builder.entries),
-            entries: builder.entries, file: recorded.file)
+            entries: builder.entries, source: recorded.source)
         return result
     }
 
@@ -112,13 +112,12 @@ enum Rerecording {
                 entry(index + 1, label: ActionLabel.of(action), action: try encoder.encode(action)),
                 state: try encoder.encode(state), effect: try effect.map { try encoder.encode($0) })
         }
-        let session = JournalSession(
-            id: 0, name: name, startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: ActionLogLibrary.version,
-            appVersion: nil, stateType: String(reflecting: State.self), actionType: String(reflecting: Action.self),
-            effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
-            metadata: StateVersion.adding(State.self, to: [:]),
-            entryCount: builder.entries.count, droppedCount: 0, lastEntryAt: epoch)
-        return RecordedSession(session: session, entries: builder.entries, file: file)
+        let session = SessionHeader(
+            name: name, startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: "", appVersion: nil, stateType: "",
+            actionType: "", effectType: nil, metadata: [:], entryCount: 0, droppedCount: 0, lastEntryAt: epoch)
+        return RecordedSession(
+            session: session.rewritten(for: State.self, Action.self, Effect.self, entries: builder.entries),
+            entries: builder.entries, source: .textFile(file))
     }
 }
 
@@ -136,28 +135,27 @@ struct SessionBuilder {
             previous = nil
             return
         }
-        var content = Entry.Content.keyframe(state)
-        if let previous, budget.allowsDelta {
-            let patch = JSONPatch.diff(from: previous, to: state)
-            if budget.admitDelta(bytes: patch.canonicalText.utf8.count) {
-                content = .delta(patch)
-            }
-        }
-        if case .keyframe = content {
-            budget.keyframe(bytes: state.canonicalText.utf8.count)
-        }
-        previous = state
+        let previous = self.previous
+        let content = budget.store(
+            delta: { previous.map { JSONPatch.diff(from: $0, to: state) }.map { (Entry.Content.delta($0), $0.canonicalText.utf8.count) } },
+            keyframe: { (Entry.Content.keyframe(state), state.canonicalText.utf8.count) }
+        ).stored
+        self.previous = state
         entries.append(entry.replacing(content: content, effect: .some(effect)))
     }
 }
 
-extension JournalSession {
-    /// The session's metadata for a golden rewritten by this library with today's types.
-    func rewritten<State, Action, Effect>(for _: State.Type, _: Action.Type, _: Effect.Type, entries: [Entry]) -> JournalSession {
-        JournalSession(
-            id: id, name: name, startedAt: startedAt, endedAt: endedAt, status: status == .recording ? .interrupted : status,
-            libraryVersion: ActionLogLibrary.version, appVersion: appVersion, stateType: String(reflecting: State.self),
-            actionType: String(reflecting: Action.self), effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
-            metadata: StateVersion.adding(State.self, to: metadata), entryCount: entries.count, droppedCount: droppedCount, lastEntryAt: lastEntryAt)
+extension SessionHeader {
+    /// The header of a golden written by this library with today's types.
+    func rewritten<State, Action, Effect>(for _: State.Type, _: Action.Type, _: Effect.Type, entries: [Entry]) -> SessionHeader {
+        var header = self
+        if status == .recording { header.status = .interrupted }
+        header.libraryVersion = ActionLogLibrary.version
+        header.stateType = String(reflecting: State.self)
+        header.actionType = String(reflecting: Action.self)
+        header.effectType = Effect.self == Never.self ? nil : String(reflecting: Effect.self)
+        header.metadata = StateVersion.adding(State.self, to: metadata)
+        header.entryCount = entries.count
+        return header
     }
 }

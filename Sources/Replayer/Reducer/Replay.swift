@@ -94,7 +94,7 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
         switch source {
         case .journal(let journal, let id):
             // Entry by entry through a cursor: a session of any length costs one page of entries.
-            let header = RecordedSession(session: try journal.session(id), entries: [], file: journal.fileName)
+            let header = RecordedSession(session: try journal.session(id).header, entries: [], source: .journal(file: journal.fileName, id: id))
             return try runs { hintedThrough throws(ActionLogError) in
                 var cursor = try journal.entryCursor(in: id)
                 return ReplayRun(replay: self, recording: header, hintedThrough: hintedThrough) { () throws(ActionLogError) in

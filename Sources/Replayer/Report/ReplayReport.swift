@@ -15,10 +15,10 @@ import ActionLog
 public struct ReplayReport: Sendable, Equatable, CustomStringConvertible {
     /// The name of the file the session was read from.
     let file: String
-    /// The session's metadata.
-    package let session: JournalSession
+    /// The session's header.
+    package let session: SessionHeader
     /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` for a text file.
-    let sessionName: String
+    package let sessionName: String
     /// Entries whose action went through the reducer and whose state and effect matched.
     package let entriesReplayed: Int
     /// Entries with an action in the session (entry 0 and gaps not counted).

@@ -52,7 +52,7 @@ struct Import: ParsableCommand {
             return lstat(path, &info) != 0 && errno == ENOENT
         }
         // Read twice, a line at a time: checked whole before the journal is created, then inserted.
-        let (session, id): (JournalSession, JournalSession.ID)
+        let (session, id): (SessionHeader, JournalSession.ID)
         let checking = ProgressLine("import", total: nil, unit: "entries checked")
         var inserting: ProgressLine?
         do {

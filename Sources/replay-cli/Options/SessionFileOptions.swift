@@ -68,7 +68,7 @@ struct SessionFileOptions: ParsableArguments {
                 try check(sessionName: reader.session.name, file: reader.file)
                 let handlers = reader.handlers
                 try RecordedSession.writeJSONL(
-                    session: reader.session, file: reader.file, handler: { handlers.bySeq[$0] },
+                    session: reader.session, source: .textFile(reader.file), handler: { handlers.bySeq[$0] },
                     next: { () throws(ActionLogError) in try reader.next() }, write: counting)
             }
             return
