@@ -175,11 +175,14 @@ extension JSONValue {
 extension JSONPatch {
     /// The canonical text of ``jsonValue``, written straight from the operations without building
     /// their JSON objects; ``description`` gives it.
-    package var canonicalText: String {
+    package var canonicalText: String { String(decoding: canonicalBytes, as: UTF8.self) }
+
+    /// ``canonicalText`` as UTF-8 bytes.
+    package var canonicalBytes: [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(64 * operations.count + 2)
         writeCanonical(to: &output)
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// Appends ``canonicalText``.

@@ -130,7 +130,7 @@ package struct TimelineCursor: Sendable {
     /// - Throws: ``ActionLogError`` naming the entry when a kept row cannot be read.
     package mutating func next(keeping keeps: (_ kind: String, _ label: String?) -> Bool) throws(ActionLogError) -> Filtered? {
         guard let raw = try rows.nextRaw() else { return nil }
-        if raw.misstored == nil, raw.seq >= 0, !keeps(raw.kind, raw.label) { return .passed(seq: Int(raw.seq)) }
+        if raw.misstored == nil, raw.seq >= 0, !keeps(raw.stored.kind, raw.stored.label) { return .passed(seq: Int(raw.seq)) }
         return .kept(try raw.summary(file: rows.fileName))
     }
 }

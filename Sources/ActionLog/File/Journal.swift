@@ -377,7 +377,7 @@ public final class Journal: Sendable {
                     session: session, seq: row.int(0), kind: row.text(1) ?? "", state: row.bytes(2), dropped: row.optionalInt(3),
                     misstored: RawEntry.misstored(row, seq: 0, duration: nil, dropped: 3))
                 chain.append(raw)
-                if raw.kind != Entry.Kind.delta.rawValue { break }
+                if raw.stored.kind != Entry.Kind.delta.rawValue { break }
             }
             return chain
         }

@@ -1,20 +1,12 @@
 import Foundation
 
-/// An entry row as stored: texts not parsed yet. Readers that must survive bad rows (verify) use it.
+/// An entry row as a reader finds it: where it is (session and sequence number) and what it stores,
+/// with what is wrong with its integer and time columns noted rather than thrown, so that readers
+/// that must survive bad rows (verify) can go on.
 struct RawEntry: Sendable {
     let session: JournalSession.ID
     let seq: Int64
-    let kind: String
-    let time: Double
-    let label: String?
-    /// The JSON columns as stored bytes: parsed as they are, so that bytes that are not UTF-8 are
-    /// refused by the parser, as in the text form, rather than read as U+FFFD.
-    let action: [UInt8]?
-    var state: [UInt8]?
-    let effect: [UInt8]?
-    let durationNanoseconds: Int64?
-    let dropped: Int64?
-    let note: String?
+    var stored: StoredEntry
     /// An integer column (sequence number, duration, dropped count) that holds something else, and
     /// what: SQLite would read `1.5` as entry 1, so such a row is refused rather than rounded.
     let misstored: (column: String, type: String)?
@@ -25,40 +17,28 @@ struct RawEntry: Sendable {
     /// from such a row by its value.
     var seqIsNumber = true
 
-    static let columns = "session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note"
+    static let columns = "session_id, seq, " + StoredEntry.columns
 
     /// A row of which only the columns that rebuild a state were read.
     init(session: JournalSession.ID, seq: Int64, kind: String, state: [UInt8]?, dropped: Int64?, misstored: (column: String, type: String)?) {
         self.session = session
         self.seq = seq
-        self.kind = kind
-        self.time = 0
-        self.label = nil
-        self.action = nil
-        self.state = state
-        self.effect = nil
-        self.durationNanoseconds = nil
-        self.dropped = dropped
-        self.note = nil
+        self.stored = StoredEntry(kind: kind, time: 0, state: state, dropped: dropped)
         self.misstored = misstored
     }
 
     init(row: Row) {
         session = row.int(0)
         seq = row.int(1)
-        kind = row.text(2) ?? ""
+        var time = 0.0
         switch row.time(3, "the entry's time") {
         case .success(let seconds): time = seconds
-        case .failure(let problem): time = 0; timeProblem = problem.reason
-        case nil: time = 0; timeProblem = "the entry has no time"
+        case .failure(let problem): timeProblem = problem.reason
+        case nil: timeProblem = "the entry has no time"
         }
-        label = row.text(4)
-        action = row.bytes(5)
-        state = row.bytes(6)
-        effect = row.bytes(7)
-        durationNanoseconds = row.optionalInt(8)
-        dropped = row.optionalInt(9)
-        note = row.text(10)
+        stored = StoredEntry(
+            kind: row.text(2) ?? "", time: time, label: row.text(4), action: row.bytes(5), state: row.bytes(6),
+            effect: row.bytes(7), durationNanoseconds: row.optionalInt(8), dropped: row.optionalInt(9), note: row.text(10))
         misstored = Self.misstored(row, seq: 1, duration: 8, dropped: 9)
         seqIsNumber = row.isNumber(1)
     }
@@ -79,7 +59,7 @@ struct RawEntry: Sendable {
     /// The row parsed, except a keyframe's state: its stored text is handed back instead, and the
     /// entry holds `null` in its place until ``StateWalk/advance(past:keyframeText:)`` parses it.
     func parsedDeferringKeyframe(file: String) throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?) {
-        guard kind == Entry.Kind.keyframe.rawValue, let text = state else { return (try parsed(file: file), nil) }
+        guard stored.kind == Entry.Kind.keyframe.rawValue, let text = stored.state else { return (try parsed(file: file), nil) }
         return (try entry(seq: try checkedSeq(file: file), content: .keyframe(.null), file: file), text)
     }
 
@@ -88,7 +68,7 @@ struct RawEntry: Sendable {
         let seq = try checkedSeq(file: file)
         let kind: Entry.Kind
         var gap: (dropped: Int, note: String?)?
-        switch self.kind {
+        switch stored.kind {
         case Entry.Kind.keyframe.rawValue: kind = .keyframe
         case Entry.Kind.delta.rawValue: kind = .delta
         default:
@@ -97,8 +77,8 @@ struct RawEntry: Sendable {
             gap = content.gap
         }
         return EntrySummary(
-            seq: seq, time: Date(timeIntervalSince1970: time), label: label, action: try json(action, "action", file: file),
-            effect: try json(effect, "effect", file: file), reducerDuration: durationNanoseconds.map { .nanoseconds($0) },
+            seq: seq, time: Date(timeIntervalSince1970: stored.time), label: stored.label, action: try json(stored.action, "action", file: file),
+            effect: try json(stored.effect, "effect", file: file), reducerDuration: stored.durationNanoseconds.map { .nanoseconds($0) },
             kind: kind, gap: gap)
     }
 
@@ -106,17 +86,17 @@ struct RawEntry: Sendable {
     func parsed(file: String) throws(ActionLogError) -> Entry {
         let seq = try checkedSeq(file: file)
         // A delta is read straight into its operations; anything wrong goes the general way, which names it.
-        if kind == Entry.Kind.delta.rawValue, let patch = state.flatMap(JSONPatch.parsing) {
+        if stored.kind == Entry.Kind.delta.rawValue, let patch = stored.state.flatMap(JSONPatch.parsing) {
             return try entry(seq: seq, content: .delta(patch), file: file)
         }
-        return try entry(seq: seq, content: try content(state: try json(state, "state", file: file), file: file), file: file)
+        return try entry(seq: seq, content: try content(state: try json(stored.state, "state", file: file), file: file), file: file)
     }
 
     /// The entry with `content`, its action and effect parsed after it.
     private func entry(seq: Int, content: Entry.Content, file: String) throws(ActionLogError) -> Entry {
         Entry(
-            seq: seq, time: Date(timeIntervalSince1970: time), label: label, action: try json(action, "action", file: file),
-            content: content, effect: try json(effect, "effect", file: file), reducerDuration: durationNanoseconds.map { .nanoseconds($0) })
+            seq: seq, time: Date(timeIntervalSince1970: stored.time), label: stored.label, action: try json(stored.action, "action", file: file),
+            content: content, effect: try json(stored.effect, "effect", file: file), reducerDuration: stored.durationNanoseconds.map { .nanoseconds($0) })
     }
 
     private func json(_ bytes: [UInt8]?, _ column: String, file: String) throws(ActionLogError) -> JSONValue? {
@@ -130,7 +110,7 @@ struct RawEntry: Sendable {
 
     private func content(state: JSONValue?, file: String) throws(ActionLogError) -> Entry.Content {
         do {
-            return try Entry.Content(kind: kind, state: state, dropped: dropped, note: note)
+            return try Entry.Content(kind: stored.kind, state: state, dropped: stored.dropped, note: stored.note)
         } catch {
             throw fail(error.reason, file: file)
         }

@@ -191,3 +191,25 @@ package struct EntryProblem: Error, Sendable {
     package let reason: String
     package init(_ reason: String) { self.reason = reason }
 }
+
+// MARK: - Durations
+
+extension Entry {
+    /// ``reducerDuration`` in whole nanoseconds, as the journal stores it (clamped to `Int64`).
+    var durationNanoseconds: Int64? {
+        reducerDuration?.saturatingNanoseconds
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, saturating at the ends of `Int64` rather than trapping: a
+    /// duration read from a damaged file, or measured across a suspended machine, may be anything.
+    /// The one conversion the journal, the text form, the CLI and the viewer use.
+    package var saturatingNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (total, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return sumOverflow ? (seconds < 0 ? .min : .max) : total
+    }
+}

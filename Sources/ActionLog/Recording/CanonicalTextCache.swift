@@ -9,7 +9,7 @@
 /// ``ChangeEncoder``). Other types are encoded every time. Not thread-safe: one writer uses it.
 final class CanonicalTextCache<Value: Encodable> {
     /// By the values' bytes. Plain data holds no objects: nothing needs to be kept alive.
-    private var texts: [Bits: String] = [:]
+    private var texts: [Bits: [UInt8]] = [:]
     /// Whether values of the type are remembered at all: plain data (and, see ``Bits``, small).
     private let remembers = _isPOD(Value.self)
 
@@ -22,14 +22,14 @@ final class CanonicalTextCache<Value: Encodable> {
     /// How many texts are remembered now. For tests.
     var remembered: Int { texts.count }
 
-    /// The canonical text of `value`: `encoder.encodeWhole(value).canonicalText`.
+    /// The canonical text of `value`, as UTF-8 bytes: `encoder.encodeWhole(value).canonicalBytes`.
     ///
     /// - Throws: what encoding `value` throws (nothing is remembered then).
-    func text(of value: Value, encoder: EncodingContext) throws -> String {
-        guard remembers, let key = Bits(value) else { return try encoder.encodeWhole(value).canonicalText }
+    func text(of value: Value, encoder: EncodingContext) throws -> [UInt8] {
+        guard remembers, let key = Bits(value) else { return try encoder.encodeWhole(value).canonicalBytes }
         if let text = texts[key] { return text }
-        let text = try encoder.encodeWhole(value).canonicalText
-        if text.utf8.count <= Self.longestRemembered {
+        let text = try encoder.encodeWhole(value).canonicalBytes
+        if text.count <= Self.longestRemembered {
             if texts.count >= Self.capacity { texts.removeAll(keepingCapacity: true) }
             texts[key] = text
         }

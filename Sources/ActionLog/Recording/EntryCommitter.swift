@@ -24,7 +24,7 @@ struct EncodedBatch {
 
     /// The actions `rows` stand for: one per entry, and what each gap lost.
     static func actions(in rows: [Row]) -> Int {
-        rows.reduce(0) { $0 + ($1.kind == .gap ? ($1.dropped ?? 0) : 1) }
+        rows.reduce(0) { $0 + $1.entry.actions }
     }
 }
 
@@ -255,18 +255,18 @@ final class EntryCommitter: @unchecked Sendable {
         if batch.generation < pipe.outcome().failures {
             // Begun before the encoding half knew of the failure: its deltas may follow lost states.
             let count = EncodedBatch.actions(in: rows)
-            let loss = unrecordedLoss ?? (0, "the write of an earlier entry failed", rows[0].time)
+            let loss = unrecordedLoss ?? (0, "the write of an earlier entry failed", Date(timeIntervalSince1970: rows[0].entry.time))
             unrecordedLoss = (loss.count + count, loss.reason, loss.time)
             return (0, batch.items)
         }
         if let loss = unrecordedLoss {
             let note = "\(loss.count) actions lost: \(loss.reason)"
-            if rows[0].kind == .gap {
-                rows[0].dropped = loss.count + (rows[0].dropped ?? 0)
-                rows[0].note = note + "; " + (rows[0].note ?? "")
-                rows[0].time = loss.time
+            if rows[0].entry.isGap {
+                rows[0].entry.dropped = Int64(loss.count) + (rows[0].entry.dropped ?? 0)
+                rows[0].entry.note = note + "; " + (rows[0].entry.note ?? "")
+                rows[0].entry.time = loss.time.timeIntervalSince1970
             } else {
-                rows.insert(Row(kind: .gap, time: loss.time, dropped: loss.count, note: note), at: 0)
+                rows.insert(Row(entry: .gap(loss.count, note: note, time: loss.time)), at: 0)
             }
         }
         let firstSeq = nextSeq
@@ -275,7 +275,7 @@ final class EntryCommitter: @unchecked Sendable {
             try faults?.check()
             try connection.transaction {
                 try inserter.insert(rows, firstSeq: firstSeq)
-                let droppedTotal = rows.reduce(0) { $0 + ($1.dropped ?? 0) }
+                let droppedTotal = rows.reduce(0) { $0 + ($1.entry.isGap ? $1.entry.actions : 0) }
                 if droppedTotal > 0 {
                     try connection.cachedStatement("UPDATE sessions SET dropped = dropped + ?2 WHERE id = ?1")
                         .execute([.integer(sessionID), .integer(Int64(droppedTotal))])
@@ -284,7 +284,7 @@ final class EntryCommitter: @unchecked Sendable {
         } catch {
             if stopIfGone(lost: firstSeq...lastSeq) { return (0, batch.items) }
             // The transaction rolled back: everything in it is lost, and becomes a gap once writes succeed again.
-            unrecordedLoss = (EncodedBatch.actions(in: rows), "the write failed (\(error))", rows.first?.time ?? Date())
+            unrecordedLoss = (EncodedBatch.actions(in: rows), "the write failed (\(error))", rows.first.map { Date(timeIntervalSince1970: $0.entry.time) } ?? Date())
             pipe.didFail(resumeSeq: nextSeq)
             if !failing {
                 failing = true
@@ -361,7 +361,7 @@ final class EntryCommitter: @unchecked Sendable {
         try connection.transaction {
             if let loss = unrecordedLoss {
                 let note = "\(loss.count) actions lost: \(loss.reason)"
-                try inserter.insert([Row(kind: .gap, time: loss.time, dropped: loss.count, note: note)], firstSeq: nextSeq)
+                try inserter.insert([Row(entry: .gap(loss.count, note: note, time: loss.time))], firstSeq: nextSeq)
                 try connection.cachedStatement("UPDATE sessions SET dropped = dropped + ?2 WHERE id = ?1")
                     .execute([.integer(sessionID), .integer(Int64(loss.count))])
             }

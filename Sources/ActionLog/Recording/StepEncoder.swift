@@ -124,16 +124,16 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         changeEncoder.patchesPreviousJSON = true
         self.changeEncoder = changeEncoder
         redactor = session.redactor
-        let initialText: String
+        let initialText: [UInt8]
         do {
             // Redacted as every keyframe is: entry 0 is written here, not by `storedForm(of:)`.
-            initialText = redactor.keyframe(try changeEncoder.encode(initialState).json).canonicalText
+            initialText = redactor.keyframe(try changeEncoder.encode(initialState).json).canonicalBytes
         } catch {
             throw ActionLogError(.encodingFailed, file: file, reason: "the initial state does not encode: \(error); no session was started")
         }
         budget = KeyframePolicy.Budget(session.keyframes)
-        budget.keyframe(bytes: initialText.utf8.count)
-        keyframeBytes = initialText.utf8.count
+        budget.keyframe(bytes: initialText.count)
+        keyframeBytes = initialText.count
         let connection = try JournalFile.open(path: path, mode: .readWrite)
         try Journal.markInterruptedSessions(connection, path: path)
         // The writer's rows meet the schema's CHECK constraints by construction (`kind` is an
@@ -165,7 +165,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
                 }
                 do {
                     // Entry 0 commits with the session: a session never exists without its initial state.
-                    try EntryInserter(connection: connection, session: id).insert([Row(kind: .keyframe, time: startedAt, state: initialText)], firstSeq: 0)
+                    try EntryInserter(connection: connection, session: id).insert([Row(entry: StoredEntry(.keyframe, time: startedAt, state: initialText))], firstSeq: 0)
                 } catch {
                     lock.release()
                     throw error
@@ -262,7 +262,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     /// the count is final.
     func endOnProcessEnd(_ handOff: HandOff<Item>) {
         // The rows held stand for these steps; the rest of the take they came with has none.
-        held.items = held.rows.filter { $0.kind != .gap }.count + held.lostToEncoding
+        held.items = held.rows.filter { !$0.entry.isGap }.count + held.lostToEncoding
         submitHeld()
         pipe.close(lostAtProcessEnd: max(0, handOff.handedOverActions - 1 - submittedActions))
         if committerStarted {
@@ -341,11 +341,11 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     /// Adds a gap of `count` entries to the held rows, or extends the last row when it is a gap.
     private func gap(_ count: Int, note: String, time: Date) {
         keyframeAfterGap = true
-        if let last = held.rows.last, last.kind == .gap {
-            held.rows[held.rows.count - 1].dropped = (last.dropped ?? 0) + count
-            held.rows[held.rows.count - 1].note = (last.note ?? "") + "; " + note
+        if let last = held.rows.last?.entry, last.isGap {
+            held.rows[held.rows.count - 1].entry.dropped = (last.dropped ?? 0) + Int64(count)
+            held.rows[held.rows.count - 1].entry.note = (last.note ?? "") + "; " + note
         } else {
-            held.rows.append(Row(kind: .gap, time: time, dropped: count, note: note))
+            held.rows.append(Row(entry: .gap(count, note: note, time: time)))
         }
     }
 
@@ -365,7 +365,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
             }
             do {
                 let row = try encode(step)
-                held.bytes += row.state?.utf8.count ?? 0
+                held.bytes += row.entry.state?.count ?? 0
                 held.rows.append(row)
             } catch {
                 let label = step.action.map { labeler.label(of: $0) } ?? "initial state"
@@ -384,8 +384,8 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
 
     private func encode(_ step: Item) throws -> Row {
         var label: String?
-        var action: String?
-        var effect: String?
+        var action: [UInt8]?
+        var effect: [UInt8]?
         if let value = step.action {
             action = try actionTexts.text(of: value, encoder: encoder)
             label = labeler.label(of: value)
@@ -394,17 +394,10 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
             effect = try effectTexts.text(of: value, encoder: encoder)
         }
         let (kind, stateText) = try storedForm(of: step.state)
-        return Row(
-            kind: kind,
-            time: step.time,
-            label: label,
-            action: action,
-            state: stateText,
-            effect: effect,
-            durationNanoseconds: step.reducerDuration?.saturatingNanoseconds,
-            handler: step.handler,
-            initialHandler: step.initialHandler
-        )
+        let entry = StoredEntry(
+            kind, time: step.time, label: label, action: action, state: stateText, effect: effect,
+            durationNanoseconds: step.reducerDuration?.saturatingNanoseconds)
+        return Row(entry: entry, handler: step.handler, initialHandler: step.initialHandler)
     }
 
     /// Encodes `state` and chooses keyframe or delta following the keyframe policy; returns the stored text.
@@ -414,7 +407,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     /// encoding; on a mismatch the error handler hears which type and field, and
     /// the rest of the session is encoded in full, so a wrong `==` costs speed, not correctness of
     /// later entries.
-    private func storedForm(of state: State) throws -> (Entry.Kind, String) {
+    private func storedForm(of state: State) throws -> (Entry.Kind, [UInt8]) {
         let afterGap = keyframeAfterGap
         var json: JSONValue
         let patch: JSONPatch?
@@ -428,13 +421,13 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         }
         keyframeAfterGap = false
         let stored = try budget.store(
-            delta: { () -> (String, bytes: Int)? in
+            delta: { () -> ([UInt8], bytes: Int)? in
                 // Redaction: a patch that cannot be redacted exactly is written as a keyframe instead.
                 guard let patch, !afterGap, let redacted = redactor.delta(patch) else { return nil }
-                let text = redacted.canonicalText
-                return (text, text.utf8.count)
+                let text = redacted.canonicalBytes
+                return (text, text.count)
             },
-            keyframe: { () throws -> (String, bytes: Int) in
+            keyframe: { () throws -> ([UInt8], bytes: Int) in
                 if trustsEquality, patch != nil, !afterGap {
                     let full = try encoder.encodeWhole(state)
                     if full != json {
@@ -447,9 +440,9 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
                         json = full
                     }
                 }
-                let text = redactor.keyframe(json).canonicalText
-                keyframeBytes = text.utf8.count
-                return (text, text.utf8.count)
+                let text = redactor.keyframe(json).canonicalBytes
+                keyframeBytes = text.count
+                return (text, text.count)
             })
         if !trustsEquality { previousState = json }
         return stored

@@ -65,26 +65,17 @@ extension Journal {
                         .integer(Int64(session.droppedCount)),
                     ])
                 let id = connection.lastInsertedRowID
-                let insert = try connection.prepare("""
-                    INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-                    """)
+                let inserter = EntryInserter(connection: connection, session: id)
+                defer { inserter.finalizeStatements() }
                 var states = StateWalk(file: source, session: nil)
                 var lastTime: Double?
                 while let entry = try next() {
                     try states.checkAction(of: entry)
                     try states.advance(past: entry)
-                    let gap = entry.content.gap
-                    let time = entry.time.timeIntervalSince1970
-                    lastTime = max(lastTime ?? time, time)
+                    let stored = StoredEntry(entry)
+                    lastTime = max(lastTime ?? stored.time, stored.time)
                     do throws(SQLiteError) {
-                        try insert.execute([
-                            .integer(id), .integer(Int64(entry.seq)), .text(entry.kind.rawValue),
-                            .real(time), .optional(entry.label),
-                            .optional(entry.action?.canonicalText), .optional(entry.content.storedJSON?.canonicalText),
-                            .optional(entry.effect?.canonicalText), .optional(entry.durationNanoseconds),
-                            .optional(gap.map { Int64($0.dropped) }), .optional(gap?.note),
-                        ])
+                        try inserter.insert([EntryInserter.Row(entry: stored)], firstSeq: entry.seq)
                     } catch {
                         // The transaction rolls back: the session's id no longer exists, the entry tells where it failed.
                         throw JournalFile.wrap(error, file: file, entry: entry.seq)

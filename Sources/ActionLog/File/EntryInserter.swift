@@ -9,18 +9,9 @@ import Foundation
 /// one `INSERT` per row would store, and errors name the one-row statement, whatever the number of rows.
 /// See <https://www.sqlite.org/lang_insert.html>.
 final class EntryInserter {
-    /// One entry as it is stored: the `entries` columns but the session and the sequence number.
+    /// An entry to insert, with what its asynchronous handler did (stored in `handlers` and `calls`).
     struct Row {
-        var kind: Entry.Kind
-        var time: Date
-        var label: String?
-        var action: String?
-        var state: String?
-        var effect: String?
-        var durationNanoseconds: Int64?
-        var dropped: Int?
-        var note: String?
-        /// What an asynchronous handler did for this entry, stored in `handlers` and `calls`.
+        var entry: StoredEntry
         var handler: HandlerRecord?
         /// Entry 0's handler record (what an asynchronous ViewModel did before its first action),
         /// carried by the first entry written after it.
@@ -81,20 +72,21 @@ final class EntryInserter {
     private func insert(_ rows: ArraySlice<Row>, firstSeq: Int, with statement: Statement) throws(SQLiteError) {
         texts.removeAll(keepingCapacity: true)
         offsets.removeAll(keepingCapacity: true)
-        func add(_ text: String?) {
+        func add(_ text: (some Collection<UInt8>)?) {
             guard let text else { return offsets.append((-1, 0)) }
             let start = texts.count
-            texts.append(contentsOf: text.utf8)
+            texts.append(contentsOf: text)
             offsets.append((start, texts.count - start))
             texts.append(0)
         }
         for row in rows {
-            add(row.kind.rawValue)
-            add(row.label)
-            add(row.action)
-            add(row.state)
-            add(row.effect)
-            add(row.note)
+            let entry = row.entry
+            add(entry.kind.utf8)
+            add(entry.label?.utf8)
+            add(entry.action)
+            add(entry.state)
+            add(entry.effect)
+            add(entry.note?.utf8)
         }
         try texts.withUnsafeBufferPointer { (buffer) throws(SQLiteError) in
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
@@ -102,19 +94,19 @@ final class EntryInserter {
                 let (start, count) = offsets[slot]
                 if start < 0 { try statement.bindNull(at: index) } else { try statement.bind(borrowing: base + start, count: count, at: index) }
             }
-            for (position, row) in rows.enumerated() {
+            for (position, entry) in rows.lazy.map(\.entry).enumerated() {
                 let column = Int32(position) * Self.columns
                 let slot = position * Self.textsPerRow
                 try statement.bind(sessionID, at: column + 1)
                 try statement.bind(Int64(firstSeq + position), at: column + 2)
                 try bind(slot, at: column + 3)
-                try statement.bind(row.time.timeIntervalSince1970, at: column + 4)
+                try statement.bind(entry.time, at: column + 4)
                 try bind(slot + 1, at: column + 5)
                 try bind(slot + 2, at: column + 6)
                 try bind(slot + 3, at: column + 7)
                 try bind(slot + 4, at: column + 8)
-                try statement.bind(row.durationNanoseconds, at: column + 9)
-                try statement.bind(row.dropped.map(Int64.init), at: column + 10)
+                try statement.bind(entry.durationNanoseconds, at: column + 9)
+                try statement.bind(entry.dropped, at: column + 10)
                 try bind(slot + 5, at: column + 11)
             }
             // The texts are read here, while `buffer` is valid.
@@ -125,7 +117,7 @@ final class EntryInserter {
     /// The statement inserting `1 << run` rows.
     private func statement(_ run: Int) throws(SQLiteError) -> Statement {
         if let statement = statements[run] { return statement }
-        let head = "INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note)\nVALUES "
+        let head = "INSERT INTO entries (\(RawEntry.columns))\nVALUES "
         func values(_ row: Int32) -> String {
             "(" + (1...Self.columns).map { "?\(row * Self.columns + $0)" }.joined(separator: ", ") + ")"
         }
