@@ -193,13 +193,10 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 if pending.endsTurn { step.turnEnded = true }
                 steps[seq] = step
                 return .next
-            case .returned:
+            case .returned, .finished:
                 steps[seq]?.returned = true
                 steps[seq]?.turnEnded = true
-                return .next
-            case .finished:
-                steps[seq]?.returned = true
-                steps[seq]?.turnEnded = true
+                guard case .finished = event else { return .next }
                 outputs?.finish(seq)
                 if let missing = step.firstNotMade {
                     let difference = ServiceCallDifference(index: missing, recorded: step.calls[missing].description, made: nil)
