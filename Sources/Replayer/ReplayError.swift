@@ -134,6 +134,15 @@ extension RecordedSession {
         ReplayError(code, file: file, session: journalID, sessionName: displayName, entry: seq, label: label, reason: reason)
     }
 
+    /// Runs `body`, which walks this session's states, with its errors located as ``locate(_:)`` does.
+    func locating<T>(_ body: () throws(ActionLogError) -> T) throws(ActionLogError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw locate(error)
+        }
+    }
+
     /// A failure of replaying `entry` of this session.
     func failure(_ code: ReplayError.Code, at entry: Entry, _ reason: String) -> ReplayError {
         failure(code, entry: entry.seq, label: entry.label, reason)

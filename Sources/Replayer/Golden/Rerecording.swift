@@ -42,11 +42,7 @@ enum Rerecording {
         var recordedStates = StateWalk(file: recorded.file, session: recorded.journalID)
         var state: State?
         for entry in recorded.entries {
-            do throws(ActionLogError) {
-                try recordedStates.advance(past: entry)
-            } catch {
-                throw recorded.locate(error)
-            }
+            _ = try recorded.locating { () throws(ActionLogError) in try recordedStates.advance(past: entry) }
             guard let recordedJSON = recordedStates.state else {
                 builder.append(entry, state: nil, effect: nil)
                 state = nil

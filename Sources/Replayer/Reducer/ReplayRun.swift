@@ -129,11 +129,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         while let (entry, keyframeText) = upcoming {
             upcoming = try nextEntry()
             if entry.action != nil { findings.entriesWithActions += 1 }
-            let recordedPatch: JSONPatch?
-            do throws(ActionLogError) {
-                recordedPatch = try recorded.advance(past: entry, keyframeText: keyframeText)
-            } catch {
-                throw recording.locate(error)
+            let recordedPatch = try recording.locating { () throws(ActionLogError) in
+                try recorded.advance(past: entry, keyframeText: keyframeText)
             }
             guard recorded.state != nil || recorded.pendingKeyframeText != nil else {
                 // A gap: the actions lost here cannot be re-driven.
@@ -179,14 +176,12 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// The recorded state after the entry `recorded` last walked, parsing a keyframe left unparsed;
     /// an error names the file, the session and the keyframe.
     private func resolvedState(_ recorded: inout StateWalk) throws(ActionLogError) -> JSONValue {
-        do throws(ActionLogError) {
+        try recording.locating { () throws(ActionLogError) in
             guard let state = try recorded.resolvedState() else {
                 // Unreachable: called only where the walk knows the state; never trap on a file.
                 throw ActionLogError(.corrupt, file: recording.file, session: recording.journalID, reason: "the recorded state is unknown")
             }
             return state
-        } catch {
-            throw recording.locate(error)
         }
     }
 
