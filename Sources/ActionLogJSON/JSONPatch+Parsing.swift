@@ -189,12 +189,11 @@ extension JSONPatch {
             guard case .string(let text) = value else {
                 throw fail("\"\(member)\" must be a string, not \(describeType(value))")
             }
+            if member == "path" { pathText = text } else { fromText = text }
             switch JSONPointer.parse(text) {
             case .success(let pointer):
-                if member == "path" { pathText = text } else { fromText = text }
                 return pointer
             case .failure(let syntax):
-                if member == "path" { pathText = text } else { fromText = text }
                 throw fail("\(quoted(text)) is not a JSON Pointer: \(syntax.reason)")
             }
         }

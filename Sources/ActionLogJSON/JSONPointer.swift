@@ -115,9 +115,9 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
         tokens.reserveCapacity(bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
         var start = 1
         var escaped = false
-        func token(_ range: Range<Int>, escaped: Bool) -> Result<String, PointerSyntaxError> {
+        func token(_ range: Range<Int>, escaped: Bool) throws(PointerSyntaxError) -> String {
             let raw = UnsafeBufferPointer(rebasing: bytes[range])
-            guard escaped else { return .success(makeString(raw)) }
+            guard escaped else { return makeString(raw) }
             var unescaped: [UInt8] = []
             unescaped.reserveCapacity(raw.count)
             var index = 0
@@ -131,30 +131,28 @@ public struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
                 switch index < raw.count ? raw[index] : 0 {
                 case UInt8(ascii: "0"): unescaped.append(UInt8(ascii: "~"))
                 case UInt8(ascii: "1"): unescaped.append(UInt8(ascii: "/"))
-                default: return .failure(PointerSyntaxError(reason: "\"~\" must be followed by 0 or 1"))
+                default: throw PointerSyntaxError(reason: "\"~\" must be followed by 0 or 1")
                 }
                 index += 1
             }
-            return .success(String(decoding: unescaped, as: UTF8.self))
+            return String(decoding: unescaped, as: UTF8.self)
         }
-        for index in 1..<bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "/"):
-                switch token(start..<index, escaped: escaped) {
-                case .success(let value): tokens.append(value)
-                case .failure(let error): return .failure(error)
+        do throws(PointerSyntaxError) {
+            for index in 1..<bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "/"):
+                    tokens.append(try token(start..<index, escaped: escaped))
+                    start = index + 1
+                    escaped = false
+                case UInt8(ascii: "~"):
+                    escaped = true
+                default:
+                    break
                 }
-                start = index + 1
-                escaped = false
-            case UInt8(ascii: "~"):
-                escaped = true
-            default:
-                break
             }
-        }
-        switch token(start..<bytes.count, escaped: escaped) {
-        case .success(let value): tokens.append(value)
-        case .failure(let error): return .failure(error)
+            tokens.append(try token(start..<bytes.count, escaped: escaped))
+        } catch {
+            return .failure(error)
         }
         return .success(JSONPointer(tokens: tokens))
     }

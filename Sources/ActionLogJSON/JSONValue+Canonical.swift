@@ -4,10 +4,7 @@ extension JSONValue {
     /// The canonical JSON text: no whitespace, object keys sorted by Unicode code point
     /// (which is the byte order of their UTF-8), strings escaped minimally. Equal values give equal text.
     public var canonicalText: String {
-        var output: [UInt8] = []
-        output.reserveCapacity(256)
-        writeCanonical(to: &output)
-        return String(decoding: output, as: UTF8.self)
+        String(decoding: canonicalBytes, as: UTF8.self)
     }
 
     /// The canonical JSON as UTF-8 bytes. See ``canonicalText``.
@@ -19,11 +16,7 @@ extension JSONValue {
     }
 
     /// Pretty JSON for people: two-space indentation, keys in canonical order.
-    public var prettyText: String {
-        var output: [UInt8] = []
-        writePretty(to: &output, indent: 0)
-        return String(decoding: output, as: UTF8.self)
-    }
+    public var prettyText: String { prettyText(nestedAt: 0) }
 
     /// ``prettyText`` as written `level` levels deep in a pretty document: its lines after the first
     /// indented by two spaces a level. A stream that writes `[`, then each element on a line of its

@@ -47,8 +47,7 @@ extension JSONValue {
             case .object(let members)? = json.value(at: JSONPointer(FieldPath(codingPath: context.codingPath))),
             members.count == 1, let name = members.keys.first
         {
-            let path = FieldPath(codingPath: context.codingPath)
-            return "\(type) has no case \"\(name)\"" + (path.isRoot ? "" : " at \(path)")
+            return "\(type) has no case \"\(name)\"\(location(context))"
         }
         return describe(error)
     }
@@ -57,14 +56,9 @@ extension JSONValue {
     /// `key "quantity" not found at items[3]`.
     package static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return String(describing: error) }
-        func location(_ context: DecodingError.Context) -> String {
-            let path = FieldPath(codingPath: context.codingPath)
-            return path.isRoot ? "" : " at \(path)"
-        }
         switch error {
         case .keyNotFound(let key, let context):
-            let path = FieldPath(codingPath: context.codingPath)
-            return "key \"\(key.stringValue)\" not found" + (path.isRoot ? "" : " at \(path)")
+            return "key \"\(key.stringValue)\" not found\(location(context))"
         case .typeMismatch(let type, let context):
             return "expected \(type)\(location(context)): \(context.debugDescription)"
         case .valueNotFound(let type, let context):
@@ -74,5 +68,11 @@ extension JSONValue {
         @unknown default:
             return String(describing: error)
         }
+    }
+
+    /// ` at items[3]`: where in the value decoding failed; empty at the root.
+    private static func location(_ context: DecodingError.Context) -> String {
+        let path = FieldPath(codingPath: context.codingPath)
+        return path.isRoot ? "" : " at \(path)"
     }
 }

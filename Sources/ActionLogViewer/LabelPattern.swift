@@ -27,10 +27,11 @@ package struct LabelPattern: Sendable {
         }
     }
 
-    /// The whole pattern has no `*`: the label must be this segment.
-    private let exact: Segment?
-    /// With a `*`: the segment before the first `*`, matched at the label's start.
+    /// The segment before the first `*`, matched at the label's start; the whole pattern when it
+    /// has no `*`.
     private let head: Segment
+    /// Whether the pattern has no `*`: the label must be ``head``.
+    private let isExact: Bool
     /// With a `*`: the segment after the last `*`, matched at the label's end.
     private let tail: Segment
     /// With a `*`: the non-empty segments between two `*`, found in order, each leftmost.
@@ -63,37 +64,23 @@ package struct LabelPattern: Sendable {
 
     private init(checked pattern: [Unicode.Scalar]) {
         let parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map { Segment(Array($0)) }
-        if parts.count == 1 {
-            exact = parts[0]
-            head = parts[0]
-            tail = parts[0]
-            middle = []
-        } else {
-            exact = nil
-            // Split on a separator that occurs gives at least two parts.
-            head = parts[0]
-            tail = parts[parts.count - 1]
-            middle = parts.dropFirst().dropLast().filter { !$0.scalars.isEmpty }
-        }
+        // Split on a separator that occurs gives at least two parts; with none, the head is all.
+        isExact = parts.count == 1
+        head = parts[0]
+        tail = parts[parts.count - 1]
+        middle = parts.dropFirst().dropLast().filter { !$0.scalars.isEmpty }
     }
 
     /// Whether `label` matches the pattern.
     package func matches(_ label: String) -> Bool {
         let text = label.unicodeScalars
-        if let exact {
-            var index = text.startIndex
-            for wanted in exact.scalars {
-                guard index < text.endIndex, Segment.accepts(wanted, text[index]) else { return false }
-                text.formIndex(after: &index)
-            }
-            return index == text.endIndex
-        }
-        // The head at the start.
+        // The head at the start: of the whole label, for a pattern without `*`.
         var low = text.startIndex
         for wanted in head.scalars {
             guard low < text.endIndex, Segment.accepts(wanted, text[low]) else { return false }
             text.formIndex(after: &low)
         }
+        if isExact { return low == text.endIndex }
         // The tail at the end, after the head (they may not overlap).
         var high = text.endIndex
         for wanted in tail.scalars.reversed() {

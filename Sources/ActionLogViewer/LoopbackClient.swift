@@ -37,13 +37,8 @@ package enum LoopbackClient {
         let descriptor = socket(AF_INET, Socket.stream, 0)
         guard descriptor >= 0 else { throw ViewerServerError("cannot open a socket: \(Socket.lastError())") }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        // A literal IPv4 address always parses.
+        var address = Socket.address("127.0.0.1", port: UInt16(clamping: port)) ?? sockaddr_in()
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }

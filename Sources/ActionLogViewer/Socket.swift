@@ -26,13 +26,7 @@ enum Socket {
         guard (0...65535).contains(port) else {
             throw ViewerServerError("cannot listen on port \(port): a port is a number from 0 to 65535")
         }
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+        guard var address = Self.address(host, port: UInt16(port)) else {
             throw ViewerServerError("cannot listen on \(host): it is not an IPv4 address (such as 127.0.0.1)")
         }
         let descriptor = socket(AF_INET, stream, 0)
@@ -42,12 +36,7 @@ enum Socket {
         let bound = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else {
-            let reason = lastError()
-            close(descriptor)
-            throw ViewerServerError("cannot listen on \(host):\(port): \(reason)")
-        }
-        guard systemListen(descriptor, 64) == 0 else {
+        guard bound == 0, systemListen(descriptor, 64) == 0 else {
             let reason = lastError()
             close(descriptor)
             throw ViewerServerError("cannot listen on \(host):\(port): \(reason)")
@@ -63,6 +52,19 @@ enum Socket {
             throw ViewerServerError("cannot learn the port of the socket: \(reason)")
         }
         return (descriptor, Int(UInt16(bigEndian: actual.sin_port)))
+    }
+
+    /// The socket address of `host` (an IPv4 address such as 127.0.0.1) and `port`; `nil` when
+    /// `host` is not one.
+    static func address(_ host: String, port: UInt16) -> sockaddr_in? {
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(port).bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
+        return address
     }
 
     /// Waits up to `milliseconds` for `descriptor` to be readable (or to have a connection to accept).

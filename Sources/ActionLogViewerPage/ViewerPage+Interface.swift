@@ -57,9 +57,7 @@ extension ViewerPage {
           async function loadWindowAround(seq) {
             const token = ++ui.windowToken;
             const id = String(ui.session.id);
-            let body;
-            if (isFiltered()) body = await source.timeline(id, 0, WINDOW, ui.filter);
-            else body = await source.timeline(id, Math.max(0, seq - WINDOW / 2), WINDOW, "");
+            const body = await source.timeline(id, isFiltered() ? 0 : Math.max(0, seq - WINDOW / 2), WINDOW, ui.filter);
             if (token !== ui.windowToken || !ui.session || String(ui.session.id) !== id) return false;
             ui.rows = body.rows;
             ui.next = body.next;
@@ -68,18 +66,20 @@ extension ViewerPage {
             renderRows();
             return true;
           }
-          async function loadLater() {
-            if (ui.loadingMore || !ui.session) return;
-            const id = String(ui.session.id);
-            const from = isFiltered() ? ui.next : windowEnd();
-            if (from === null || (!isFiltered() && from >= Number(ui.session.entries))) return;
+          // Reads rows beside the window, one read at a time: `use` takes them unless the window changed meanwhile.
+          async function loadMore(from, limit, use) {
             ui.loadingMore = true;
             const token = ui.windowToken;
             try {
-              const body = await source.timeline(id, from, WINDOW, ui.filter);
-              if (token !== ui.windowToken) return;
-              appendRows(body);
+              const body = await source.timeline(String(ui.session.id), from, limit, ui.filter);
+              if (token === ui.windowToken) use(body);
             } finally { ui.loadingMore = false; }
+          }
+          async function loadLater() {
+            if (ui.loadingMore || !ui.session) return;
+            const from = isFiltered() ? ui.next : windowEnd();
+            if (from === null || (!isFiltered() && from >= Number(ui.session.entries))) return;
+            await loadMore(from, WINDOW, appendRows);
           }
           function appendRows(body) {
             const timeline = $("timeline");
@@ -103,14 +103,9 @@ extension ViewerPage {
           }
           async function loadEarlier() {
             if (ui.loadingMore || !ui.session || isFiltered() || windowFrom() === 0) return;
-            const id = String(ui.session.id);
             const end = windowFrom();
             const from = Math.max(0, end - WINDOW);
-            ui.loadingMore = true;
-            const token = ui.windowToken;
-            try {
-              const body = await source.timeline(id, from, end - from, "");
-              if (token !== ui.windowToken) return;
+            await loadMore(from, end - from, (body) => {
               const timeline = $("timeline");
               const rows = body.rows.filter((r) => r[0] < end);
               const before = timeline.scrollHeight;
@@ -121,7 +116,7 @@ extension ViewerPage {
               timeline.scrollTop += timeline.scrollHeight - before;
               while (ui.rows.length > MAX_ROWS && timeline.lastElementChild) { timeline.lastElementChild.remove(); ui.rows.pop(); }
               updateSession(body.session);
-            } finally { ui.loadingMore = false; }
+            });
           }
           $("timeline").addEventListener("scroll", () => {
             const t = $("timeline");
@@ -168,15 +163,9 @@ extension ViewerPage {
 
           // ---- The entry ----
           function clearEntry(text) {
-            const state = $("state");
-            state.textContent = "";
-            delete state.dataset.seq;
-            state.appendChild(el("div", "empty", text));
-            $("diff").textContent = "";
-            $("action").textContent = "";
-            $("effect").textContent = "";
-            $("handler").textContent = "";
-            $("entry-head").textContent = "";
+            for (const id of ["state", "diff", "action", "effect", "handler", "entry-head"]) $(id).textContent = "";
+            delete $("state").dataset.seq;
+            $("state").appendChild(el("div", "empty", text));
           }
           async function showEntry(seq) {
             const token = ++ui.entryToken;
@@ -201,8 +190,7 @@ extension ViewerPage {
             if (entry.kind === "gap") title = "gap: " + entry.dropped + " actions lost" + (entry.note ? " (" + entry.note + ")" : "");
             else if (title === null || title === undefined) title = "initial state";
             head.appendChild(document.createTextNode(title + "  " + seconds(entry.offset) + (entry.reducerNanoseconds !== null ? "  reducer " + duration(entry.reducerNanoseconds) : "") + "  (" + entry.kind + ")"));
-            $("action").textContent = JSON.stringify(entry.action === undefined ? null : entry.action, null, 2);
-            $("effect").textContent = JSON.stringify(entry.effect === undefined ? null : entry.effect, null, 2);
+            for (const key of ["action", "effect"]) $(key).textContent = JSON.stringify(entry[key] === undefined ? null : entry[key], null, 2);
             $("handler").textContent = entry.handler === null || entry.handler === undefined ? "—" : JSON.stringify(entry.handler, null, 2);
             const diff = $("diff");
             diff.textContent = "";
@@ -223,11 +211,7 @@ extension ViewerPage {
             }
             const state = $("state");
             state.textContent = "";
-            if (entry.kind === "gap") {
-              state.appendChild(el("div", "empty", "No state was recorded at a gap."));
-            } else {
-              state.appendChild(renderTree(entry.state, changed));
-            }
+            state.appendChild(entry.kind === "gap" ? el("div", "empty", "No state was recorded at a gap.") : renderTree(entry.state, changed));
             state.dataset.seq = String(entry.seq);
           }
 

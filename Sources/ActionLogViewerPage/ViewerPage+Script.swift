@@ -113,6 +113,7 @@ extension ViewerPage {
 
           function embeddedSource(data) {
             const byId = new Map(data.sessions.map((s) => [String(s.id), s]));
+            const withoutData = (s) => { const c = Object.assign({}, s); delete c.data; return c; };
             let cache = null; // { id, index, state }
             function find(session, seq) {
               const entries = session.data;
@@ -139,7 +140,7 @@ extension ViewerPage {
             }
             return {
               live: false,
-              sessions: async () => ({ file: data.file, sessions: data.sessions.map((s) => { const c = Object.assign({}, s); delete c.data; return c; }) }),
+              sessions: async () => ({ file: data.file, sessions: data.sessions.map(withoutData) }),
               timeline: async (id, from, limit, filter) => {
                 const session = need(id);
                 const match = labelMatcher(filter);
@@ -149,8 +150,7 @@ extension ViewerPage {
                   const e = session.data[i];
                   if (!match || match(e[2])) rows.push(e.slice(0, 6));
                 }
-                const c = Object.assign({}, session); delete c.data;
-                return { session: c, from: from, rows: rows, next: i < session.data.length ? session.data[i][0] : null,
+                return { session: withoutData(session), from: from, rows: rows, next: i < session.data.length ? session.data[i][0] : null,
                          end: i < session.data.length ? session.data[i][0] : session.entries };
               },
               entry: async (id, seq) => {

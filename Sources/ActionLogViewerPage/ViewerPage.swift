@@ -20,9 +20,7 @@ package enum ViewerPage {
             bytes += data
             bytes += Array("</script>\n".utf8)
         }
-        bytes += Array("<script>\n".utf8)
-        bytes += Array(script.utf8)
-        bytes += Array("</script>\n</body>\n</html>\n".utf8)
+        bytes += Array("<script>\n\(script)</script>\n</body>\n</html>\n".utf8)
         return bytes
     }
 

@@ -48,12 +48,9 @@ public enum ViewerReport {
         var handlers = HandlerRecordPager(journal: journal, session: id)
         try builder.beginSession(ViewerJSON.session(session), session: id)
         var cursor = try journal.entryCursor(in: id)
-        var states = StateWalk(file: journal.fileName, session: id)
         while let entry = try cursor.next() {
-            let previous = states.state
-            try states.advance(past: entry)
-            try builder.add(entry, previous: previous, startedAt: session.startedAt, handler: try handlers.record(at: entry.seq), session: id)
-            progress(states.entryCount)
+            try builder.add(entry, startedAt: session.startedAt, handler: try handlers.record(at: entry.seq), session: id)
+            progress(builder.states.entryCount)
         }
         builder.endSession()
         try builder.finish(open: (String(id), 0), message: nil, title: "\(journal.fileName) — session \(id)", to: path, session: id)
@@ -80,11 +77,8 @@ public enum ViewerReport {
             let session = recording.journalID
             let handlers = recording.handlers.bySeq
             try builder.beginSession(ViewerJSON.session(recording.session, id: id), session: session)
-            var states = StateWalk(file: file, session: session)
             for entry in recording.entries {
-                let previous = states.state
-                try states.advance(past: entry)
-                try builder.add(entry, previous: previous, startedAt: recording.session.startedAt, handler: handlers[entry.seq], session: session)
+                try builder.add(entry, startedAt: recording.session.startedAt, handler: handlers[entry.seq], session: session)
             }
             builder.endSession()
         }
@@ -99,17 +93,21 @@ struct ReportBuilder {
     private var data: [UInt8] = []
     private var sessions = 0
     private var entries = 0
+    /// The states of the session being added, as far as its entries go.
+    private(set) var states: StateWalk
 
     init(file: String, maximumBytes: Int) {
         self.file = file
         self.maximumBytes = maximumBytes
         data = Array(#"{"sessions":["#.utf8)
+        states = StateWalk(file: file, session: nil)
     }
 
     mutating func beginSession(_ json: JSONValue, session: JournalSession.ID?) throws(ActionLogError) {
         if sessions > 0 { data.append(UInt8(ascii: ",")) }
         sessions += 1
         entries = 0
+        states = StateWalk(file: file, session: session)
         var object = json.canonicalBytes
         object.removeLast()  // the closing brace: the entries follow as one more member
         data += object
@@ -120,7 +118,9 @@ struct ReportBuilder {
     /// One entry: `[seq, offset, label, kind, reducerNanoseconds, dropped, action, effect, stored,
     /// change, handler, note]`, where `stored` is the keyframe's state or the delta's patch, and
     /// `change` a keyframe's diff from the previous state (`null` otherwise).
-    mutating func add(_ entry: Entry, previous: JSONValue?, startedAt: Date, handler: HandlerRecord?, session: JournalSession.ID?) throws(ActionLogError) {
+    mutating func add(_ entry: Entry, startedAt: Date, handler: HandlerRecord?, session: JournalSession.ID?) throws(ActionLogError) {
+        let previous = states.state
+        try states.advance(past: entry)
         var row: [JSONValue]
         if case .array(let cells) = ViewerJSON.row(entry.summary, startedAt: startedAt) { row = cells } else { row = [] }
         var change: JSONValue = .null

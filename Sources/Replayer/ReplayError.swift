@@ -110,13 +110,6 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
         ReplayError(.upcastFailed, reason)
     }
 
-    /// An error about `recording` or one of its entries.
-    package init(_ code: Code, in recording: RecordedSession, entry: Int?, label: String?, reason: String) {
-        self.init(
-            code, file: recording.file, session: recording.journalID, sessionName: recording.displayName, entry: entry,
-            label: label, reason: reason)
-    }
-
     /// The error as people read it: the location, then what went wrong (see ``ReplayError``).
     public var description: String {
         guard let file, let sessionName else { return reason.displayEscaped }
@@ -131,5 +124,27 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
             default: "\(location): \(reason)"
             }
         return message.displayEscaped
+    }
+}
+
+extension RecordedSession {
+    /// A failure of replaying this session at entry `seq` (`nil`: the session as a whole), whose
+    /// action is `label`.
+    func failure(_ code: ReplayError.Code, entry seq: Int? = nil, label: String? = nil, _ reason: String) -> ReplayError {
+        ReplayError(code, file: file, session: journalID, sessionName: displayName, entry: seq, label: label, reason: reason)
+    }
+
+    /// Runs `body`, which walks this session's states, with its errors located as ``locate(_:)`` does.
+    func locating<T>(_ body: () throws(ActionLogError) -> T) throws(ActionLogError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw locate(error)
+        }
+    }
+
+    /// A failure of replaying `entry` of this session.
+    func failure(_ code: ReplayError.Code, at entry: Entry, _ reason: String) -> ReplayError {
+        failure(code, entry: entry.seq, label: entry.label, reason)
     }
 }

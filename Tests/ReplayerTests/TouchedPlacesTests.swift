@@ -107,13 +107,13 @@ struct TouchedPlacesTests {
 
     @Test("array tokens: digits without a leading zero, within Int")
     func indexTokens() {
-        #expect(TouchedPlaces.index("0") == 0)
-        #expect(TouchedPlaces.index("42") == 42)
-        #expect(TouchedPlaces.index("01") == nil)
-        #expect(TouchedPlaces.index("-") == nil)
-        #expect(TouchedPlaces.index("") == nil)
-        #expect(TouchedPlaces.index("1e3") == nil)
-        #expect(TouchedPlaces.index("99999999999999999999999") == nil)
+        #expect(JSONPointer.arrayIndex("0") == 0)
+        #expect(JSONPointer.arrayIndex("42") == 42)
+        #expect(JSONPointer.arrayIndex("01") == nil)
+        #expect(JSONPointer.arrayIndex("-") == nil)
+        #expect(JSONPointer.arrayIndex("") == nil)
+        #expect(JSONPointer.arrayIndex("1e3") == nil)
+        #expect(JSONPointer.arrayIndex("99999999999999999999999") == nil)
     }
 
     // MARK: - Replays of a growing history

@@ -108,17 +108,14 @@ extension RecordedSession {
     /// - Returns: the decoded actions with their labels (one, unless an upcaster split it).
     /// - Throws: ``ReplayError`` naming the entry when an upcaster throws or an action does not decode.
     func actions<Action: Decodable>(of entry: Entry, _ json: JSONValue, upcasters: [Upcaster]) throws(ReplayError) -> [(label: String, action: Action)] {
-        func failure(_ code: ReplayError.Code, _ label: String?, _ reason: String) -> ReplayError {
-            ReplayError(code, in: self, entry: entry.seq, label: label, reason: reason)
-        }
         let upcast: [(label: String, action: JSONValue)]
         do { upcast = try upcasters.upcast(label: entry.label, action: json) } catch {
-            throw failure(.upcastFailed, entry.label, "\(error)")
+            throw failure(.upcastFailed, at: entry, "\(error)")
         }
         var decoded: [(label: String, action: Action)] = []
         for (label, json) in upcast {
             do { decoded.append((label, try json.decode(Action.self))) } catch {
-                throw failure(.actionDoesNotDecode, label, JSONValue.describe(error, decoding: json))
+                throw failure(.actionDoesNotDecode, entry: entry.seq, label: label, JSONValue.describe(error, decoding: json))
             }
         }
         return decoded

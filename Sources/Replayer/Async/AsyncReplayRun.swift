@@ -61,9 +61,14 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
     }
 
     func run(make: @MainActor @Sendable (State) -> ReplayedViewModel<State, Action>) async -> ReplayReport {
-        var builder = ReportBuilder(recording: recording)
-        builder.entriesWithActions = recording.entries.count { $0.action != nil }
-        if let refusal = refusal() { return builder.report(failure: refusal) }
+        var findings = ReplayFindings(recording: recording)
+        findings.entriesWithActions = recording.entries.count { $0.action != nil }
+        if let refusal = refusal() { return findings.report(refusal) }
+        /// Ends the replay at a service call or an output event of `step` that is not the recorded one.
+        func diverged(_ step: Step, call: ServiceCallDifference? = nil, output: OutputDifference? = nil) -> ReplayReport {
+            findings.divergences.append(Divergence(at: step.entry, label: step.label, serviceCall: call, output: output))
+            return findings.report(nil)
+        }
 
         // The recorded states and actions, up to the first gap: actions lost there cannot be
         // replayed into a ViewModel that cannot be set to a recorded state.
@@ -74,13 +79,13 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         let handlers = recording.handlers.bySeq
         for entry in recording.entries {
             if case .gap = entry.content {
-                builder.skipped = recording.entries.filter { $0.seq >= entry.seq }.map(\.seq)
+                findings.skipped = recording.entries.filter { $0.seq >= entry.seq }.map(\.seq)
                 break
             }
             do {
                 try states.advance(past: entry)
             } catch {
-                return builder.report(failure: failure(.damagedHandlerRecords, entry.seq, nil, "\(error.reason)"))
+                return findings.report(recording.failure(.damagedHandlerRecords, entry: entry.seq, "\(error.reason)"))
             }
             guard let state = states.state else { continue }
             guard let actionJSON = entry.action else {
@@ -91,23 +96,23 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             do {
                 decoded = try recording.actions(of: entry, actionJSON, upcasters: options.upcasters)
             } catch {
-                return builder.report(failure: error)
+                return findings.report(error)
             }
             guard let handler = handlers[entry.seq] else {
-                return builder.report(failure: failure(.damagedHandlerRecords, entry.seq, entry.label, "the entry has no record of its handler, so its turns are unknown"))
+                return findings.report(recording.failure(.damagedHandlerRecords, at: entry, "the entry has no record of its handler, so its turns are unknown"))
             }
             let label = entry.label ?? decoded.first?.label ?? "?"
             steps[entry.seq] = Step(entry: entry, label: label, actions: decoded.map(\.action), handler: handler, state: state, calls: handler.calls)
             order.append(entry.seq)
         }
         guard let initial else {
-            return builder.report(failure: failure(.noInitialState, 0, nil, "the session has no initial state (entry 0)"))
+            return findings.report(recording.failure(.noInitialState, entry: 0, "the session has no initial state (entry 0)"))
         }
         let initialState: State
         do {
             initialState = try initial.decode(State.self)
         } catch {
-            return builder.report(failure: failure(.stateDoesNotDecode, 0, nil, JSONValue.describe(error, decoding: initial)))
+            return findings.report(recording.failure(.stateDoesNotDecode, entry: 0, JSONValue.describe(error, decoding: initial)))
         }
 
         // The run order: every start and every answer, by its recorded position.
@@ -118,13 +123,13 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             var previous = step.handler.started
             for (index, call) in step.calls.enumerated() {
                 guard call.answered > previous else {
-                    return builder.report(failure: failure(.damagedHandlerRecords, seq, nil, "call \(index) is answered at place \(call.answered) of the run order, not after place \(previous)"))
+                    return findings.report(recording.failure(.damagedHandlerRecords, entry: seq, "call \(index) is answered at place \(call.answered) of the run order, not after place \(previous)"))
                 }
                 previous = call.answered
                 turns.append((call.answered, .answer(seq, call: index)))
             }
             if let released = step.handler.releasedAt, released <= step.handler.started {
-                return builder.report(failure: failure(.damagedHandlerRecords, seq, nil, "the handler's turn was taken from it at place \(released) of the run order, not after its start at place \(step.handler.started)"))
+                return findings.report(recording.failure(.damagedHandlerRecords, entry: seq, "the handler's turn was taken from it at place \(released) of the run order, not after its start at place \(step.handler.started)"))
             }
         }
         func seq(of turn: Turn) -> Int {
@@ -132,7 +137,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         }
         turns.sort { ($0.position, seq(of: $0.turn)) < ($1.position, seq(of: $1.turn)) }
         for (previous, next) in zip(turns, turns.dropFirst()) where previous.position == next.position {
-            return builder.report(failure: failure(.damagedHandlerRecords, seq(of: next.turn), nil, "two turns hold the same place \(next.position) in the run order"))
+            return findings.report(recording.failure(.damagedHandlerRecords, entry: seq(of: next.turn), "two turns hold the same place \(next.position) in the run order"))
         }
 
         var finished: Set<Int> = []
@@ -142,7 +147,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         func notReproducible(_ seq: Int) -> ReplayReport {
             let step = steps[seq]
             let place = step?.handler.releasedAt ?? 0
-            return builder.report(failure: failure(.notReproducible, seq, step?.label, """
+            return findings.report(recording.failure(.notReproducible, entry: seq, label: step?.label, """
                 when it was recorded, its handler kept its turn without awaiting a recorded call or returning, with another \
                 handler waiting behind it: it waited for something ActionLog cannot see (another handler's task, a \
                 continuation, a stream). The recorder gave the turn on at place \(place) of the run order, so what followed \
@@ -157,10 +162,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         outputs?.finish(0)
         if let entry = recording.entries.first, entry.seq == 0, let outputs {
             let step = Step(entry: entry, label: "initial state", actions: [], handler: initialRecord, state: initial, calls: [])
-            if let difference = outputs.divergence()?.difference ?? outputs.missing(0) {
-                builder.divergences.append(divergence(step, output: difference))
-                return builder.report(failure: nil)
-            }
+            if let difference = outputs.divergence()?.difference ?? outputs.missing(0) { return diverged(step, output: difference) }
         }
         let host = ReplayHost()
         let redactor = (try? Redactor.recorded(in: recording.session.metadata).get()) ?? .none
@@ -174,8 +176,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             guard var step = steps[seq], !finished.contains(seq) else { return .next }
             let event = await host.mailbox(for: seq).next()
             if let divergence = outputs?.divergence(), let step = steps[divergence.seq] {
-                builder.divergences.append(self.divergence(step, output: divergence.difference))
-                return .stop(builder.report(failure: nil))
+                return .stop(diverged(step, output: divergence.difference))
             }
             switch event {
             case .called(let pending):
@@ -185,47 +186,41 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                     let recorded = expected.map { step.calls[$0].description }
                     pending.fail(ActionLogError.serviceCallDiverged(seq: seq, recorded: recorded, made: made))
                     let difference = ServiceCallDifference(index: expected ?? step.calls.count, recorded: recorded, made: made)
-                    builder.divergences.append(divergence(step, call: difference))
-                    return .stop(builder.report(failure: nil))
+                    return .stop(diverged(step, call: difference))
                 }
                 step.made.insert(index)
                 step.pending[index] = pending
                 if pending.endsTurn { step.turnEnded = true }
                 steps[seq] = step
                 return .next
-            case .returned:
+            case .returned, .finished:
                 steps[seq]?.returned = true
                 steps[seq]?.turnEnded = true
-                return .next
-            case .finished:
-                steps[seq]?.returned = true
-                steps[seq]?.turnEnded = true
+                guard case .finished = event else { return .next }
                 outputs?.finish(seq)
                 if let missing = step.firstNotMade {
                     let difference = ServiceCallDifference(index: missing, recorded: step.calls[missing].description, made: nil)
-                    builder.divergences.append(divergence(step, call: difference))
-                    return .stop(builder.report(failure: nil))
+                    return .stop(diverged(step, call: difference))
                 }
                 if let missing = outputs?.missing(seq) {
-                    builder.divergences.append(divergence(step, output: missing))
-                    return .stop(builder.report(failure: nil))
+                    return .stop(diverged(step, output: missing))
                 }
                 let snapshot = await viewModel.snapshot()
                 let replayed: JSONValue
                 do {
                     replayed = try JSONValueEncoder().encode(snapshot)
                 } catch {
-                    return .stop(builder.report(failure: failure(.encodingFailed, seq, step.label, "the replayed state does not encode: \(error)")))
+                    return .stop(findings.report(recording.failure(.encodingFailed, entry: seq, label: step.label, "the replayed state does not encode: \(error)")))
                 }
                 let ignored = IgnoredFields(patterns: options.ignoring, redactor: redactor)
-                let differences = step.state.differences(to: redactor.keyframe(replayed)).filter { !ignored.matches($0.path) }
+                let differences = ignored.differences(step.state, redactor.keyframe(replayed))
                 finished.insert(seq)
                 if differences.isEmpty {
-                    builder.matched += 1
+                    findings.matched += 1
                 } else {
                     let dump = DumpDiff.diff(recorded: step.state, replayed: snapshot, ignored: ignored, replayedJSON: replayed)
-                    builder.divergences.append(divergence(step, state: differences, dump: dump))
-                    if options.stopAtFirstDivergence { return .stop(builder.report(failure: nil)) }
+                    findings.divergences.append(Divergence(at: step.entry, label: step.label, state: differences, stateDump: dump))
+                    if options.stopAtFirstDivergence { return .stop(findings.report(nil)) }
                 }
                 return .next
             }
@@ -247,7 +242,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             // or when the handler's code has returned (what runs then is that task alone).
             if call.endsTurn || steps[seq]?.returned == true { steps[seq]?.turnEnded = false }
             if let reason = call.deliver(recorded.outcome) {
-                return builder.report(failure: failure(.serviceResultDoesNotDecode, seq, "\(recorded.service).\(recorded.method)", reason))
+                return findings.report(recording.failure(.serviceResultDoesNotDecode, entry: seq, label: "\(recorded.service).\(recorded.method)", reason))
             }
             return nil
         }
@@ -320,7 +315,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 if case .stop(let report) = await take(seq) { return report }
             }
         }
-        return builder.report(failure: nil)
+        return findings.report(nil)
     }
 
     /// Why this session cannot be replayed this way: another architecture, or other services.
@@ -330,48 +325,16 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         let recordedServices = SessionArchitecture.services(in: metadata).map(SessionArchitecture.declared)
         let asked = "\(architecture.phrase)\(Self.servicesPhrase(SessionArchitecture.declared(services)))"
         guard let recorded, let recordedServices else {
-            return failure(.wrongArchitecture, nil, nil, "the session's metadata names an unknown architecture \(raw) or a damaged list of services; the replay asked for \(asked)")
+            return recording.failure(.wrongArchitecture, "the session's metadata names an unknown architecture \(raw) or a damaged list of services; the replay asked for \(asked)")
         }
         guard recorded == architecture, recordedServices == SessionArchitecture.declared(services) else {
             let holds = "\(recorded.phrase)\(recorded == .reducer ? "" : Self.servicesPhrase(recordedServices))"
-            return failure(.wrongArchitecture, nil, nil, "the session holds \(holds), but the replay asked for \(asked)")
+            return recording.failure(.wrongArchitecture, "the session holds \(holds), but the replay asked for \(asked)")
         }
         return nil
     }
 
     private static func servicesPhrase(_ names: [String]) -> String {
         names.isEmpty ? " with no services" : " with services " + names.joined(separator: ", ")
-    }
-
-    private func failure(_ code: ReplayError.Code, _ seq: Int?, _ label: String?, _ reason: String) -> ReplayError {
-        ReplayError(code, in: recording, entry: seq, label: label, reason: reason)
-    }
-
-    private func divergence(
-        _ step: Step, state: [FieldDifference] = [], dump: String? = nil, call: ServiceCallDifference? = nil, output: OutputDifference? = nil
-    ) -> Divergence {
-        let action = step.entry.action ?? .null
-        var divergence = Divergence(
-            seq: step.entry.seq, label: step.label, action: action, summary: ActionJSON.summary(of: action, label: step.entry.label),
-            stateDifferences: state, effectDifferences: [], stateDump: state.isEmpty ? nil : dump, effectDump: nil)
-        divergence.serviceCall = call
-        divergence.output = output
-        return divergence
-    }
-}
-
-/// Builds the report of an asynchronous replay.
-private struct ReportBuilder {
-    let recording: RecordedSession
-    var matched = 0
-    var entriesWithActions = 0
-    var skipped: [Int] = []
-    var divergences: [Divergence] = []
-
-    func report(failure: ReplayError?) -> ReplayReport {
-        ReplayReport(
-            file: recording.file, session: recording.session, sessionName: recording.displayName,
-            entriesReplayed: matched, entriesWithActions: entriesWithActions, skipped: skipped,
-            divergences: divergences, failure: failure, warnings: [])
     }
 }

@@ -50,7 +50,7 @@ final class OutputLog: Sendable {
             let index = state.emitted[seq, default: 0]
             state.emitted[seq] = index + 1
             let recorded = state.recorded[seq].flatMap { index < $0.count ? $0[index].event : nil }
-            let differences = Self.differences(recorded, json).filter { !ignored.matches($0.path) }
+            let differences = ignored.differences(recorded, json)
             guard !differences.isEmpty else { return }
             let dump = DumpDiff.effectDiff(recorded: recorded, replayed: event, ignored: ignored, replayedJSON: json)
             state.divergence = (seq, OutputDifference(index: index, differences: differences, dump: dump))
@@ -73,13 +73,5 @@ final class OutputLog: Sendable {
         return OutputDifference(
             index: found.index, differences: [FieldDifference(path: FieldPath(), recorded: found.event, replayed: nil)],
             dump: dumpAgainstNone(found.event))
-    }
-
-    private static func differences(_ recorded: JSONValue?, _ replayed: JSONValue?) -> [FieldDifference] {
-        switch (recorded, replayed) {
-        case (nil, nil): []
-        case (let recorded?, let replayed?): recorded.differences(to: replayed)
-        default: [FieldDifference(path: FieldPath(), recorded: recorded, replayed: replayed)]
-        }
     }
 }

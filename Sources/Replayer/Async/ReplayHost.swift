@@ -9,9 +9,9 @@ enum HandlerEvent: Sendable {
     case finished
 }
 
-/// A replayed service call waiting for its answer. Exactly one of ``deliver(_:)`` and ``fail(_:)``
-/// is called, once.
-final class PendingCall: Sendable {
+/// A replayed service call waiting for its answer. Exactly one of ``deliver`` and ``fail`` is
+/// called, once.
+struct PendingCall: Sendable {
     let request: CallRequest
     /// Whether the call ends the handler's turn (see `HandlerRun.callEndsTurn`): one from its own
     /// code, or from a task it started once its code returned; not one made beside its running code.
@@ -21,16 +21,6 @@ final class PendingCall: Sendable {
     let deliver: @Sendable (ServiceCall.Outcome) -> String?
     /// Resumes the handler with an error (a divergence, or a replay that stopped).
     let fail: @Sendable (any Error) -> Void
-
-    init(
-        request: CallRequest, endsTurn: Bool, deliver: @escaping @Sendable (ServiceCall.Outcome) -> String?,
-        fail: @escaping @Sendable (any Error) -> Void
-    ) {
-        self.request = request
-        self.endsTurn = endsTurn
-        self.deliver = deliver
-        self.fail = fail
-    }
 }
 
 /// One replayed handler's events, posted by its task and taken by the driver in order.
@@ -88,16 +78,19 @@ final class ReplayHost: HandlerHost {
         var mailboxes: [Int: HandlerMailbox] = [:]
         /// Set when the replay stops: calls made from then on fail at once.
         var stopped = false
+
+        /// The mailbox of handler `token`, made at its first use.
+        mutating func mailbox(_ token: Int) -> HandlerMailbox {
+            if let box = mailboxes[token] { return box }
+            let box = HandlerMailbox()
+            mailboxes[token] = box
+            return box
+        }
     }
     private let state = Locked(State())
 
     func mailbox(for token: Int) -> HandlerMailbox {
-        state.withLock { state in
-            if let box = state.mailboxes[token] { return box }
-            let box = HandlerMailbox()
-            state.mailboxes[token] = box
-            return box
-        }
+        state.withLock { $0.mailbox(token) }
     }
 
     /// Stops the replay: every call waiting for an answer, and every call made from now on, fails
@@ -116,9 +109,7 @@ final class ReplayHost: HandlerHost {
     private func post(_ pending: PendingCall, token: Int) -> Bool {
         state.withLock { state in
             guard !state.stopped else { return false }
-            let box = state.mailboxes[token] ?? HandlerMailbox()
-            state.mailboxes[token] = box
-            box.post(.called(pending))
+            state.mailbox(token).post(.called(pending))
             return true
         }
     }

@@ -257,9 +257,7 @@ public func assertReplay(
     column: UInt = #column
 ) {
     let result = verifyReplay(golden: golden, of: code, sessionName: sessionName, options: options, record: record, environment: environment, filePath: filePath)
-    if let message = result.message {
-        reportReplayFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+    reportReplayFailure(result, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
 /// Fails the current test, in XCTest or Swift Testing alike, when a fresh asynchronous ViewModel
@@ -302,7 +300,5 @@ public func assertReplay(
 ) async {
     let result = await verifyReplay(
         golden: golden, of: code, sessionName: sessionName, options: options, record: record, environment: environment, filePath: filePath)
-    if let message = result.message {
-        reportReplayFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+    reportReplayFailure(result, fileID: fileID, filePath: filePath, line: line, column: column)
 }

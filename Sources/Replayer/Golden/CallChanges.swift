@@ -16,6 +16,16 @@ struct CallChanges {
         case changed(ServiceCall, to: ServiceCall)
         case dropped(ServiceCall)
         case added(ServiceCall)
+
+        /// What happened, as a line says it: `kept`, `changed`, `dropped` or `added`.
+        var verb: String {
+            switch self {
+            case .kept: "kept"
+            case .changed: "changed"
+            case .dropped: "dropped"
+            case .added: "added"
+            }
+        }
     }
 
     /// A change of one entry's call, with the call's index (in the golden; in the new session for
@@ -71,31 +81,30 @@ struct CallChanges {
             result.append((index, same ? .kept(a) : .changed(a, to: b)))
         }
         let (pairs, overflow) = old.count.multipliedReportingOverflow(by: new.count)
-        guard !overflow, pairs <= alignmentBudget else {
+        if overflow || pairs > alignmentBudget {
             // Too many calls to align: paired by index.
             while i < old.count, i < new.count { pair(old[i], new[i], i); i += 1 }
-            result += old[i...].indices.map { ($0, .dropped(old[$0])) }
-            result += new[i...].indices.map { ($0, .added(new[$0])) }
-            return result
-        }
-        // lengths[a][b]: the longest alignment of old[a...] and new[b...] on service and method.
-        func key(_ call: ServiceCall) -> String { "\(call.service).\(call.method)" }
-        var lengths = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
-        for a in old.indices.reversed() {
-            for b in new.indices.reversed() {
-                lengths[a][b] = key(old[a]) == key(new[b]) ? lengths[a + 1][b + 1] + 1 : max(lengths[a + 1][b], lengths[a][b + 1])
+            j = i
+        } else {
+            // lengths[a][b]: the longest alignment of old[a...] and new[b...] on service and method.
+            func key(_ call: ServiceCall) -> String { "\(call.service).\(call.method)" }
+            var lengths = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
+            for a in old.indices.reversed() {
+                for b in new.indices.reversed() {
+                    lengths[a][b] = key(old[a]) == key(new[b]) ? lengths[a + 1][b + 1] + 1 : max(lengths[a + 1][b], lengths[a][b + 1])
+                }
             }
-        }
-        while i < old.count, j < new.count {
-            if key(old[i]) == key(new[j]) {
-                pair(old[i], new[j], i)
-                (i, j) = (i + 1, j + 1)
-            } else if lengths[i + 1][j] >= lengths[i][j + 1] {
-                result.append((i, .dropped(old[i])))
-                i += 1
-            } else {
-                result.append((j, .added(new[j])))
-                j += 1
+            while i < old.count, j < new.count {
+                if key(old[i]) == key(new[j]) {
+                    pair(old[i], new[j], i)
+                    (i, j) = (i + 1, j + 1)
+                } else if lengths[i + 1][j] >= lengths[i][j + 1] {
+                    result.append((i, .dropped(old[i])))
+                    i += 1
+                } else {
+                    result.append((j, .added(new[j])))
+                    j += 1
+                }
             }
         }
         result += old[i...].indices.map { ($0, .dropped(old[$0])) }
@@ -112,17 +121,9 @@ struct CallChanges {
     /// ```
     var message: String {
         guard !lines.isEmpty else { return "Neither the golden nor the new session holds a recorded service call." }
-        var counts = (kept: 0, changed: 0, dropped: 0, added: 0)
-        for line in lines {
-            switch line.change {
-            case .kept: counts.kept += 1
-            case .changed: counts.changed += 1
-            case .dropped: counts.dropped += 1
-            case .added: counts.added += 1
-            }
-        }
-        var tally = "\(counts.kept) kept, \(counts.changed) changed, \(counts.dropped) dropped"
-        if counts.added > 0 { tally += ", \(counts.added) added" }
+        func count(_ verb: String) -> Int { lines.count { $0.change.verb == verb } }
+        var tally = "\(count("kept")) kept, \(count("changed")) changed, \(count("dropped")) dropped"
+        if count("added") > 0 { tally += ", \(count("added")) added" }
         var text = ["Recorded service calls, entry by entry (\(tally)):"]
         for line in lines.prefix(Self.shownLines) {
             text.append("  entry \(line.seq) \(line.label.displayEscaped): \(Self.describe(line.change, index: line.index))")
@@ -135,16 +136,12 @@ struct CallChanges {
 
     private static func describe(_ change: Change, index: Int) -> String {
         switch change {
-        case .kept(let call):
-            return "kept call \(index) \(shown(call.description))"
-        case .dropped(let call):
-            return "dropped call \(index) \(shown(call.description))"
-        case .added(let call):
-            return "added call \(index) \(shown(call.description))"
+        case .kept(let call), .dropped(let call), .added(let call):
+            "\(change.verb) call \(index) \(shown(call.description))"
         case .changed(let old, let new) where old.description != new.description:
-            return "changed call \(index) \(shown(old.description)) → \(shown(new.description))"
+            "changed call \(index) \(shown(old.description)) → \(shown(new.description))"
         case .changed(let old, let new):
-            return "changed call \(index) \(shown(old.description)): \(answer(old.outcome)) → \(answer(new.outcome))"
+            "changed call \(index) \(shown(old.description)): \(answer(old.outcome)) → \(answer(new.outcome))"
         }
     }
 

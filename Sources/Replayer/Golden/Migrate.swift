@@ -55,21 +55,18 @@ public func migrate<Action: Decodable>(
             entries.append(entry)
             continue
         }
-        func failure(_ code: ReplayError.Code, _ label: String?, _ reason: String) -> ReplayError {
-            ReplayError(code, in: recorded, entry: entry.seq, label: label, reason: reason)
-        }
         let upcast: [(label: String, action: JSONValue)]
         do { upcast = try upcasters.upcast(label: entry.label, action: action) } catch {
-            throw failure(.upcastFailed, entry.label, "\(error)")
+            throw recorded.failure(.upcastFailed, at: entry, "\(error)")
         }
         guard upcast.count == 1, let new = upcast.first else {
-            throw failure(.notMigratable, entry.label, """
+            throw recorded.failure(.notMigratable, at: entry, """
                 the upcasters turn action "\(entry.label ?? "?")" into \(upcast.count) actions; a golden keeps \
                 one action per entry, so keep these upcasters in ReplayOptions instead of migrating
                 """)
         }
         do { _ = try new.action.decode(Action.self) } catch {
-            throw failure(.actionDoesNotDecode, new.label, JSONValue.describe(error, decoding: new.action))
+            throw recorded.failure(.actionDoesNotDecode, entry: entry.seq, label: new.label, JSONValue.describe(error, decoding: new.action))
         }
         if new.action != action || new.label != entry.label { rewritten.append(entry.seq) }
         entries.append(entry.replacing(content: entry.content, action: new.action, label: new.label))

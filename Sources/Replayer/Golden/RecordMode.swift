@@ -79,17 +79,10 @@ public struct RecordMode: Sendable, Hashable, CustomStringConvertible {
     /// The mode a golden check runs in: `explicit` when the test gave one, else the environment's,
     /// with why, for messages; or the message of an `ACTIONLOG_RECORD` that names no mode.
     static func resolve(_ explicit: RecordMode?, environment: [String: String]) -> Result<(mode: RecordMode, why: String), ReplayError> {
-        let mode: RecordMode
-        if let explicit {
-            mode = explicit
-        } else {
-            do {
-                mode = try fromEnvironment(environment)
-            } catch {
-                return .failure(error)
-            }
+        Result { () throws(ReplayError) in
+            let mode = if let explicit { explicit } else { try fromEnvironment(environment) }
+            return (mode, explanation(mode, explicit: explicit != nil, environment: environment))
         }
-        return .success((mode, explanation(mode, explicit: explicit != nil, environment: environment)))
     }
 
     /// Why the mode is what it is, for messages: `record mode never, because CI is set`.

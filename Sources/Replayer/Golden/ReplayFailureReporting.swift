@@ -7,8 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Reports a golden that did not replay to the running test, wherever `assertReplay` was called:
-/// see `assertReplay(golden:of:sessionName:options:record:environment:fileID:filePath:line:column:)`.
+/// Reports the message of a golden check that failed to the running test, wherever `assertReplay`
+/// was called: see `assertReplay(golden:of:sessionName:options:record:environment:fileID:filePath:line:column:)`.
 ///
 /// On the test's own task, Swift Testing and XCTest find the test, and IssueReporting reports to
 /// it. Off it (a detached task, a `Thread`), Swift Testing cannot tell which test runs: its test is
@@ -16,7 +16,8 @@ import Darwin
 /// (whose running test case is found from any thread) and fails no Swift Testing test at all: the
 /// test passed silently. So the failure also goes to Swift Testing itself, which records an issue
 /// that belongs to no test and fails the run, with the message and a note that says why.
-func reportReplayFailure(_ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+func reportReplayFailure(_ result: GoldenReport, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    guard let message = result.message else { return }
     // XCTest's running test case, or Swift Testing's on this task, or a runtime warning outside tests.
     reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
     guard isTesting, !(TestContext.current?.isSwiftTesting ?? false) else { return }

@@ -24,12 +24,9 @@ enum Rerecording {
         _ recorded: RecordedSession, upcasters: [Upcaster], reducer: (inout State, Action) -> Effect?
     ) throws -> Result {
         let encoder = JSONValueEncoder()
-        func failure(_ code: ReplayError.Code, _ entry: Entry, _ label: String?, _ reason: String) -> ReplayError {
-            ReplayError(code, in: recorded, entry: entry.seq, label: label, reason: reason)
-        }
         func decodeState(_ json: JSONValue, _ entry: Entry) throws -> State {
             do { return try json.decode(State.self) } catch {
-                throw failure(.stateDoesNotDecode, entry, entry.label, JSONValue.describe(error))
+                throw recorded.failure(.stateDoesNotDecode, at: entry, JSONValue.describe(error))
             }
         }
 
@@ -38,18 +35,14 @@ enum Rerecording {
         switch Redactor.recorded(in: recorded.session.metadata) {
         case .success(let paths): redactor = paths
         case .failure(let error):
-            throw ReplayError(.newerSession, in: recorded, entry: nil, label: nil, reason: "the session's redacted paths cannot be read (\(error.reason))")
+            throw recorded.failure(.newerSession, "the session's redacted paths cannot be read (\(error.reason))")
         }
         var builder = SessionBuilder()
         var result = Result(recording: recorded, actions: 0, rewroteStates: [], rewroteEffects: [])
         var recordedStates = StateWalk(file: recorded.file, session: recorded.journalID)
         var state: State?
         for entry in recorded.entries {
-            do throws(ActionLogError) {
-                try recordedStates.advance(past: entry)
-            } catch {
-                throw recorded.locate(error)
-            }
+            _ = try recorded.locating { () throws(ActionLogError) in try recordedStates.advance(past: entry) }
             guard let recordedJSON = recordedStates.state else {
                 builder.append(entry, state: nil, effect: nil)
                 state = nil
@@ -80,7 +73,7 @@ enum Rerecording {
                 json = redactor.keyframe(try encoder.encode(current))
                 effectJSON = try effect.map { try encoder.encode($0) }
             } catch {
-                throw failure(.encodingFailed, entry, entry.label, "the replayed state or effect does not encode: \(error)")
+                throw recorded.failure(.encodingFailed, at: entry, "the replayed state or effect does not encode: \(error)")
             }
             if json != recordedJSON { result.rewroteStates.append(entry.seq) }
             if effectJSON != entry.effect { result.rewroteEffects.append(entry.seq) }

@@ -13,11 +13,10 @@ func asyncGoldenCheck(
     let why: String
     switch RecordMode.resolve(record, environment: environment) {
     case .success(let resolved): (mode, why) = resolved
-    case .failure(let error):
-        return GoldenReport(golden: file.displayPath, url: file.url, mode: .never, replay: nil, wroteGolden: false, message: error.description)
+    case .failure(let error): return GoldenReport(file, .never, message: error.description)
     }
     func report(_ replay: ReplayReport?, _ message: String?, wrote: Bool = false) -> GoldenReport {
-        GoldenReport(golden: file.displayPath, url: file.url, mode: mode, replay: replay, wroteGolden: wrote, message: message)
+        GoldenReport(file, mode, replay: replay, wrote: wrote, message: message)
     }
     /// Writes a new live session as the golden, in the deterministic time form; `nil` when there is
     /// none to write. `previous`: the golden it replaces, whose calls the message compares with the
@@ -43,12 +42,7 @@ func asyncGoldenCheck(
         }
     }
     guard file.exists else {
-        guard mode != .never else {
-            return report(nil, """
-                No golden at \(file.displayPath) (\(why)). Record it on a developer machine (ACTIONLOG_RECORD=missing), \
-                review it and commit it.
-                """)
-        }
+        guard mode != .never else { return report(nil, file.notRecorded(why: why)) }
         if let written = await write(nil, "Recorded a new golden at") { return written }
         return report(nil, """
             No golden at \(file.displayPath). An asynchronous golden comes from a live session: record one with \
@@ -69,9 +63,6 @@ func asyncGoldenCheck(
     let fix = goldenFix(for: result, ifIntended: liveSession == nil
         ? "If the new behaviour is intended, record the session again and replace the golden."
         : "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.")
-    var message = "\(result)\n\n\(fix)"
-    if let line = FailureReport.write(recorded: recorded, replayed: nil, replay: result, golden: file, environment: environment) {
-        message += "\n\(line)"
-    }
-    return report(result, message)
+    let viewerReport = FailureReport.write(recorded: recorded, replayed: nil, replay: result, golden: file, environment: environment)
+    return report(result, goldenFailure(result, fix: fix, viewerReport: viewerReport))
 }

@@ -25,6 +25,16 @@ public struct GoldenReport: Sendable {
 
     /// Whether the test passes.
     public var passed: Bool { message == nil }
+
+    /// The report of a check of `file` in record mode `mode`.
+    init(_ file: GoldenFile, _ mode: RecordMode, replay: ReplayReport? = nil, wrote: Bool = false, message: String? = nil) {
+        golden = file.displayPath
+        url = file.url
+        self.mode = mode
+        self.replay = replay
+        wroteGolden = wrote
+        self.message = message
+    }
 }
 
 /// One golden check: decides, from the record mode and what is on disk, whether to replay, record or
@@ -42,7 +52,7 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
         let why: String
         switch RecordMode.resolve(record, environment: environment) {
         case .success(let resolved): (mode, why) = resolved
-        case .failure(let error): return report(.never, message: error.description)
+        case .failure(let error): return GoldenReport(file, .never, message: error.description)
         }
         do {
             guard file.exists else { return try recordMissing(mode: mode, why: why, source: ifMissing) }
@@ -51,32 +61,24 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
                 return try rerecord(recorded, mode: mode, why: why, replay: nil)
             }
             let replay = try Replay(recording: recorded, options: options, reducer: reducer).run()
-            if replay.isMatch { return report(mode, replay: replay) }
+            if replay.isMatch { return GoldenReport(file, mode, replay: replay) }
             if mode == .failed, replay.failure == nil || replay.failure?.code == .encodingFailed {
                 return try rerecord(recorded, mode: mode, why: why, replay: replay)
             }
-            var message = "\(replay)\n\n\(fix(for: replay))"
-            if let line = FailureReport.write(
+            let fix = goldenFix(for: replay, ifIntended: "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.")
+            let viewerReport = FailureReport.write(
                 recorded: recorded, replay: replay, golden: file, options: options, environment: environment, reducer: reducer)
-            {
-                message += "\n\(line)"
-            }
-            return report(mode, replay: replay, message: message)
+            return GoldenReport(file, mode, replay: replay, message: goldenFailure(replay, fix: fix, viewerReport: viewerReport))
         } catch {
-            return report(mode, message: "Cannot check the golden \(file.displayPath): \(error)")
+            return GoldenReport(file, mode, message: "Cannot check the golden \(file.displayPath): \(error)")
         }
     }
 
     private func recordMissing(mode: RecordMode, why: String, source: GoldenSource<State, Action>?) throws -> GoldenReport {
         let path = file.displayPath
-        guard mode != .never else {
-            return report(mode, message: """
-                No golden at \(path) (\(why)). Record it on a developer machine (ACTIONLOG_RECORD=missing), \
-                review it and commit it.
-                """)
-        }
+        guard mode != .never else { return GoldenReport(file, mode, message: file.notRecorded(why: why)) }
         guard let source else {
-            return report(mode, message: """
+            return GoldenReport(file, mode, message: """
                 No golden at \(path). Export a recorded session into it \
                 (replay-cli export app.actionlog --session NAME --format jsonl --output \(path)), \
                 or pass ifMissing: to record one.
@@ -92,7 +94,7 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
         }
         try file.write(recording)
         let count = recording.entries.count
-        return report(mode, wrote: true, message: """
+        return GoldenReport(file, mode, wrote: true, message: """
             Recorded a new golden at \(path) (\(why)): \(count) \(count == 1 ? "entry" : "entries"). \
             Review it, commit it, and re-run the test.
             """)
@@ -110,17 +112,24 @@ struct GoldenCheck<State: Codable, Action: Codable, Effect: Encodable> {
             Re-recorded \(file.displayPath) (\(why)): kept \(actions); \(rewritten). \
             Review the change, then re-run the test.
             """
-        return report(mode, replay: replay, wrote: true, message: replay.map { "\($0)\n\n\(summary)" } ?? summary)
+        return GoldenReport(file, mode, replay: replay, wrote: true, message: replay.map { "\($0)\n\n\(summary)" } ?? summary)
     }
+}
 
-    /// The line that says how to fix what the replay found.
-    private func fix(for replay: ReplayReport) -> String {
-        goldenFix(for: replay, ifIntended: "If the new behaviour is intended, re-record with ACTIONLOG_RECORD=failed.")
+extension GoldenFile {
+    /// Why a missing golden was not recorded: `why` the record mode is `never`.
+    func notRecorded(why: String) -> String {
+        """
+        No golden at \(displayPath) (\(why)). Record it on a developer machine (ACTIONLOG_RECORD=missing), \
+        review it and commit it.
+        """
     }
+}
 
-    private func report(_ mode: RecordMode, replay: ReplayReport? = nil, wrote: Bool = false, message: String? = nil) -> GoldenReport {
-        GoldenReport(golden: file.displayPath, url: file.url, mode: mode, replay: replay, wroteGolden: wrote, message: message)
-    }
+/// The message of a golden whose replay failed: the report, the line that says how to fix it, and
+/// where the viewer report was written, if one was asked for.
+func goldenFailure(_ replay: ReplayReport, fix: String, viewerReport: String?) -> String {
+    "\(replay)\n\n\(fix)" + (viewerReport.map { "\n\($0)" } ?? "")
 }
 
 /// The line of a golden's failure that says how to fix what the replay found: `ifIntended` for a

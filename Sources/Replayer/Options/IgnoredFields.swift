@@ -13,4 +13,16 @@ struct IgnoredFields {
 
     /// Whether nothing is left out.
     var isEmpty: Bool { patterns.isEmpty && redactor.isEmpty }
+
+    /// The differences of `replayed` from `recorded` outside these fields; a value missing on one
+    /// side is one difference at the root.
+    func differences(_ recorded: JSONValue?, _ replayed: JSONValue?) -> [FieldDifference] {
+        let all: [FieldDifference] =
+            switch (recorded, replayed) {
+            case (nil, nil): []
+            case (let recorded?, let replayed?): recorded.differences(to: replayed)
+            default: [FieldDifference(path: FieldPath(), recorded: recorded, replayed: replayed)]
+            }
+        return all.filter { !matches($0.path) }
+    }
 }

@@ -150,7 +150,7 @@ public struct Replay<State: Codable, Action: Decodable, Effect: Encodable>: @unc
             failure = { ReplayError(.stateDoesNotDecode, file: journal.fileName, session: id, sessionName: "session \(id)", entry: seq, reason: $0) }
         case .recording(let recording):
             json = try recording.state(at: seq)
-            failure = { ReplayError(.stateDoesNotDecode, in: recording, entry: seq, label: nil, reason: $0) }
+            failure = { recording.failure(.stateDoesNotDecode, entry: seq, $0) }
         }
         do {
             return try json.decode(State.self)

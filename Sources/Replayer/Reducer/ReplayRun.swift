@@ -43,17 +43,12 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// started at any of them. Replay runs again, comparing everything after ``lastCheck``.
     private var rerunAfter: Int?
 
-    private var matched = 0
-    private var skipped: [Int] = []
-    private var divergences: [Divergence] = []
-    private var warnings: [String] = []
+    private var findings: ReplayFindings
 
     /// The session's entries, one at a time: a journal's through a cursor, so that replaying a long
     /// session holds one page of entries, not the session. A journal's keyframes come as their stored
     /// text, parsed only when a comparison or the delta after them needs it.
     private var nextEntry: () throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?)?
-    /// Entries with an action, counted as they go by.
-    private var entriesWithActions = 0
 
     /// - Parameters:
     ///   - recording: the session's metadata and file; its entries, when `entries` is left out.
@@ -66,6 +61,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     ) {
         self.replay = replay
         self.recording = recording
+        findings = ReplayFindings(recording: recording)
         self.hintedThrough = replay.options.comparesWholeStates ? .min : hintedThrough
         if let entries {
             nextEntry = entries
@@ -98,7 +94,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     }
 
     private mutating func walk() throws(ActionLogError) -> ReplayReport {
-        if let failure = refusal() { return report(failure) }
+        if let failure = refusal() { return findings.report(failure) }
         // Entry 0 must hold the initial state, by the rules every reader applies (StateWalk);
         // a session without one is a failure of this replay, not an error of the file's reading.
         var recorded = StateWalk(file: recording.file, session: recording.journalID)
@@ -108,23 +104,23 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         do throws(ActionLogError) {
             guard let read = try nextEntry() else {
                 try recorded.requireEntries()
-                return report(nil)
+                return findings.report(nil)
             }
             first = read.entry
             try recorded.advance(past: first, keyframeText: read.keyframeText)
             startedFromText = startFromText(&recorded, at: first)
             initialState = startedFromText ? nil : try recorded.resolvedState()
         } catch where error.code == .corrupt && error.file == recording.file {
-            return report(failure(.noInitialState, seq: error.entry, label: nil, error.reason))
+            return findings.report(recording.failure(.noInitialState, entry: error.entry, error.reason))
         } catch {
             throw error
         }
         if !startedFromText {
             guard let initial = initialState else {
                 // StateWalk leaves a state after entry 0 whenever it accepts it; never trap on a file.
-                return report(failure(.noInitialState, seq: 0, label: nil, "entry 0 left no state to start from"))
+                return findings.report(recording.failure(.noInitialState, entry: 0, "entry 0 left no state to start from"))
             }
-            if let failure = start(from: initial, at: first) { return report(failure) }
+            if let failure = start(from: initial, at: first) { return findings.report(failure) }
         }
 
         var rebase = false
@@ -132,25 +128,22 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         var upcoming = try nextEntry()
         while let (entry, keyframeText) = upcoming {
             upcoming = try nextEntry()
-            if entry.action != nil { entriesWithActions += 1 }
-            let recordedPatch: JSONPatch?
-            do throws(ActionLogError) {
-                recordedPatch = try recorded.advance(past: entry, keyframeText: keyframeText)
-            } catch {
-                throw recording.locate(error)
+            if entry.action != nil { findings.entriesWithActions += 1 }
+            let recordedPatch = try recording.locating { () throws(ActionLogError) in
+                try recorded.advance(past: entry, keyframeText: keyframeText)
             }
             guard recorded.state != nil || recorded.pendingKeyframeText != nil else {
                 // A gap: the actions lost here cannot be re-driven.
-                skipped.append(entry.seq)
+                findings.skipped.append(entry.seq)
                 rebase = true
                 continue
             }
             if rebase {
                 // Actions before this entry were lost: go on from what was recorded here.
-                skipped.append(entry.seq)
+                findings.skipped.append(entry.seq)
                 rebase = false
                 if !startFromText(&recorded, at: entry), let failure = start(from: try resolvedState(&recorded), at: entry) {
-                    return report(failure)
+                    return findings.report(failure)
                 }
                 continue
             }
@@ -163,19 +156,19 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
                 entry, action: actionJSON, recorded: &recorded, recordedPatch: recordedPatch, nextIsDelta: nextIsDelta,
                 mayAssume: mayAssume)
             {
-                return report(failure)
+                return findings.report(failure)
             }
-            if rerunAfter != nil { return report(nil) }
-            if !divergences.isEmpty, options.stopAtFirstDivergence {
+            if rerunAfter != nil { return findings.report(nil) }
+            if !findings.divergences.isEmpty, options.stopAtFirstDivergence {
                 // The report counts every entry with an action, as a whole-session reader would.
-                if upcoming?.entry.action != nil { entriesWithActions += 1 }
+                if upcoming?.entry.action != nil { findings.entriesWithActions += 1 }
                 while let rest = try nextEntry() {
-                    if rest.entry.action != nil { entriesWithActions += 1 }
+                    if rest.entry.action != nil { findings.entriesWithActions += 1 }
                 }
                 break
             }
         }
-        return report(nil)
+        return findings.report(nil)
     }
 
     // MARK: - Steps
@@ -183,14 +176,12 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// The recorded state after the entry `recorded` last walked, parsing a keyframe left unparsed;
     /// an error names the file, the session and the keyframe.
     private func resolvedState(_ recorded: inout StateWalk) throws(ActionLogError) -> JSONValue {
-        do throws(ActionLogError) {
+        try recording.locating { () throws(ActionLogError) in
             guard let state = try recorded.resolvedState() else {
                 // Unreachable: called only where the walk knows the state; never trap on a file.
                 throw ActionLogError(.corrupt, file: recording.file, session: recording.journalID, reason: "the recorded state is unknown")
             }
             return state
-        } catch {
-            throw recording.locate(error)
         }
     }
 
@@ -232,7 +223,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             replayedPatch = try encode(state, at: entry, nextIsDelta: nextIsDelta, hints: hints)
             replayedEffect = try effect.map { try encoder.encode($0) }
         } catch {
-            return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the replayed state or effect does not encode: \(error)")
+            return recording.failure(.encodingFailed, at: entry, "the replayed state or effect does not encode: \(error)")
         }
 
         var stateEqual: Bool
@@ -267,7 +258,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             do {
                 if try confirmEncoding(state, at: entry.seq) { stateEqual = recordedState == redactor.keyframe(replayedJSON) }
             } catch {
-                return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the replayed state does not encode: \(error)")
+                return recording.failure(.encodingFailed, at: entry, "the replayed state does not encode: \(error)")
             }
         }
         inSync = stateEqual
@@ -275,10 +266,10 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         // Redacted places hold placeholders on both sides; they are left out as ignored fields are.
         let ignoredInState = IgnoredFields(patterns: options.ignoring, redactor: redactor)
         let ignoredInEffect = IgnoredFields(patterns: options.ignoring, redactor: .none)
-        let stateDifferences = stateEqual ? [] : recordedState.differences(to: redactor.keyframe(replayedJSON)).filter { !ignoredInState.matches($0.path) }
-        let effectDifferences = Self.differences(entry.effect, replayedEffect).filter { !ignoredInEffect.matches($0.path) }
+        let stateDifferences = stateEqual ? [] : ignoredInState.differences(recordedState, redactor.keyframe(replayedJSON))
+        let effectDifferences = ignoredInEffect.differences(entry.effect, replayedEffect)
         guard !stateDifferences.isEmpty || !effectDifferences.isEmpty else {
-            matched += 1
+            findings.matched += 1
             return nil
         }
         if assumedSinceCheck > 0 {
@@ -286,12 +277,10 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             rerunAfter = lastCheck
             return nil
         }
-        let label = actions.count == 1 ? actions[0].label : (entry.label ?? "?")
-        divergences.append(Divergence(
-            seq: entry.seq, label: label, action: actionJSON,
-            summary: ActionJSON.summary(of: actionJSON, label: entry.label),
-            stateDifferences: stateDifferences, effectDifferences: effectDifferences,
+        findings.divergences.append(Divergence(
+            at: entry, label: actions.count == 1 ? actions[0].label : (entry.label ?? "?"), state: stateDifferences,
             stateDump: stateDifferences.isEmpty ? nil : DumpDiff.diff(recorded: recordedState, replayed: state, ignored: ignoredInState, replayedJSON: replayedJSON),
+            effect: effectDifferences,
             effectDump: effectDifferences.isEmpty ? nil : DumpDiff.effectDiff(recorded: entry.effect, replayed: effect, ignored: ignoredInEffect, replayedJSON: replayedEffect)
         ))
         // Go on from what was recorded, so that later findings do not follow from this one.
@@ -338,12 +327,12 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         do {
             state = try json.decode(State.self)
         } catch {
-            return failure(.stateDoesNotDecode, seq: entry.seq, label: entry.label, JSONValue.describe(error))
+            return recording.failure(.stateDoesNotDecode, at: entry, JSONValue.describe(error))
         }
         do {
             replayedJSON = try encodeStart(state!)
         } catch {
-            return failure(.encodingFailed, seq: entry.seq, label: entry.label, "the recorded state does not encode again: \(error)")
+            return recording.failure(.encodingFailed, at: entry, "the recorded state does not encode again: \(error)")
         }
         inSync = redactor.keyframe(replayedJSON) == json
         checked(at: entry.seq)
@@ -413,23 +402,13 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         let full = try encoder.encode(state)
         guard full != replayedJSON else { return false }
         let field = replayedJSON.differences(to: full).first.map { " (field \($0.path))" } ?? ""
-        warnings.append("""
+        findings.warnings.append("""
             \(String(reflecting: State.self))'s == disagrees with its encoding at entry \(seq)\(field): \
             the rest of the replay compared whole states
             """)
         encodeInFull = true
         replayedJSON = full
         return true
-    }
-
-    // MARK: - Comparing
-
-    private static func differences(_ recorded: JSONValue?, _ replayed: JSONValue?) -> [FieldDifference] {
-        switch (recorded, replayed) {
-        case (nil, nil): []
-        case (let recorded?, let replayed?): recorded.differences(to: replayed)
-        default: [FieldDifference(path: FieldPath(), recorded: recorded, replayed: replayed)]
-        }
     }
 
     // MARK: - Reporting
@@ -439,10 +418,10 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     private func refusal() -> ReplayError? {
         // A ViewModel's session has turns and service answers that a reducer cannot take.
         if let architecture = SessionArchitecture.of(recording.session.metadata).architecture, architecture != .reducer {
-            return failure(.wrongArchitecture, seq: nil, label: nil, "the session holds \(architecture.phrase), but the replay asked for a reducer; replay it with ViewModelReplay or EventViewModelReplay")
+            return recording.failure(.wrongArchitecture, "the session holds \(architecture.phrase), but the replay asked for a reducer; replay it with ViewModelReplay or EventViewModelReplay")
         }
         if let redactionProblem {
-            return failure(.newerSession, seq: nil, label: nil, """
+            return recording.failure(.newerSession, """
                 the session's redacted paths cannot be read (\(redactionProblem)), so its placeholders cannot be told from changes; \
                 replay it with the ActionLog that recorded it
                 """)
@@ -451,7 +430,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
             let today = StateVersion.of(State.self)
             if recorded > (today ?? 1) {
                 let name = String(reflecting: State.self)
-                return failure(.newerSession, seq: nil, label: nil, """
+                return recording.failure(.newerSession, """
                     recorded with version \(recorded) of \(name), newer than this build's version \(today.map(String.init) ?? "(none)"); \
                     replay it with a build that knows version \(recorded)
                     """)
@@ -459,23 +438,12 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         }
         let recordedVersion = recording.session.libraryVersion
         guard LibraryVersion(recordedVersion) > LibraryVersion(ActionLogLibrary.version) else { return nil }
-        return failure(.newerSession, seq: nil, label: nil, """
+        return recording.failure(.newerSession, """
             recorded by ActionLog \(recordedVersion), newer than this reader (\(ActionLogLibrary.version)); \
             replay it with ActionLog \(recordedVersion) or later
             """)
     }
 
-    private func failure(_ code: ReplayError.Code, seq: Int?, label: String?, _ reason: String) -> ReplayError {
-        ReplayError(code, in: recording, entry: seq, label: label, reason: reason)
-    }
-
-    private func report(_ failure: ReplayError?) -> ReplayReport {
-        ReplayReport(
-            file: recording.file, session: recording.session, sessionName: recording.displayName,
-            entriesReplayed: matched,
-            entriesWithActions: entriesWithActions,
-            skipped: skipped, divergences: divergences, failure: failure, warnings: warnings)
-    }
 }
 
 /// A dotted version number compared part by part: `0.10.0` is newer than `0.9.2`.

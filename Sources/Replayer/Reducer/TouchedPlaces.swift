@@ -48,7 +48,7 @@ struct TouchedPlaces {
             if last == "-" {
                 inserted[path.parent, default: (0, false)].count += 1
                 inserted[path.parent, default: (0, false)].appends = true
-            } else if let index = Self.index(last) {
+            } else if let index = JSONPointer.arrayIndex(last) {
                 inserted[path.parent, default: (0, false)].count += 1
                 shifts[path.parent, default: Shift()].lowest = min(shifts[path.parent, default: Shift()].lowest, index)
             } else {
@@ -60,7 +60,7 @@ struct TouchedPlaces {
                 places.insert(path)
                 return
             }
-            if let index = Self.index(last) {
+            if let index = JSONPointer.arrayIndex(last) {
                 shifts[path.parent, default: Shift()].lowest = min(shifts[path.parent, default: Shift()].lowest, index)
             } else if last == "-" {
                 // Not a valid place to remove from: compare the whole container.
@@ -113,15 +113,5 @@ struct TouchedPlaces {
         for inserted in shift.appendedBy { start = min(start, max(0, left.count - inserted)) }
         guard !redactor.isEmpty else { return left[start...] == right[start...] }
         return (start..<left.count).allSatisfy { left[$0] == redactor.value(right[$0], at: array.appending(String($0))) }
-    }
-
-    /// The array index a pointer token names: decimal digits without a leading zero (RFC 6901),
-    /// `nil` for anything else, or for a number too large for `Int`.
-    static func index(_ token: String) -> Int? {
-        let digits = token.utf8
-        guard let first = digits.first, first != UInt8(ascii: "0") || digits.count == 1,
-            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else { return nil }
-        return Int(token)
     }
 }

@@ -112,37 +112,64 @@ public struct Divergence: Sendable, Equatable {
     /// For an event ViewModel: the first output event that differs from the recorded one.
     package internal(set) var output: OutputDifference? = nil
 
+    /// The divergence at `entry`, whose action is shown as `label`. A dump comes with the
+    /// differences it shows: `nil` when there are none.
+    init(
+        at entry: Entry, label: String, state: [FieldDifference] = [], stateDump: String? = nil, effect: [FieldDifference] = [],
+        effectDump: String? = nil, serviceCall: ServiceCallDifference? = nil, output: OutputDifference? = nil
+    ) {
+        seq = entry.seq
+        self.label = label
+        action = entry.action ?? .null
+        summary = ActionJSON.summary(of: action, label: entry.label)
+        stateDifferences = state
+        effectDifferences = effect
+        self.stateDump = stateDump
+        self.effectDump = effectDump
+        self.serviceCall = serviceCall
+        self.output = output
+    }
+
     /// The state and effect sections of the report, indented, each line escaped for a terminal.
     var differencesText: String {
         var sections: [String] = []
+        // A section shows its dump when there is one (only with differences), else each difference.
         func section(_ title: String, _ dump: String?, _ differences: [FieldDifference]) {
-            guard !differences.isEmpty else { return }
-            let lines: [String]
-            if let dump {
-                lines = dump.split(separator: "\n", omittingEmptySubsequences: false).map { "    \(String($0).displayEscaped)" }
-            } else {
-                lines = differences.flatMap { difference in
+            let lines =
+                dump?.split(separator: "\n", omittingEmptySubsequences: false).map { "    \(String($0).displayEscaped)" }
+                ?? differences.flatMap { difference in
                     [
                         "    − \(difference.path): \(difference.recorded?.canonicalText ?? "(absent)")".displayEscaped,
                         "    + \(difference.path): \(difference.replayed?.canonicalText ?? "(absent)")".displayEscaped,
                     ]
                 }
-            }
+            guard !lines.isEmpty else { return }
             sections.append((["  \(title):"] + lines).joined(separator: "\n"))
         }
         section("State", stateDump, stateDifferences)
         section("Effect", effectDump, effectDifferences)
         if let serviceCall { sections.append(serviceCall.text) }
-        if let output {
-            let title = "Output event \(output.index)"
-            if let dump = output.dump {
-                let lines = dump.split(separator: "\n", omittingEmptySubsequences: false).map { "    \(String($0).displayEscaped)" }
-                sections.append((["  \(title):"] + lines).joined(separator: "\n"))
-            } else {
-                section(title, nil, output.differences)
-            }
-        }
+        if let output { section("Output event \(output.index)", output.dump, output.differences) }
         return sections.joined(separator: "\n\n")
+    }
+}
+
+/// What a replay found so far: what its report counts and lists.
+struct ReplayFindings {
+    let recording: RecordedSession
+    /// Entries whose action was replayed and matched.
+    var matched = 0
+    /// Entries with an action in the session.
+    var entriesWithActions = 0
+    var skipped: [Int] = []
+    var divergences: [Divergence] = []
+    var warnings: [String] = []
+
+    /// The report of the replay, stopped by `failure` if any.
+    func report(_ failure: ReplayError?) -> ReplayReport {
+        ReplayReport(
+            file: recording.file, session: recording.session, sessionName: recording.displayName, entriesReplayed: matched,
+            entriesWithActions: entriesWithActions, skipped: skipped, divergences: divergences, failure: failure, warnings: warnings)
     }
 }
 
