@@ -38,12 +38,6 @@ extension JSONPointer {
         return Int(token)
     }
 
-    /// Whether the last token could name an array element (digits or `-`): a change there shifts its siblings.
-    public var endsInArrayPosition: Bool {
-        guard let last = tokens.last else { return false }
-        return last == "-" || Self.arrayIndex(last) != nil
-    }
-
     /// The pointer without its last token; the root's parent is the root.
     public var parent: JSONPointer {
         JSONPointer(tokens: Array(tokens.dropLast()))

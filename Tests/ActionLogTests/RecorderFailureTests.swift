@@ -9,9 +9,13 @@ struct RecorderFailureTests {
     /// A recorder whose queue holds one action and whose writer takes only when a flush asks: entry
     /// 0 is committed when it starts, and everything after the first action is dropped until a
     /// flush drains the queue.
-    private func overflowingRecorder(path: String, log: ErrorLog, overloadQuietPeriod: Duration = .seconds(1)) throws -> CounterRecorder {
+    private func overflowingRecorder(
+        path: String, log: ErrorLog, overloadQuietPeriod: Duration = .seconds(1),
+        clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) throws -> CounterRecorder {
         try CounterRecorder(path: path, sessionName: "s", initialState: Counter(), configuration: configuration(log) {
             $0.overloadQuietPeriod = overloadQuietPeriod
+            $0.overloadClock = clock
             $0.queueCapacity = 1
             $0.batchSize = 10_000
             $0.writerWaitsForFlush = true
@@ -60,7 +64,10 @@ struct RecorderFailureTests {
     func dropsAreToldOncePerEpisode() throws {
         let path = directory.path("episodes.actionlog")
         let log = ErrorLog()
-        let recorder = try overflowingRecorder(path: path, log: log, overloadQuietPeriod: .milliseconds(50))
+        // The test's own time: it passes only where the test says, however long a round takes.
+        let start = ContinuousClock.now
+        let elapsed = Locked(Duration.zero)
+        let recorder = try overflowingRecorder(path: path, log: log, overloadQuietPeriod: .milliseconds(50)) { start + elapsed.withLock { $0 } }
         var count = 0
         func dispatch(_ times: Int) { Self.add(times, to: recorder, count: &count) }
         // One overload: three rounds, each leaving a gap behind the step that got through.
@@ -72,7 +79,7 @@ struct RecorderFailureTests {
         // drops, after the quiet period: the writer has kept up. Then a second overload.
         dispatch(1)
         recorder.flush()
-        Thread.sleep(forTimeInterval: 0.1)
+        elapsed.withLock { $0 += .milliseconds(100) }
         dispatch(1)
         recorder.flush()
         dispatch(3)

@@ -91,6 +91,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         let retention = configuration.retention
         let faults = configuration.writeFaults
         let overloadQuietPeriod = configuration.overloadQuietPeriod
+        let overloadClock = configuration.overloadClock
         let commitBytes = configuration.queueByteCapacity
         let initial = InitialState(initialState)
         let file = JournalFile.displayName(path)
@@ -107,7 +108,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
                 }
                 do throws(ActionLogError) {
                     return .success(try StepEncoder(path: path, session: description, initialState: state, startedAt: startedAt, commitBytes: commitBytes, faults: faults,
-                        overloadQuietPeriod: overloadQuietPeriod, onError: onError))
+                        overloadQuietPeriod: overloadQuietPeriod, overloadClock: overloadClock, onError: onError))
                 } catch {
                     return .failure(error)
                 }

@@ -103,6 +103,9 @@ public struct RecorderConfiguration: Sendable {
     /// is reported again (see ``ActionLogError/Code/dropped``). Under a sustained load the writer
     /// catches up and falls behind again many times a second; none of those is a new overload.
     package var overloadQuietPeriod: Duration = .seconds(1)
+    /// For tests: the time an overload's quiet period is measured by, so that a test says when it
+    /// has passed instead of sleeping past it (which a loaded machine may take longer than to run a round).
+    package var overloadClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     /// For tests where no small file system can be mounted: fails the writer's transactions as a full
     /// disk or a read-only file would.
     package var writeFaults: WriteFaults?

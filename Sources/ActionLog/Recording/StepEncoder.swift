@@ -113,10 +113,12 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     init(
         path: String, session: SessionDescription, initialState: State, startedAt: Date,
         commitBytes: Int = .max, faults: WriteFaults? = nil, overloadQuietPeriod: Duration = .seconds(1),
+        overloadClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         onError: @escaping @Sendable (ActionLogError) -> Void
     ) throws(ActionLogError) {
         self.commitBytes = commitBytes
         self.overloadQuietPeriod = overloadQuietPeriod
+        self.overloadClock = overloadClock
         let file = JournalFile.displayName(path)
         self.file = file
         self.onError = onError
@@ -314,6 +316,8 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     private var lastDropSeen: ContinuousClock.Instant?
     /// How long the writer must take steps without drops for an overload to be over.
     private let overloadQuietPeriod: Duration
+    /// What the quiet period is measured by: `ContinuousClock.now`, or a test's time.
+    private let overloadClock: @Sendable () -> ContinuousClock.Instant
 
     /// Reports a gap of dropped actions, once per overload.
     private func reportDrops(_ note: String) {
@@ -331,7 +335,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     /// Notes whether the steps the writer just took had drops among them. An overload is over once
     /// no step has been dropped for ``overloadQuietPeriod``: the writer kept up all that time.
     private func noteTake(hadDrops: Bool) {
-        let now = ContinuousClock.now
+        let now = overloadClock()
         if dropsReported, let lastDropSeen, lastDropSeen.duration(to: now) >= overloadQuietPeriod {
             dropsReported = false
         }
