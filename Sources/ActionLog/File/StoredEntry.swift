@@ -42,18 +42,24 @@ extension StoredEntry {
         StoredEntry(.gap, time: time, dropped: dropped, note: note)
     }
 
-    /// `entry` as stored: its JSON as canonical text, everything else as it is.
-    init(_ entry: Entry) {
-        let gap = entry.content.gap
-        self.init(
-            entry.kind, time: entry.time, label: entry.label, action: entry.action?.canonicalBytes,
-            state: entry.content.storedJSON?.canonicalBytes, effect: entry.effect?.canonicalBytes,
-            durationNanoseconds: entry.durationNanoseconds, dropped: gap?.dropped, note: gap?.note)
-    }
-
     /// Whether the entry is a gap.
     var isGap: Bool { kind == Entry.Kind.gap.rawValue }
 
     /// The actions the entry stands for: one, or what a gap lost.
     var actions: Int { isGap ? Int(clamping: dropped ?? 0) : 1 }
+}
+
+extension Entry {
+    /// The entry as stored: its JSON as canonical text, everything else as it is.
+    var stored: StoredEntry {
+        let (action, effect) = (self.action?.canonicalBytes, self.effect?.canonicalBytes)
+        switch content {
+        case .keyframe(let state):
+            return StoredEntry(.keyframe, time: time, label: label, action: action, state: state.canonicalBytes, effect: effect, durationNanoseconds: durationNanoseconds)
+        case .delta(let patch):
+            return StoredEntry(.delta, time: time, label: label, action: action, state: patch.canonicalBytes, effect: effect, durationNanoseconds: durationNanoseconds)
+        case .gap(let dropped, let note):
+            return StoredEntry(.gap, time: time, label: label, action: action, effect: effect, durationNanoseconds: durationNanoseconds, dropped: dropped, note: note)
+        }
+    }
 }

@@ -72,7 +72,7 @@ extension Journal {
                 while let entry = try next() {
                     try states.checkAction(of: entry)
                     try states.advance(past: entry)
-                    let stored = StoredEntry(entry)
+                    let stored = entry.stored
                     lastTime = max(lastTime ?? stored.time, stored.time)
                     do throws(SQLiteError) {
                         try inserter.insert([EntryInserter.Row(entry: stored)], firstSeq: entry.seq)
