@@ -74,6 +74,29 @@ struct ExportImportDiffTests {
         }
     }
 
+    @Test("log, state, report and export take the only session of a file without --session; of several, they say how many")
+    func sessionLeftOut() throws {
+        try withTemporaryDirectory { directory in
+            try copyFixture("checkout.actionlog", to: directory)
+            for arguments in [["log"], ["state", "--at", "2"], ["export"]] {
+                let without = try runCLI([arguments[0], "checkout.actionlog"] + arguments.dropFirst(), in: directory)
+                let with = try runCLI([arguments[0], "checkout.actionlog", "--session", "1"] + arguments.dropFirst(), in: directory)
+                #expect(without.status == 0, "\(arguments): \(without.stderr)")
+                #expect(without.stdout == with.stdout, "\(arguments)")
+            }
+            let report = try runCLI(["report", "checkout.actionlog", "-o", "checkout.html"], in: directory)
+            #expect(report.status == 0, "\(report.stderr)")
+
+            _ = try runDemo(in: directory)
+            for arguments in [["log"], ["state"], ["report", "-o", "demo.html"], ["export"]] {
+                let ambiguous = try runCLI([arguments[0], "demo.actionlog"] + arguments.dropFirst(), in: directory)
+                #expect(ambiguous.status == usageError)
+                #expect(ambiguous.stdout == "")
+                #expect(ambiguous.stderr == "error: demo.actionlog: 4 sessions; choose one with --session\n", "\(arguments)")
+            }
+        }
+    }
+
     @Test("diff prints the changed fields between two steps, the same for a journal and its text form")
     func diffText() throws {
         try withTemporaryDirectory { directory in

@@ -23,14 +23,15 @@ struct HelpExamplesTests {
                   replay-cli state app.actionlog --session 3 | jq '.cart.items'
                   replay-cli state app.actionlog --session 3 --json | jq '.seq'
 
-                USAGE: replay-cli state <file> --session <id> [--at <seq>] [--json]
+                USAGE: replay-cli state <file> [--session <id>] [--at <seq>] [--json]
 
                 ARGUMENTS:
                   <file>                  The journal file (.actionlog).
 
                 OPTIONS:
                   -s, --session <id>      The session: its id, or its name (the newest session
-                                          of that name).
+                                          of that name). Not needed when the file holds one
+                                          session.
                   --at <seq>              The entry (sequence number); 0 is the initial state.
                                           Default: the last entry.
                   --json                  Print JSON for scripts: the session, the entry and

@@ -26,13 +26,17 @@ extension JournalOptions {
 }
 
 /// `--session`: a session id, or the name of a session (the newest with that name). A number is an
-/// id first; when no session has that id, it is a name (a session named `2024`).
+/// id first; when no session has that id, it is a name (a session named `2024`). Left out, the
+/// journal's only session; a journal of several says how many, and asks for one.
 struct SessionOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp("The session: its id, or its name (the newest session of that name).", valueName: "id"))
-    var session: String
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The session: its id, or its name (the newest session of that name). Not needed when the file holds one session.", valueName: "id"))
+    var session: String?
 
     func resolve(in journal: Journal) throws -> JournalSession {
-        try reportingErrors { () throws(ActionLogError) in
+        guard let session else { return try Self.onlySession(in: journal) }
+        return try reportingErrors { () throws(ActionLogError) in
             // A number that is no session's id: its error stands unless a session has it as its name.
             var noSuchID: ActionLogError?
             if let id = JournalSession.ID(session) {
@@ -55,6 +59,22 @@ struct SessionOptions: ParsableArguments {
                 throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\" (the journal holds \(names))")
             }
             return match
+        }
+    }
+
+    /// The journal's only session; an error saying how many there are when it holds none or several.
+    private static func onlySession(in journal: Journal) throws -> JournalSession {
+        try reportingErrors { () throws(ActionLogError) in
+            // Two rows read at most: how many there are beyond one is counted by SQL.
+            var cursor = journal.sessionCursor()
+            guard let first = try cursor.next() else {
+                throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no sessions")
+            }
+            guard try cursor.next() == nil else {
+                let count = try journal.sessionCount()
+                throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "\(counted(count, "session")); choose one with --session")
+            }
+            return first
         }
     }
 }

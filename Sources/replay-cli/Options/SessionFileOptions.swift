@@ -135,26 +135,10 @@ struct SessionFileOptions: ParsableArguments {
 
     private func journalSession() throws -> (Journal, JournalSession) {
         let journal = try JournalOptions(file: file).open()
-        if let session {
-            var options = SessionOptions()
-            options.session = session
-            let resolved = try options.resolve(in: journal)
-            try requireEntries(resolved, in: journal)
-            return (journal, resolved)
-        }
-        let only = try reportingErrors { () throws(ActionLogError) in
-            // The only session, or how many there are: counted by SQL, not read into memory.
-            var cursor = journal.sessionCursor()
-            guard let first = try cursor.next() else {
-                throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no sessions")
-            }
-            guard try cursor.next() == nil else {
-                let count = try journal.sessionCount()
-                throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "\(counted(count, "session")); choose one with --session")
-            }
-            return first
-        }
-        try requireEntries(only, in: journal)
-        return (journal, only)
+        var options = SessionOptions()
+        options.session = session
+        let resolved = try options.resolve(in: journal)
+        try requireEntries(resolved, in: journal)
+        return (journal, resolved)
     }
 }
