@@ -164,7 +164,9 @@ struct ErrorTests {
 
     @Test("a negative number or an empty path is told as what it is, not as a missing value or the working directory", arguments: [
         (["prune", "demo.actionlog", "--keep", "-1"], "Error: --keep must be 0 or more, not -1."),
-        (["report", "demo.actionlog", "--session", "2", "--output", "r.html", "--max-bytes", "-1"], "Error: --max-bytes must be 1 or more, not -1"),
+        (["report", "demo.actionlog", "--session", "2", "--output", "r.html", "--max-bytes", "-1"], "Error: The value '-1' is invalid for '--max-bytes <size>'"),
+        (["prune", "demo.actionlog", "--max-bytes", "-1"], "Error: The value '-1' is invalid for '--max-bytes <size>'"),
+        (["report", "demo.actionlog", "--session", "2", "--output", "r.html", "--max-bytes", "0kB"], "Error: --max-bytes must be 1 or more, not 0kB"),
         (["serve", "demo.actionlog", "--port", "-5"], "Error: --port must be from 0 to 65535, not -5"),
         (["prune", "demo.actionlog", "--older-than", "-3d"], "Error: The value '-3d' is invalid for '--older-than <duration>'"),
         (["sessions", ""], "Error: <file> is an empty path; give the path of a file."),

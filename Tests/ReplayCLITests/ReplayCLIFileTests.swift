@@ -193,7 +193,7 @@ struct FileCommandTests {
         }
     }
 
-    @Test("export --output and report write a private file under umask 022; report replaces one that was shared, leaving no other file")
+    @Test("export --output and report write a private file under umask 022; report replaces one that was shared only with --force, leaving no other file")
     func privateExport() throws {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
@@ -206,8 +206,12 @@ struct FileCommandTests {
 
             #expect(FileManager.default.createFile(
                 atPath: directory.appendingPathComponent("city.html").path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o644]))
+            let refused = try runCLI(["report", "demo.actionlog", "--session", "1", "--output", "city.html"], in: directory)
+            #expect(refused.status == 64)
+            #expect(refused.stderr == "error: city.html: the file exists; pass --force to replace it\n")
+            #expect(try String(contentsOf: directory.appendingPathComponent("city.html"), encoding: .utf8) == "old")
             let report = try withUmask(0o022) {
-                try runCLI(["report", "demo.actionlog", "--session", "1", "--output", "city.html"], in: directory)
+                try runCLI(["report", "demo.actionlog", "--session", "1", "--output", "city.html", "--force"], in: directory)
             }
             #expect(report.status == 0, "\(report.stderr)")
             #expect(permissions("city.html", in: directory) == 0o600)

@@ -11,7 +11,7 @@ import Glibc
 import Musl
 #endif
 
-/// `replay-cli report FILE --session ID --output PATH [--max-bytes N]`: the viewer as one HTML file.
+/// `replay-cli report FILE [--session ID] --output PATH [--force] [--max-bytes SIZE]`: the viewer as one HTML file.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a session as one self-contained HTML file: the viewer of `serve`, with the data inside.",
@@ -19,12 +19,13 @@ struct Report: ParsableCommand {
             The file opens in any browser, from disk, and makes no request: the session's entries are \
             embedded as the journal stores them (keyframes and deltas), and the page rebuilds each state \
             as you step. It is about as large as the session's rows in the journal; a report over \
-            --max-bytes of data (64 MiB unless given) is refused, naming the entry where it stopped. \
-            --output is replaced if it exists, never when it is the journal itself.
+            --max-bytes of data (64MiB unless given; sizes as 800kB, 20MB, 1GiB) is refused, naming the \
+            entry where it stopped. An existing --output is replaced only with --force, and never when \
+            it is the journal itself.
 
             Examples:
               replay-cli report app.actionlog --session checkout --output checkout.html
-              replay-cli report app.actionlog -s 3 -o s3.html --max-bytes 200000000
+              replay-cli report app.actionlog -s 3 -o s3.html --max-bytes 200MB --force
             """
     )
 
@@ -34,12 +35,15 @@ struct Report: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "path"))
     var output: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The most bytes of data to embed (67108864 is 64 MiB).", valueName: "bytes"))
-    var maxBytes: Int = ViewerReport.defaultMaximumBytes
+    @Flag(help: "Replace --output if it exists.")
+    var force = false
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most data to embed: bytes, or a size such as 800kB, 20MB or 1GiB.", valueName: "size"))
+    var maxBytes = ByteSize(bytes: ViewerReport.defaultMaximumBytes, description: "64MiB")
 
     func validate() throws {
         try refuseEmptyPath(output, "--output")
-        guard maxBytes > 0 else { throw ValidationError("--max-bytes must be 1 or more, not \(maxBytes)") }
+        guard maxBytes.bytes > 0 else { throw ValidationError("--max-bytes must be 1 or more, not \(maxBytes)") }
     }
 
     func run() throws {
@@ -50,9 +54,14 @@ struct Report: ParsableCommand {
             Terminal.printError("\(output.displayEscaped): the journal being read, or a file of it; --output needs another file")
             throw ExitCode(64)
         }
+        var existing = stat()
+        if !force, stat(output, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG {
+            Terminal.printError("\(output.displayEscaped): the file exists; pass --force to replace it")
+            throw ExitCode(64)
+        }
         let progress = ProgressLine("report", total: session.entryCount, unit: "entries")
         try reportingErrors { () throws(ActionLogError) in
-            try ViewerReport.write(journalPath: journal.file, session: session.id, to: output, maximumBytes: maxBytes, progress: progress.update)
+            try ViewerReport.write(journalPath: journal.file, session: session.id, to: output, maximumBytes: maxBytes.bytes, progress: progress.update)
         }
         progress.finish()
         try BufferedOutput.print("Wrote \(output.displayEscaped): session \(session.id) (\(session.entryCount) entries).")

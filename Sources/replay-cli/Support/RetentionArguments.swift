@@ -8,6 +8,12 @@ struct ByteSize: ExpressibleByArgument, CustomStringConvertible {
     /// As the user wrote it, for messages.
     let description: String
 
+    /// A size given in bytes, written as `description`.
+    init(bytes: Int, description: String) {
+        self.bytes = bytes
+        self.description = description
+    }
+
     init?(argument: String) {
         guard let (number, unit) = splitQuantity(argument) else { return nil }
         let scales: [String: Double] = [
