@@ -51,6 +51,10 @@ extension StoredEntry {
 
 extension Entry {
     /// The entry as stored: its JSON as canonical text, everything else as it is.
+    ///
+    /// One switch, each case making the whole entry: the Swift 6.3.1 optimizer aborts (an ownership
+    /// verifier error, release builds only) on a version that reads `content` twice, through
+    /// `kind` and a second switch.
     var stored: StoredEntry {
         let (action, effect) = (self.action?.canonicalBytes, self.effect?.canonicalBytes)
         switch content {
