@@ -16,10 +16,14 @@ final class EntryInserter {
         /// Entry 0's handler record (what an asynchronous ViewModel did before its first action),
         /// carried by the first entry written after it.
         var initialHandler: HandlerRecord?
+        /// The paths of the state the entry's change touched, for the change index (``ChangeIndex``);
+        /// `nil` for entry 0 and gaps.
+        var changedPaths: [String]?
     }
 
     private let connection: Connection
     private let sessionID: JournalSession.ID
+    private let changes: ChangeIndexWriter
     /// The statement inserting `1 << index` rows, once prepared.
     private var statements: [Statement?] = Array(repeating: nil, count: EntryInserter.largestRun + 1)
 
@@ -30,11 +34,18 @@ final class EntryInserter {
     init(connection: Connection, session: JournalSession.ID) {
         self.connection = connection
         self.sessionID = session
+        self.changes = ChangeIndexWriter(connection: connection, session: session)
     }
 
     /// Finalizes the statements prepared so far, so that the connection can close at once.
     func finalizeStatements() {
         statements = Array(repeating: nil, count: statements.count)
+    }
+
+    /// Marks the session's change index complete (``ChangeIndexWriter/markComplete(startedAt:)``):
+    /// a session this inserter writes from its entry 0 has every row.
+    func markChangeIndexComplete(startedAt: Double) throws(SQLiteError) {
+        try changes.markComplete(startedAt: startedAt)
     }
 
     /// Inserts `rows` as entries `firstSeq`, `firstSeq + 1`, ... of the session.
@@ -50,6 +61,9 @@ final class EntryInserter {
             start += 1 << run
         }
         for (offset, row) in rows.enumerated() {
+            if let paths = row.changedPaths {
+                try changes.insert(seq: firstSeq + offset, paths: paths)
+            }
             if let initial = row.initialHandler {
                 try HandlerInserter.insert(initial, connection: connection, session: sessionID, seq: 0)
             }

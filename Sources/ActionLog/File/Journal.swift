@@ -51,6 +51,9 @@ public final class Journal: Sendable {
             try Self.markInterruptedSessions(connection, path: path)
         }
         self.connection = GuardedConnection(connection)
+        if mode == .readWrite {
+            indexUnindexedSessions()
+        }
     }
 
     /// Opens the journal at a file URL. See ``init(path:mode:)``.

@@ -284,13 +284,24 @@ package enum JournalFile {
         try connection.transaction {
             // Read again inside the write transaction: another process may have migrated meanwhile.
             let version = try connection.scalarInt("PRAGMA user_version") ?? 0
-            guard version < Schema.currentVersion else { return }
-            for migration in Schema.migrations where migration.version > version {
-                try connection.execute(migration.sql)
+            if version < Schema.currentVersion {
+                for migration in Schema.migrations where migration.version > version {
+                    try connection.execute(migration.sql)
+                }
+                // PRAGMA values cannot be bound; both are constants of this library, never input.
+                try connection.execute("PRAGMA application_id = \(Schema.applicationID)")
+                try connection.execute("PRAGMA user_version = \(Schema.currentVersion)")
             }
-            // PRAGMA values cannot be bound; both are constants of this library, never input.
-            try connection.execute("PRAGMA application_id = \(Schema.applicationID)")
-            try connection.execute("PRAGMA user_version = \(Schema.currentVersion)")
         }
+        try addMissingAdditions(connection)
+    }
+
+    /// Creates ``Schema/additions`` in a journal that lacks any of them: read first, so that a file
+    /// that has them all is not written to.
+    private static func addMissingAdditions(_ connection: Connection) throws {
+        let names = Schema.additionNames.map { "'\($0)'" }.joined(separator: ", ")
+        let present = try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name IN (\(names))") ?? 0
+        guard present < Schema.additionNames.count else { return }
+        try connection.transaction { try connection.execute(Schema.additions) }
     }
 }

@@ -89,6 +89,34 @@ enum Schema {
             """),
     ]
 
+    /// What a writer adds to a journal of the current version when it is missing, without changing its
+    /// version: the change index (which entries changed which paths, ``ChangeIndex``) and an index
+    /// of the gap entries (for action numbers, ``ActionNumbers``). Both are for speed only: a reader
+    /// answers the same questions without them, by walking the session, and an older ActionLog
+    /// reads and writes the file as before (it neither reads these nor minds them). A writer of an
+    /// older ActionLog leaves its sessions out of the change index: ``ChangeIndex`` tells them by
+    /// `change_index`, and the next writer of this version to open the file indexes them.
+    static let additions = """
+        CREATE TABLE IF NOT EXISTS change_paths (
+            id          INTEGER PRIMARY KEY,
+            path        TEXT    NOT NULL UNIQUE
+        );
+        CREATE TABLE IF NOT EXISTS changes (
+            session_id  INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            path_id     INTEGER NOT NULL,
+            seq         INTEGER NOT NULL,
+            PRIMARY KEY (session_id, path_id, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS change_index (
+            session_id  INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+            started_at  REAL    NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS entries_gaps ON entries (session_id, seq) WHERE kind = 'gap';
+        """
+
+    /// The names ``additions`` creates, to tell whether a file has them all.
+    static let additionNames = ["change_paths", "changes", "change_index", "entries_gaps"]
+
     /// Each table of a journal and its primary key, in order: what a reader relies on to read a page
     /// of rows by key. A table of the version the file declares that is missing is left to the
     /// statements that read it, which name it.
@@ -97,6 +125,10 @@ enum Schema {
         ("entries", ["session_id", "seq"], 1),
         ("handlers", ["session_id", "seq"], 2),
         ("calls", ["session_id", "seq", "idx"], 2),
+        // The additions: optional, checked when present.
+        ("change_paths", ["id"], 2),
+        ("changes", ["session_id", "path_id", "seq"], 2),
+        ("change_index", ["session_id"], 2),
     ]
 
     /// What is wrong with the shape of a journal's schema, as a sentence, or `nil` when it is the

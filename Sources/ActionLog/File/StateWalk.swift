@@ -70,6 +70,21 @@ package struct StateWalk: Sendable {
         self.resuming = true
     }
 
+    /// Goes on with a walk whose state after entry `seq` is known: how a reader that rebuilt the state
+    /// at one entry reads it at a later one without going back to the keyframe.
+    ///
+    /// - Parameters:
+    ///   - file: the file's name, for errors.
+    ///   - session: the session's id, for errors.
+    ///   - seq: the entry `state` follows; the walk expects `seq + 1` next.
+    ///   - state: the state after entry `seq`.
+    package init(file: String, session: JournalSession.ID?, after seq: Int, state: JSONValue) {
+        self.init(file: file, session: session)
+        self.nextSeq = seq.successor
+        self.resuming = true
+        self.state = state
+    }
+
     /// Moves the state across `entry`: a keyframe replaces it, a delta patches it, a gap clears it.
     ///
     /// - Parameter entry: the next entry of the session.

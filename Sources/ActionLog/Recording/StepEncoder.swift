@@ -167,7 +167,9 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
                 }
                 do {
                     // Entry 0 commits with the session: a session never exists without its initial state.
-                    try EntryInserter(connection: connection, session: id).insert([Row(entry: StoredEntry(.keyframe, time: startedAt, state: initialText))], firstSeq: 0)
+                    let inserter = EntryInserter(connection: connection, session: id)
+                    try inserter.insert([Row(entry: StoredEntry(.keyframe, time: startedAt, state: initialText))], firstSeq: 0)
+                    try inserter.markChangeIndexComplete(startedAt: startedAt.timeIntervalSince1970)
                 } catch {
                     lock.release()
                     throw error
@@ -397,11 +399,11 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         if let value = step.effect {
             effect = try effectTexts.text(of: value, encoder: encoder)
         }
-        let (kind, stateText) = try storedForm(of: step.state)
+        let (kind, stateText, changedPaths) = try storedForm(of: step.state)
         let entry = StoredEntry(
             kind, time: step.time, label: label, action: action, state: stateText, effect: effect,
             durationNanoseconds: step.reducerDuration?.saturatingNanoseconds)
-        return Row(entry: entry, handler: step.handler, initialHandler: step.initialHandler)
+        return Row(entry: entry, handler: step.handler, initialHandler: step.initialHandler, changedPaths: changedPaths)
     }
 
     /// Encodes `state` and chooses keyframe or delta following the keyframe policy; returns the stored text.
@@ -411,7 +413,10 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     /// encoding; on a mismatch the error handler hears which type and field, and
     /// the rest of the session is encoded in full, so a wrong `==` costs speed, not correctness of
     /// later entries.
-    private func storedForm(of state: State) throws -> (Entry.Kind, [UInt8]) {
+    /// Also returns the paths the change touched, for the change index: those of the patch from the
+    /// last state encoded (across a gap, the state before it), or the root when that is not known
+    /// (after a failed write, or a change the keyframe check found `==` to have hidden).
+    private func storedForm(of state: State) throws -> (Entry.Kind, [UInt8], changedPaths: [String]) {
         let afterGap = keyframeAfterGap
         var json: JSONValue
         let patch: JSONPatch?
@@ -424,7 +429,8 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
             patch = afterGap ? nil : previousState.map { JSONPatch.diff(from: $0, to: json) }
         }
         keyframeAfterGap = false
-        let stored = try budget.store(
+        var changeUnknown = patch == nil
+        let (kind, text) = try budget.store(
             delta: { () -> ([UInt8], bytes: Int)? in
                 // Redaction: a patch that cannot be redacted exactly is written as a keyframe instead.
                 guard let patch, !afterGap, let redacted = redactor.delta(patch) else { return nil }
@@ -442,6 +448,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
                             """)
                         trustsEquality = false
                         json = full
+                        changeUnknown = true
                     }
                 }
                 let text = redactor.keyframe(json).canonicalBytes
@@ -449,7 +456,8 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
                 return (text, text.count)
             })
         if !trustsEquality { previousState = json }
-        return stored
+        guard let patch, !changeUnknown else { return (kind, text, [ChangeIndex.unknownChange]) }
+        return (kind, text, ChangeIndex.paths(of: patch, after: json))
     }
 
     private func report(_ code: ActionLogError.Code, entry: Int?, _ reason: String) {

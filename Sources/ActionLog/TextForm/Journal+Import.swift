@@ -68,20 +68,27 @@ extension Journal {
                 let inserter = EntryInserter(connection: connection, session: id)
                 defer { inserter.finalizeStatements() }
                 var states = StateWalk(file: source, session: nil)
+                var changes = ChangeTracker()
                 var lastTime: Double?
                 while let entry = try next() {
                     try states.checkAction(of: entry)
-                    try states.advance(past: entry)
+                    let changedPaths = try changes.advance(&states, past: entry)
                     let stored = entry.stored
                     lastTime = max(lastTime ?? stored.time, stored.time)
+                    let row = EntryInserter.Row(entry: stored, changedPaths: changedPaths)
                     do throws(SQLiteError) {
-                        try inserter.insert([EntryInserter.Row(entry: stored)], firstSeq: entry.seq)
+                        try inserter.insert([row], firstSeq: entry.seq)
                     } catch {
                         // The transaction rolls back: the session's id no longer exists, the entry tells where it failed.
                         throw JournalFile.wrap(error, file: file, entry: entry.seq)
                     }
                 }
                 try states.finish(droppedCount: session.droppedCount)
+                do throws(SQLiteError) {
+                    try inserter.markChangeIndexComplete(startedAt: session.startedAt.timeIntervalSince1970)
+                } catch {
+                    throw JournalFile.wrap(error, file: file)
+                }
                 for handler in handlers() {
                     guard handler.seq >= 1, handler.seq < states.entryCount else {
                         throw ActionLogError(.corrupt, file: source, entry: handler.seq, reason: "a handler record for an entry the session does not have")

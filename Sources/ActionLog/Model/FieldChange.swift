@@ -1,0 +1,38 @@
+/// An entry that changed the value at a path of the state: one answer to "which action changed
+/// this field", from ``Journal/changes(to:in:through:becoming:limit:)``.
+///
+/// ```swift
+/// for change in try journal.changes(to: JSONPointer("/cart/total")!, in: session.id) {
+///     print(change.seq, change.label ?? "", change.oldValue?.canonicalText ?? "absent",
+///           "→", change.newValue?.canonicalText ?? "absent")
+/// }
+/// ```
+public struct FieldChange: Sendable, Hashable {
+    /// The entry whose action changed the value.
+    public let seq: Int
+    /// The action's number, counting the actions gaps lost (see ``Journal/seq(ofAction:in:)``).
+    public let action: Int
+    /// The action's case name.
+    public let label: String?
+    /// What the entry's change touched: the path asked about, a parent of it (replaced or
+    /// reordered as a whole) or children of it; `""` is the whole state, when what changed is not
+    /// known.
+    public let touchedPaths: [JSONPointer]
+    /// The value at the path in the state before the entry (across a gap, the state before the
+    /// gap); `nil` where the path did not exist.
+    public let oldValue: JSONValue?
+    /// The value at the path in the state after the entry; `nil` where the path no longer exists.
+    public let newValue: JSONValue?
+    /// Actions a gap lost just before the entry: its change includes theirs.
+    public let droppedBefore: Int
+
+    package init(seq: Int, action: Int, label: String?, touchedPaths: [JSONPointer], oldValue: JSONValue?, newValue: JSONValue?, droppedBefore: Int) {
+        self.seq = seq
+        self.action = action
+        self.label = label
+        self.touchedPaths = touchedPaths
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.droppedBefore = droppedBefore
+    }
+}
