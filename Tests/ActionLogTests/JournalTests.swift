@@ -21,7 +21,7 @@ struct JournalTests {
         #expect(try connection.scalarInt("PRAGMA application_id") == 0x4143_4C47)
         #expect(try connection.scalarText("PRAGMA journal_mode") == "delete")
         let tables = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").rows { $0.text(0) }
-        #expect(tables == ["calls", "entries", "handlers", "sessions"])
+        #expect(tables == ["calls", "change_index", "change_paths", "changes", "entries", "handlers", "sessions"])
         #expect(try Journal(path: path).sessions().isEmpty)
     }
 

@@ -105,7 +105,9 @@ struct RecorderFaultTests {
 
     @Test("each episode of a full disk is told once: again after writes succeeded and the disk filled up again")
     func twoEpisodes() throws {
-        let disk = makeFillableDisk(in: directory, bytes: 512 << 10)
+        // Room, once freed, for the log of the second episode's commits: each writes its entries'
+        // pages and the change index's (16 KiB each).
+        let disk = makeFillableDisk(in: directory, bytes: 1 << 20)
         let path = disk.path("episodes.actionlog")
         let log = ErrorLog()
         let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Self.state(0), configuration: Self.committingOnFlush(log, disk))

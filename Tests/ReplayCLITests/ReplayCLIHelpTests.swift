@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Every subcommand of `replay-cli`.
-private let subcommands = ["sessions", "log", "state", "stats", "verify", "export", "import", "diff", "copy", "prune", "vacuum", "serve", "report"]
+private let subcommands = ["sessions", "log", "state", "stats", "verify", "export", "import", "diff", "copy", "prune", "vacuum", "serve", "report", "why"]
 
 @Suite("replay-cli help: examples and value names")
 struct HelpExamplesTests {
@@ -14,16 +14,18 @@ struct HelpExamplesTests {
             #expect(result.stdout == """
                 OVERVIEW: Print the recorded state after an entry, as pretty JSON.
 
-                Without --at, the state after the session's last entry. With --json, one
-                object: session, sessionName, seq and state, so a script learns which entry it
-                got.
+                Without --at, the state after the session's last entry. --action K names the
+                step by its action instead: the state after the K-th action dispatched,
+                counting the actions the writer dropped, whose entry numbers fall behind at
+                every gap. With --json, one object: session, sessionName, seq and state, so a
+                script learns which entry it got.
 
                 Examples:
                   replay-cli state app.actionlog --session checkout --at 5
-                  replay-cli state app.actionlog --session 3 | jq '.cart.items'
+                  replay-cli state app.actionlog --session 3 --action 20000
                   replay-cli state app.actionlog --session 3 --json | jq '.seq'
 
-                USAGE: replay-cli state <file> [--session <id>] [--at <seq>] [--json]
+                USAGE: replay-cli state <file> [--session <id>] [--at <seq>] [--action <k>] [--json]
 
                 ARGUMENTS:
                   <file>                  The journal file (.actionlog).
@@ -34,6 +36,8 @@ struct HelpExamplesTests {
                                           session.
                   --at <seq>              The entry (sequence number); 0 is the initial state.
                                           Default: the last entry.
+                  --action <k>            The action (its number, counting dropped actions; 0
+                                          is the initial state), instead of --at.
                   --json                  Print JSON for scripts: the session, the entry and
                                           the state in one object.
                   --version               Show the version.
@@ -71,8 +75,8 @@ struct HelpExamplesTests {
             let result = try runCLI(["--generate-completion-script", "zsh"], in: directory)
             #expect(result.status == 0)
             let journals = lines(result.stdout).filter { $0.contains(":file:_files -g '\\''*.actionlog'\\''") }
-            // sessions, log, state, stats, verify, copy, prune, vacuum, serve, report take a journal.
-            #expect(journals.count == 10, "\(result.stdout)")
+            // sessions, log, state, stats, verify, copy, prune, vacuum, serve, report, why take a journal.
+            #expect(journals.count == 11, "\(result.stdout)")
         }
     }
 }

@@ -16,7 +16,6 @@ struct Why: ParsableCommand {
 
             Examples:
               replay-cli why app.actionlog --session checkout /cart/total
-              replay-cli why app.actionlog cart.items[0].quantity --at 120 --limit 5
               replay-cli why app.actionlog /status --value '"paid"'
               replay-cli why app.actionlog /cart/total --json | jq '.changes[0].seq'
             """
