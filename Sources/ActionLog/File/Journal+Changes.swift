@@ -205,12 +205,15 @@ private struct FieldChangeSearch {
 }
 
 /// Rebuilds states at entries asked for in increasing order, walking forward from the last one
-/// when it is near rather than from its keyframe again: a run of changes close together costs one
-/// keyframe.
+/// when it is near, with one cursor, rather than from its keyframe again: a run of changes close
+/// together costs one keyframe and one read of the entries between.
 private struct StateProbe {
     let journal: Journal
     let session: JournalSession.ID
-    private var current: (seq: Int, state: JSONValue)?
+    /// The walk at ``position``, and the cursor reading on from there.
+    private var walk: StateWalk?
+    private var cursor: EntryCursor?
+    private var position = -1
     /// How far forward a walk goes rather than starting from the target's keyframe.
     private static let reach = 4096
 
@@ -219,31 +222,33 @@ private struct StateProbe {
         self.session = session
     }
 
-    /// The state after entry `seq`; `nil` for a gap.
+    /// The state after entry `seq`; `nil` for a gap. The caller keeps no reference to the whole
+    /// state beyond its next call (the walk patches it in place).
     mutating func state(at seq: Int) throws(ActionLogError) -> JSONValue? {
-        if let current, current.seq == seq { return current.state }
-        if let start = current, start.seq < seq, seq - start.seq <= Self.reach {
-            // Released first: the walk's patches then change the only reference, in place.
-            self.current = nil
-            var walk = StateWalk(file: journal.fileName, session: session, after: start.seq, state: start.state)
-            var cursor = try journal.entryCursor(in: session, from: start.seq + 1)
-            while let entry = try cursor.next(), entry.seq <= seq {
-                try walk.advance(past: entry)
-                if entry.seq == seq { break }
+        if walk != nil, position <= seq, seq - position <= Self.reach, var walking = walk, var reading = cursor {
+            walk = nil
+            cursor = nil
+            while position < seq, let entry = try reading.next() {
+                try walking.advance(past: entry)
+                position = entry.seq
             }
-            if let state = walk.state {
-                self.current = (seq, state)
+            if position == seq, let state = walking.state {
+                (walk, cursor) = (walking, reading)
                 return state
             }
         }
-        self.current = nil
+        walk = nil
+        cursor = nil
+        let state: JSONValue
         do {
-            let state = try journal.state(at: seq, in: session)
-            self.current = (seq, state)
-            return state
+            state = try journal.state(at: seq, in: session)
         } catch where error.code == .entryNotFound {
             return nil
         }
+        walk = StateWalk(file: journal.fileName, session: session, after: seq, state: state)
+        cursor = try journal.entryCursor(in: session, from: seq + 1)
+        position = seq
+        return state
     }
 
     /// The label of entry `seq`'s action.
