@@ -147,4 +147,34 @@ extension RecordedSession {
     func failure(_ code: ReplayError.Code, at entry: Entry, _ reason: String) -> ReplayError {
         failure(code, entry: entry.seq, label: entry.label, reason)
     }
+
+    /// The failure of replaying this session when its list of redacted paths cannot be read.
+    ///
+    /// - Parameter problem: why the list cannot be read.
+    func unreadable(_ problem: RedactionMetadataError) -> ReplayError {
+        failure(.newerSession, """
+            the session's redacted paths cannot be read (\(problem.reason)), so its placeholders cannot be told from changes; \
+            replay it with the ActionLog that recorded it
+            """)
+    }
+
+    /// Why a recorded value does not decode, and, when it failed at a place the session's paths
+    /// redacted, that it holds a placeholder: `expected Int at token: …; the value at /signedIn/token
+    /// was redacted when it was recorded (by "action:/signedIn/token"), and its placeholder does not
+    /// decode into today's type`. The metadata is read here, on the failure's path only.
+    ///
+    /// - Parameters:
+    ///   - error: what decoding threw.
+    ///   - json: the value decoded, when the description may name the enum case it holds.
+    ///   - scope: the redactor of the value's kind, from the session's redaction.
+    ///   - anchor: where the value is in the terms of that redactor's paths (a call's result).
+    func undecodable(
+        _ error: any Error, decoding json: JSONValue? = nil, redactedBy scope: (Redaction) -> Redactor, at anchor: [String] = []
+    ) -> String {
+        let reason = json.map { JSONValue.describe(error, decoding: $0) } ?? JSONValue.describe(error)
+        guard case .success(let redaction) = Redaction.recorded(in: session.metadata),
+            let note = scope(redaction).placeholderNote(for: error, at: anchor)
+        else { return reason }
+        return "\(reason); \(note)"
+    }
 }

@@ -140,7 +140,7 @@ struct RedactionTests {
         recorder.close()
         let journal = try Journal(path: path)
         let session = try journal.session(recorder.sessionID)
-        let redactor = try Redactor.recorded(in: session.metadata).get()
+        let redactor = try Redaction.recorded(in: session.metadata).get().state
         let entries = try journal.entries(in: recorder.sessionID)
         let replaying = ChangeEncoder<Account>()
         _ = try replaying.encode(states[0])

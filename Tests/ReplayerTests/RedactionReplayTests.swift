@@ -38,6 +38,29 @@ func reduceVault(_ state: inout Vault, _ action: VaultAction) {
 
 let vaultScript: [VaultAction] = [.visit, .addCard(label: "work"), .visit, .rename("Bo"), .addCard(label: "home"), .visit, .visit]
 
+/// A state with a `@Redacted` token that the reducer renews at every visit: the replayed value is
+/// never the placeholder the file holds.
+struct Profile: Codable, Equatable, Sendable {
+    var name = "Ada"
+    var visits = 0
+    @Redacted var authToken = ""
+}
+
+enum ProfileAction: Codable, Equatable, Sendable {
+    case visit
+    case rename(String)
+}
+
+func reduceProfile(_ state: inout Profile, _ action: ProfileAction) {
+    switch action {
+    case .visit:
+        state.visits += 1
+        state.authToken = "tok-SECRET-\(state.visits)"
+    case .rename(let name):
+        state.name = name
+    }
+}
+
 @Suite("Replay of a session with redacted fields")
 struct RedactionReplayTests {
     let directory = TemporaryDirectory()
@@ -81,7 +104,7 @@ struct RedactionReplayTests {
         #expect(report.isMatch, "\(report)")
     }
 
-    @Test("a real change in a field that is not redacted is still reported, without the redacted ones")
+    @Test("a real change in a field that is not redacted is still reported; redacted places show their placeholder on both sides")
     func realChangeIsReported() throws {
         let (path, id) = try record()
         func mislabels(_ state: inout Vault, _ action: VaultAction) {
@@ -100,17 +123,47 @@ struct RedactionReplayTests {
               State:
                   Vault(
                     owner: "Bo",
-                    token: "tok-15838",
+                    token: "<redacted>",
                     visits: 2,
                     cards: [
                       [0]: Vault.Card(…),
                       [1]: Vault.Card(
-                        number: "4111-2-1",
+                        number: "<redacted>",
                 −       label: "home"
                 +       label: "HOME"
                       )
                     ],
                     ledger: […]
+                  )
+
+            (Recorded: −, Replayed: +)
+            """)
+    }
+
+    @Test("a divergence report says nothing of a @Redacted field whose replayed value is not the recorded placeholder")
+    func noRedactedNoise() throws {
+        let path = directory.path("profile.actionlog")
+        let recorder = try Recorder<Profile, ProfileAction, Never>(path: path, sessionName: "profile", initialState: Profile())
+        var state = Profile()
+        for action in [ProfileAction.visit, .rename("Bo"), .visit] {
+            reduceProfile(&state, action)
+            recorder.record(action: action, state: state)
+        }
+        recorder.close()
+        func shouts(_ state: inout Profile, _ action: ProfileAction) {
+            reduceProfile(&state, action)
+            if case .rename(let name) = action { state.name = name.uppercased() }
+        }
+        let report = try Replay(journal: Journal(path: path), session: recorder.sessionID, reducer: shouts).run()
+        #expect(report.description == """
+            Replay diverged at entry 2 of session 1 "profile" of profile.actionlog (rename("Bo")).
+
+              State:
+                  Profile(
+                −   name: "Bo",
+                +   name: "BO",
+                    visits: 1,
+                    _authToken: Redacted()
                   )
 
             (Recorded: −, Replayed: +)

@@ -122,6 +122,14 @@ func makeAsyncRecorder<State: Codable & Sendable, Action: Codable & Sendable>(
             .invalidArgument, file: JournalFile.displayName(path),
             reason: "the metadata is \(JSONPatch.describeType(configuration.metadata)), not an object, so it cannot name the recorded services")
     }
+    // A call path names a service by its name: one not recorded is a typo that would let its secret through.
+    for redacted in configuration.redactedPaths where redacted.scope == .call {
+        guard case .name(let service)? = redacted.tokens?.first, !services.contains(service) else { continue }
+        let recorded = services.isEmpty ? "the recorder has no services" : "the recorded services are \(services.joined(separator: ", "))"
+        throw ActionLogError(
+            .invalidArgument, file: JournalFile.displayName(path),
+            reason: "the redacted path \(JSONPatch.quoted(redacted.description)) names the service \(JSONPatch.quoted(service)), but \(recorded)")
+    }
     var configuration = configuration
     configuration.metadata = architecture.adding(services: services, outputType: outputType, to: configuration.metadata)
     return try Recorder(path: path, sessionName: sessionName, initialState: initialState, configuration: configuration)

@@ -22,13 +22,15 @@ final class CanonicalTextCache<Value: Encodable> {
     /// How many texts are remembered now. For tests.
     var remembered: Int { texts.count }
 
-    /// The canonical text of `value`, as UTF-8 bytes: `encoder.encodeWhole(value).canonicalBytes`.
+    /// The canonical text of `value`, as UTF-8 bytes, redacted by `redactor`:
+    /// `redactor.keyframe(encoder.encodeWhole(value)).canonicalBytes`. One cache serves one
+    /// redactor: the texts it remembers are redacted.
     ///
     /// - Throws: what encoding `value` throws (nothing is remembered then).
-    func text(of value: Value, encoder: EncodingContext) throws -> [UInt8] {
-        guard remembers, let key = Bits(value) else { return try encoder.encodeWhole(value).canonicalBytes }
+    func text(of value: Value, encoder: EncodingContext, redactor: Redactor = .none) throws -> [UInt8] {
+        guard remembers, let key = Bits(value) else { return try redactor.keyframe(encoder.encodeWhole(value)).canonicalBytes }
         if let text = texts[key] { return text }
-        let text = try encoder.encodeWhole(value).canonicalBytes
+        let text = try redactor.keyframe(encoder.encodeWhole(value)).canonicalBytes
         if text.count <= Self.longestRemembered {
             if texts.count >= Self.capacity { texts.removeAll(keepingCapacity: true) }
             texts[key] = text

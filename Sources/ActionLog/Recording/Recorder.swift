@@ -67,7 +67,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         case .wait(let timeout): waitTimeout = max(.zero, timeout)
         case .block: waitTimeout = nil
         }
-        let (redactor, metadata) = try Self.redaction(configuration, file: JournalFile.displayName(path))
+        let (redaction, metadata) = try Self.redaction(configuration, file: JournalFile.displayName(path))
         let description = SessionDescription(
             keyframes: configuration.keyframes,
             name: sessionName,
@@ -76,7 +76,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
             effectType: Effect.self == Never.self ? nil : String(reflecting: Effect.self),
             appVersion: configuration.appVersion,
             metadata: metadata,
-            redactor: redactor
+            redaction: redaction
         )
         let started = WriterStart()
         let startedAt = Date()

@@ -70,16 +70,26 @@ public struct RecorderConfiguration: Sendable {
     public var appVersion: String?
     /// Free-form JSON object stored with the session (device, build, user id hash...).
     public var metadata: JSONValue = [:]
-    /// Places of the state whose values never reach the file: each is written as a placeholder of
-    /// the same JSON type, in keyframes and deltas alike, and the session's metadata lists the paths
-    /// (under `actionlog.redactedPaths`) so that replay leaves them out of its comparisons. Default: none.
+    /// Places whose values never reach the file: in the state, and, after a scope, in every action,
+    /// effect, output event or service call. Each is written as a placeholder of the same JSON type
+    /// (in keyframes and deltas alike), and the session's metadata lists the paths (under
+    /// `actionlog.redactedPaths`) so that replay redacts what it replays the same way and compares
+    /// placeholder with placeholder. Default: none.
     ///
     /// ```swift
-    /// configuration.redactedPaths = ["/user/token", "/cards/*/number"]
+    /// configuration.redactedPaths = [
+    ///     "/user/token", "/cards/*/number",          // the state
+    ///     "action:/signedIn/token",                  // case signedIn(token: String)
+    ///     "effect:/storeToken/_0",                   // case storeToken(String)
+    ///     "call:/AuthService/signIn/arguments/1",    // AuthService.signIn's second argument
+    ///     "call:/AuthService/signIn/result/token",   // the token in its answer
+    /// ]
     /// ```
     ///
-    /// Paths apply to states. A secret that also travels in an action or an effect needs its type
-    /// marked (``RedactedInJournal``, or wrapped in ``Redacted``), which redacts it everywhere.
+    /// See ``RedactedPath`` for the syntax and where each scope is anchored. A type whose values are
+    /// secret wherever they appear can be marked instead (``RedactedInJournal``, or wrapped in
+    /// ``Redacted``). A path that is not one, or a call path naming a service the recorder was not
+    /// given, is refused when the recorder starts.
     public var redactedPaths: [RedactedPath] = []
     /// How many sessions, how many bytes and how old a journal keeps, applied when a recorder opens
     /// it. Default: ``RetentionPolicy/keepEverything``.

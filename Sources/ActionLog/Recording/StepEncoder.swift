@@ -39,8 +39,8 @@ struct SessionDescription: Sendable {
     var effectType: String?
     var appVersion: String?
     var metadata: JSONValue
-    /// What of the states never reaches the file (see ``Redactor``); the metadata lists its paths.
-    var redactor = Redactor.none
+    /// What of the states and messages never reaches the file (see ``Redaction``); the metadata lists its paths.
+    var redaction = Redaction.none
 }
 
 /// The writer's encoding half: takes steps from the recorder's queue on its own thread, encodes
@@ -99,8 +99,11 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
 
     /// Where the session stands against its keyframe policy.
     private var budget: KeyframePolicy.Budget
-    /// Replaces the redacted places of what ``storedForm(of:)`` writes, and only that.
+    /// Replaces the redacted places of the states ``storedForm(of:)`` writes.
     private let redactor: Redactor
+    /// Replaces the redacted places of the actions, effects and handler records written (each
+    /// costs nothing when no path names its kind).
+    private let redaction: Redaction
     /// The encoded size of the last keyframe written: what the recorder counts for each queued state
     /// (see ``RecorderConfiguration/queueByteCapacity``).
     private(set) var keyframeBytes: Int
@@ -125,7 +128,8 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         let changeEncoder = ChangeEncoder<State>()
         changeEncoder.patchesPreviousJSON = true
         self.changeEncoder = changeEncoder
-        redactor = session.redactor
+        redactor = session.redaction.state
+        redaction = session.redaction
         let initialText: [UInt8]
         do {
             // Redacted as every keyframe is: entry 0 is written here, not by `storedForm(of:)`.
@@ -393,17 +397,17 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         var action: [UInt8]?
         var effect: [UInt8]?
         if let value = step.action {
-            action = try actionTexts.text(of: value, encoder: encoder)
+            action = try actionTexts.text(of: value, encoder: encoder, redactor: redaction.actions)
             label = labeler.label(of: value)
         }
         if let value = step.effect {
-            effect = try effectTexts.text(of: value, encoder: encoder)
+            effect = try effectTexts.text(of: value, encoder: encoder, redactor: redaction.effects)
         }
         let (kind, stateText, changedPaths) = try storedForm(of: step.state)
         let entry = StoredEntry(
             kind, time: step.time, label: label, action: action, state: stateText, effect: effect,
             durationNanoseconds: step.reducerDuration?.saturatingNanoseconds)
-        return Row(entry: entry, handler: step.handler, initialHandler: step.initialHandler, changedPaths: changedPaths)
+        return Row(entry: entry, handler: redaction.handler(step.handler), initialHandler: redaction.handler(step.initialHandler), changedPaths: changedPaths)
     }
 
     /// Encodes `state` and chooses keyframe or delta following the keyframe policy; returns the stored text.

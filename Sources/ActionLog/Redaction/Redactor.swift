@@ -28,21 +28,20 @@ package struct Redactor: Sendable {
     /// No path: everything is written as it is.
     package static let none = Redactor(checked: [])
 
-    /// The session metadata key that lists the redacted paths, an array of strings.
-    package static let metadataKey = "actionlog.redactedPaths"
-
     /// A path may be at most this many tokens deep: no state that a journal accepts nests deeper.
     package static let maximumDepth = 512
 
     /// What a redacted string becomes.
     package static let placeholderText = "<redacted>"
 
-    private init(checked paths: [RedactedPath]) {
+    /// A redactor for paths already checked (see ``problem(with:)``), of one scope.
+    init(checked paths: [RedactedPath]) {
         self.paths = paths
         self.patterns = paths.map { $0.tokens ?? [] }
     }
 
-    /// A redactor for paths given by the app; refuses a path that is not one.
+    /// A redactor for paths given by the app, each taken as a pointer of the values it redacts
+    /// whatever its scope; refuses a path that is not one.
     ///
     /// - Parameters:
     ///   - paths: the configured paths.
@@ -58,49 +57,15 @@ package struct Redactor: Sendable {
         self.init(checked: paths)
     }
 
-    /// The redactor of a recorded session, from its metadata (``metadataKey``); ``none`` when the
-    /// metadata lists no path.
-    ///
-    /// - Parameter metadata: the session's metadata.
-    /// - Returns: the redactor, or why the list cannot be read (a phrase).
-    package static func recorded(in metadata: JSONValue) -> Result<Redactor, RedactionMetadataError> {
-        guard let listed = metadata[metadataKey] else { return .success(.none) }
-        guard case .array(let items) = listed else {
-            return .failure(RedactionMetadataError(reason: "\"\(metadataKey)\" is \(JSONPatch.describeType(listed)), not an array of paths"))
-        }
-        var paths: [RedactedPath] = []
-        for item in items {
-            guard case .string(let text) = item else {
-                return .failure(RedactionMetadataError(reason: "\"\(metadataKey)\" holds \(JSONPatch.describeType(item)), not a path"))
-            }
-            let path = RedactedPath(text)
-            if let reason = problem(with: path) {
-                return .failure(RedactionMetadataError(reason: "\"\(metadataKey)\" holds \(JSONPatch.quoted(text)), which \(reason)"))
-            }
-            paths.append(path)
-        }
-        return .success(Redactor(checked: paths))
-    }
-
-    private static func problem(with path: RedactedPath) -> String? {
-        if let syntax = path.syntaxError { return "is not a JSON Pointer: \(syntax)" }
+    /// Why `path` cannot be used (a phrase that follows it), or `nil`.
+    static func problem(with path: RedactedPath) -> String? {
+        if let syntax = path.syntaxError { return syntax }
         if let tokens = path.tokens, tokens.count > maximumDepth { return "is deeper than \(maximumDepth) levels" }
         return nil
     }
 
     /// Whether there is no path to redact.
     package var isEmpty: Bool { patterns.isEmpty }
-
-    /// `metadata` with the paths listed under ``metadataKey``; `metadata` itself when there is no
-    /// path, `nil` when there are paths and `metadata` is not an object.
-    ///
-    /// - Parameter metadata: the session's metadata, a JSON object.
-    package func listing(in metadata: JSONValue) -> JSONValue? {
-        guard !isEmpty else { return metadata }
-        guard case .object(var members) = metadata else { return nil }
-        members[Self.metadataKey] = .array(paths.map { .string($0.description) })
-        return .object(members)
-    }
 
     // MARK: - Redacting
 
@@ -160,7 +125,15 @@ package struct Redactor: Sendable {
     ///
     /// - Parameter path: a field of the state.
     package func covers(_ path: FieldPath) -> Bool {
-        patterns.contains { pattern in
+        covering(path) != nil
+    }
+
+    /// The first path that redacts `path` or a place above it, or `nil`: for a message that says
+    /// which path made a placeholder.
+    ///
+    /// - Parameter path: a field of the value.
+    package func covering(_ path: FieldPath) -> RedactedPath? {
+        zip(paths, patterns).first { _, pattern in
             guard pattern.count <= path.components.count else { return false }
             return zip(pattern, path.components).allSatisfy { token, component in
                 switch (token, component) {
@@ -169,7 +142,7 @@ package struct Redactor: Sendable {
                 case (.name(let name), .index(let index)): name == String(index)
                 }
             }
-        }
+        }?.0
     }
 
     /// `value` at `pointer` redacted, or `nil` when no path reaches it.
@@ -238,8 +211,3 @@ package struct Redactor: Sendable {
     }
 }
 
-/// Why a session's list of redacted paths cannot be read.
-package struct RedactionMetadataError: Error, Sendable {
-    /// A phrase: `"actionlog.redactedPaths" holds a number, not a path`.
-    package let reason: String
-}

@@ -115,7 +115,7 @@ extension RecordedSession {
         var decoded: [(label: String, action: Action)] = []
         for (label, json) in upcast {
             do { decoded.append((label, try json.decode(Action.self))) } catch {
-                throw failure(.actionDoesNotDecode, entry: entry.seq, label: label, JSONValue.describe(error, decoding: json))
+                throw failure(.actionDoesNotDecode, entry: entry.seq, label: label, undecodable(error, decoding: json, redactedBy: \.actions))
             }
         }
         return decoded

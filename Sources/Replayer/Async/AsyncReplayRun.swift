@@ -112,7 +112,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         do {
             initialState = try initial.decode(State.self)
         } catch {
-            return findings.report(recording.failure(.stateDoesNotDecode, entry: 0, JSONValue.describe(error, decoding: initial)))
+            return findings.report(recording.failure(.stateDoesNotDecode, entry: 0, recording.undecodable(error, decoding: initial, redactedBy: \.state)))
         }
 
         // The run order: every start and every answer, by its recorded position.
@@ -165,7 +165,9 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             if let difference = outputs.divergence()?.difference ?? outputs.missing(0) { return diverged(step, output: difference) }
         }
         let host = ReplayHost()
-        let redactor = (try? Redactor.recorded(in: recording.session.metadata).get()) ?? .none
+        // Read by `refusal()` first, which refuses a damaged list.
+        let redaction = (try? Redaction.recorded(in: recording.session.metadata).get()) ?? .none
+        let redactor = redaction.state
         defer {
             host.stop()
             for step in steps.values { for call in step.pending.values { call.fail(ReplayStopped()) } }
@@ -180,7 +182,11 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             }
             switch event {
             case .called(let pending):
-                let made = pending.request.description
+                // Its arguments redacted as the recorder redacted the recorded ones: a call is the
+                // recorded one when they agree outside the redacted places.
+                var request = pending.request
+                request.arguments = redaction.arguments(request.arguments, service: request.service, method: request.method)
+                let made = request.description
                 guard let index = step.match(made) else {
                     let expected = step.firstNotMade
                     let recorded = expected.map { step.calls[$0].description }
@@ -241,7 +247,9 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             // The task that gets the answer runs in the handler's turn when the call ended its turn,
             // or when the handler's code has returned (what runs then is that task alone).
             if call.endsTurn || steps[seq]?.returned == true { steps[seq]?.turnEnded = false }
-            if let reason = call.deliver(recorded.outcome) {
+            if let error = call.deliver(recorded.outcome) {
+                let json: JSONValue? = if case .returned(let json) = recorded.outcome { json } else { nil }
+                let reason = recording.undecodable(error, decoding: json, redactedBy: \.calls, at: [recorded.service, recorded.method, "result"])
                 return findings.report(recording.failure(.serviceResultDoesNotDecode, entry: seq, label: "\(recorded.service).\(recorded.method)", reason))
             }
             return nil
@@ -318,9 +326,11 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
         return findings.report(nil)
     }
 
-    /// Why this session cannot be replayed this way: another architecture, or other services.
+    /// Why this session cannot be replayed this way: another architecture, other services, or a
+    /// list of redacted paths this reader cannot read.
     private func refusal() -> ReplayError? {
         let metadata = recording.session.metadata
+        if case .failure(let error) = Redaction.recorded(in: metadata) { return recording.unreadable(error) }
         let (recorded, raw) = SessionArchitecture.of(metadata)
         let recordedServices = SessionArchitecture.services(in: metadata).map(SessionArchitecture.declared)
         let asked = "\(architecture.phrase)\(Self.servicesPhrase(SessionArchitecture.declared(services)))"

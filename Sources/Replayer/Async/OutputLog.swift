@@ -11,11 +11,15 @@ final class OutputLog: Sendable {
     }
     private let state = Locked(State())
     private let ignoring: [FieldPattern]
+    /// The session's redacted paths of output events: a replayed event is redacted as the recorder
+    /// redacted the recorded one before they are compared.
+    private let redactor: Redactor
     /// The custom-dump diff of a recorded event against none, for an event type that allows it.
     private let dumpAgainstNone: @Sendable (JSONValue) -> String?
 
-    init<Event: Encodable & Sendable>(ignoring: [FieldPattern], eventType: Event.Type) {
+    init<Event: Encodable & Sendable>(ignoring: [FieldPattern], redactor: Redactor, eventType: Event.Type) {
         self.ignoring = ignoring
+        self.redactor = redactor
         dumpAgainstNone = { recorded in
             DumpDiff.effectDiff(recorded: recorded, replayed: nil as Event?, ignored: IgnoredFields(patterns: [], redactor: .none), replayedJSON: nil)
         }
@@ -43,8 +47,8 @@ final class OutputLog: Sendable {
     /// Checks an event the replayed ViewModel emitted, against the next recorded one of its entry.
     func emitted<Event: Encodable>(_ event: Event) {
         let token = HandlerRun.current?.token
-        let json = try? JSONValueEncoder().encode(event)
-        let ignored = IgnoredFields(patterns: ignoring, redactor: .none)
+        let json = (try? JSONValueEncoder().encode(event)).map(redactor.keyframe)
+        let ignored = IgnoredFields(patterns: ignoring, redactor: redactor)
         state.withLock { state in
             guard state.divergence == nil, let seq = token ?? state.active, !state.finished.contains(seq) else { return }
             let index = state.emitted[seq, default: 0]

@@ -16,9 +16,9 @@ struct PendingCall: Sendable {
     /// Whether the call ends the handler's turn (see `HandlerRun.callEndsTurn`): one from its own
     /// code, or from a task it started once its code returned; not one made beside its running code.
     let endsTurn: Bool
-    /// Resumes the handler with the recorded answer; returns why the recorded result does not
-    /// decode into the call's result type (the handler then gets an error).
-    let deliver: @Sendable (ServiceCall.Outcome) -> String?
+    /// Resumes the handler with the recorded answer; returns what decoding the recorded result into
+    /// the call's result type threw, when it did (the handler then gets an error).
+    let deliver: @Sendable (ServiceCall.Outcome) -> (any Error)?
     /// Resumes the handler with an error (a divergence, or a replay that stopped).
     let fail: @Sendable (any Error) -> Void
 }
@@ -129,7 +129,7 @@ final class ReplayHost: HandlerHost {
                             return nil
                         } catch {
                             continuation.resume(throwing: ReplayStopped())
-                            return JSONValue.describe(error, decoding: json)
+                            return error
                         }
                     case .threw(let json):
                         continuation.resume(throwing: Self.error(from: json, types: request.errorTypes))

@@ -190,7 +190,9 @@ public struct EventViewModelReplay<ViewEvent: Codable & Sendable, ViewModelEvent
     ///
     /// - Returns: the report; divergences and entries that cannot be replayed are findings in it.
     public func run() async -> ReplayReport {
-        let outputs = OutputLog(ignoring: options.ignoring, eventType: ViewModelEvent.self)
+        // A damaged list of redacted paths is refused by the run before any event is compared.
+        let redaction = (try? Redaction.recorded(in: recording.session.metadata).get()) ?? .none
+        let outputs = OutputLog(ignoring: options.ignoring, redactor: redaction.outputs, eventType: ViewModelEvent.self)
         let make = self.make
         return await AsyncReplayRun<NoState, ViewEvent>(
             recording: recording, options: options, architecture: .eventViewModel, services: services, outputs: outputs

@@ -26,17 +26,18 @@ enum Rerecording {
         let encoder = JSONValueEncoder()
         func decodeState(_ json: JSONValue, _ entry: Entry) throws -> State {
             do { return try json.decode(State.self) } catch {
-                throw recorded.failure(.stateDoesNotDecode, at: entry, JSONValue.describe(error))
+                throw recorded.failure(.stateDoesNotDecode, at: entry, recorded.undecodable(error, redactedBy: \.state))
             }
         }
 
-        // A golden keeps its session's redacted paths: today's states are redacted as the recorder did.
-        let redactor: Redactor
-        switch Redactor.recorded(in: recorded.session.metadata) {
-        case .success(let paths): redactor = paths
+        // A golden keeps its session's redacted paths: today's states and effects are redacted as the recorder did.
+        let redaction: Redaction
+        switch Redaction.recorded(in: recorded.session.metadata) {
+        case .success(let paths): redaction = paths
         case .failure(let error):
-            throw recorded.failure(.newerSession, "the session's redacted paths cannot be read (\(error.reason))")
+            throw recorded.unreadable(error)
         }
+        let redactor = redaction.state
         var builder = SessionBuilder()
         var result = Result(recording: recorded, actions: 0, rewroteStates: [], rewroteEffects: [])
         var recordedStates = StateWalk(file: recorded.file, session: recorded.journalID)
@@ -71,7 +72,7 @@ enum Rerecording {
             let effectJSON: JSONValue?
             do {
                 json = redactor.keyframe(try encoder.encode(current))
-                effectJSON = try effect.map { try encoder.encode($0) }
+                effectJSON = try effect.map { redaction.effects.keyframe(try encoder.encode($0)) }
             } catch {
                 throw recorded.failure(.encodingFailed, at: entry, "the replayed state or effect does not encode: \(error)")
             }

@@ -22,11 +22,13 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     /// Set when a start left its full encoding in the change encoder, for a delta to go on from;
     /// cleared by the first step. A keyframe that comes first encodes as if nothing were held.
     private var changesHoldStart = false
-    /// The session's redacted paths (from its metadata): the replayed state is redacted the same way
-    /// where it is compared, so placeholders meet placeholders. ``replayedJSON`` itself stays whole.
+    /// The session's redacted paths of the state (from its metadata): the replayed state is redacted
+    /// the same way where it is compared, so placeholders meet placeholders. ``replayedJSON`` itself stays whole.
     private let redactor: Redactor
+    /// The session's redacted paths of its effects: the replayed effect is redacted before it is compared.
+    private let effectRedactor: Redactor
     /// Why the session's list of redacted paths cannot be read, if it cannot.
-    private let redactionProblem: String?
+    private let redactionProblem: RedactionMetadataError?
 
     /// Entries up to this seq may compare large arrays only where the recorded patch changed them
     /// (``ChangeHints``); later ones compare everything. `Int.max`: every entry may.
@@ -74,9 +76,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         // The reducer's append to a ChunkedArray copies its last leaf and group, specialized, rather
         // than the encoder detaching them, unspecialized (nothing here waits on the reducer's thread).
         changes.sharesChunkedArrayEnds = true
-        switch Redactor.recorded(in: recording.session.metadata) {
-        case .success(let redactor): (self.redactor, redactionProblem) = (redactor, nil)
-        case .failure(let error): (redactor, redactionProblem) = (.none, error.reason)
+        switch Redaction.recorded(in: recording.session.metadata) {
+        case .success(let redaction): (redactor, effectRedactor, redactionProblem) = (redaction.state, redaction.effects, nil)
+        case .failure(let error): (redactor, effectRedactor, redactionProblem) = (.none, .none, error)
         }
     }
 
@@ -221,7 +223,8 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         let replayedEffect: JSONValue?
         do {
             replayedPatch = try encode(state, at: entry, nextIsDelta: nextIsDelta, hints: hints)
-            replayedEffect = try effect.map { try encoder.encode($0) }
+            // Redacted as the recorder redacted the recorded one: a secret the reducer passes on is no difference.
+            replayedEffect = try effect.map { effectRedactor.keyframe(try encoder.encode($0)) }
         } catch {
             return recording.failure(.encodingFailed, at: entry, "the replayed state or effect does not encode: \(error)")
         }
@@ -265,7 +268,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         if hints == nil, stateEqual { checked(at: entry.seq) }
         // Redacted places hold placeholders on both sides; they are left out as ignored fields are.
         let ignoredInState = IgnoredFields(patterns: options.ignoring, redactor: redactor)
-        let ignoredInEffect = IgnoredFields(patterns: options.ignoring, redactor: .none)
+        let ignoredInEffect = IgnoredFields(patterns: options.ignoring, redactor: effectRedactor)
         let stateDifferences = stateEqual ? [] : ignoredInState.differences(recordedState, redactor.keyframe(replayedJSON))
         let effectDifferences = ignoredInEffect.differences(entry.effect, replayedEffect)
         guard !stateDifferences.isEmpty || !effectDifferences.isEmpty else {
@@ -327,7 +330,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         do {
             state = try json.decode(State.self)
         } catch {
-            return recording.failure(.stateDoesNotDecode, at: entry, JSONValue.describe(error))
+            return recording.failure(.stateDoesNotDecode, at: entry, recording.undecodable(error, redactedBy: \.state))
         }
         do {
             replayedJSON = try encodeStart(state!)
@@ -420,12 +423,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         if let architecture = SessionArchitecture.of(recording.session.metadata).architecture, architecture != .reducer {
             return recording.failure(.wrongArchitecture, "the session holds \(architecture.phrase), but the replay asked for a reducer; replay it with ViewModelReplay or EventViewModelReplay")
         }
-        if let redactionProblem {
-            return recording.failure(.newerSession, """
-                the session's redacted paths cannot be read (\(redactionProblem)), so its placeholders cannot be told from changes; \
-                replay it with the ActionLog that recorded it
-                """)
-        }
+        if let redactionProblem { return recording.unreadable(redactionProblem) }
         if let recorded = StateVersion.recorded(in: recording.session.metadata) {
             let today = StateVersion.of(State.self)
             if recorded > (today ?? 1) {
