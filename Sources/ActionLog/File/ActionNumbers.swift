@@ -77,8 +77,18 @@ extension Journal {
     package func actionNumbers(in session: JournalSession.ID) throws(ActionLogError) -> ActionNumbers {
         let entryCount = try self.session(session).entryCount
         let gaps = try read(session: session) { connection in
-            try connection.cachedStatement("SELECT seq, dropped FROM entries WHERE session_id = ?1 AND kind = 'gap' ORDER BY seq")
-                .rows([.integer(session)]) { (seq: Int(clamping: $0.int(0)), dropped: Int(clamping: $0.int(1))) }
+            // SQLite's planner takes the primary key (a scan of the session) over the partial index
+            // unless told; a file without the index, or with another of its name, is read without it.
+            let query = "SELECT seq, dropped FROM entries %@ WHERE session_id = ?1 AND kind = 'gap' ORDER BY seq"
+            func gaps(_ sql: String) throws -> [(seq: Int, dropped: Int)] {
+                try connection.cachedStatement(sql).rows([.integer(session)]) { (seq: Int(clamping: $0.int(0)), dropped: Int(clamping: $0.int(1))) }
+            }
+            if try connection.scalarInt("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'entries_gaps' AND tbl_name = 'entries'") != nil,
+                let found = try? gaps(query.replacingOccurrences(of: "%@", with: "INDEXED BY entries_gaps"))
+            {
+                return found
+            }
+            return try gaps(query.replacingOccurrences(of: "%@ ", with: ""))
         }
         return ActionNumbers(gaps: gaps, entryCount: entryCount)
     }

@@ -111,7 +111,7 @@ enum Schema {
             session_id  INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
             started_at  REAL    NOT NULL
         );
-        CREATE INDEX IF NOT EXISTS entries_gaps ON entries (session_id, seq) WHERE kind = 'gap';
+        CREATE INDEX IF NOT EXISTS entries_gaps ON entries (session_id, seq, dropped) WHERE kind = 'gap';
         """
 
     /// The names ``additions`` creates, to tell whether a file has them all.

@@ -65,9 +65,16 @@ struct Why: ParsableCommand {
                     "touched": .array(change.touchedPaths.map { .string($0.description) }),
                     "droppedBefore": JSONOutput.number(change.droppedBefore),
                 ]
-                // Left out when the path did not exist: `null` is a value a field may hold.
-                if let old = change.oldValue { object["oldValue"] = old }
-                if let new = change.newValue { object["newValue"] = new }
+                // Left out when the path did not exist: `null` is a value a field may hold. A value
+                // of more than a mebibyte of JSON (a whole history) is left out too, and said.
+                for (key, value) in [("oldValue", change.oldValue), ("newValue", change.newValue)] {
+                    guard let value else { continue }
+                    if value.measure(weightLimit: Self.largestJSONValue).isComplete {
+                        object[key] = value
+                    } else {
+                        object[key + "Omitted"] = .string("more than 1 MiB of JSON: read it with replay-cli state --at \(key == "oldValue" ? "SEQ-1" : "SEQ")")
+                    }
+                }
                 return .object(object)
             })
             try JSONOutput.print(.object(members))
@@ -95,9 +102,21 @@ struct Why: ParsableCommand {
         try BufferedOutput.print(lines.joined(separator: "\n"))
     }
 
-    /// A value in a row: canonical JSON, cut at 60 characters; `(absent)` where the path did not exist.
+    /// The largest value `--json` prints whole: about 1 MiB of JSON text.
+    static let largestJSONValue = 1 << 20
+
+    /// A value in a row: canonical JSON, cut at 60 characters; a container of more than a few
+    /// kilobytes by its size (`[100000 elements]`), which costs nothing to tell; `(absent)` where
+    /// the path did not exist.
     static func shown(_ value: JSONValue?) -> String {
         guard let value else { return "(absent)" }
+        if !value.measure(weightLimit: 4096).isComplete {
+            switch value {
+            case .array(let elements): return "[\(counted(elements.count, "element"))]"
+            case .object(let members): return "{\(counted(members.count, "member"))}"
+            default: break
+            }
+        }
         let text = value.canonicalText
         guard text.count > 60 else { return text }
         return String(text.prefix(59)) + "…"
