@@ -12,7 +12,8 @@ import Foundation
 ///   [SESSION…], "damaged": [ERROR…] (the rows that cannot be read), "older": ID or null}` (`older`:
 ///   the `before` that lists the sessions before these, `null` when there are none); a session is
 ///   `{"id": "2", "name", "status", "entries", "startedAt", "lastEntryAt", "duration", "appVersion",
-///   "dropped", "stateType", "actionType"}` (times in seconds since 1970, durations in seconds).
+///   "dropped", "stateType", "actionType", "metadata", "metadataTooLarge"}` (times in seconds since
+///   1970, durations in seconds; `metadata` is `null` and `metadataTooLarge` true past 8 KiB).
 /// - `GET /api/sessions/ID/timeline?from=SEQ&limit=N&label=PATTERN` — a window of the timeline:
 ///   `{"session": SESSION, "from", "rows": [[seq, offsetSeconds, label, kind, reducerNanoseconds,
 ///   dropped]…], "next": SEQ or null, "end": SEQ}` (`end`: the entry after the last one read).
@@ -25,7 +26,11 @@ import Foundation
 ///   "effect", "state", "change": [OPERATION…], "changeSource": "delta"|"diff"|"initial"|"none",
 ///   "dropped", "note", "handler"}`. The state is one keyframe plus the deltas after it
 ///   (``Journal/state(at:in:)``); the change is the entry's delta, or, for a keyframe, the JSON Patch
-///   diff from the previous entry's state.
+///   diff from the previous entry's state. Each operation that replaces or removes a value carries
+///   that value as `old` (``ViewerJSON/change(_:before:)``).
+/// - `GET /api/sessions/ID/compare?from=A&to=B` — what differs between the states after entries `A`
+///   and `B`: `{"session", "from", "to", "differences": [{"path", "from", "to"}…]}`, paths as JSON
+///   Pointers, a side left out where the field is absent (as `replay-cli diff --json`).
 ///
 /// Errors: an unknown session or entry answers 404, a damaged row 422, both with
 /// `{"error": DESCRIPTION, "file", "session", "entry"}` where the description is the
@@ -92,6 +97,8 @@ struct ViewerAPI: Sendable {
             return timeline(session: route[2], query: request.query)
         case let route where route.count == 5 && route[0] == "api" && route[1] == "sessions" && route[3] == "entries":
             return entry(session: route[2], seq: route[4])
+        case let route where route.count == 4 && route[0] == "api" && route[1] == "sessions" && route[3] == "compare":
+            return compare(session: route[2], query: request.query)
         default:
             return .json(404, Array(ViewerJSON.error("No such page: the viewer serves /, /api/sessions and /api/sessions/ID/….").canonicalText.utf8))
         }
@@ -212,12 +219,14 @@ struct ViewerAPI: Sendable {
             let entry = try journal.entry(seq, in: id)
             var state: JSONValue = .null
             var change: JSONPatch?
+            var before: JSONValue?
             var source = "none"
             switch entry.content {
             case .gap:
                 break
             case .delta(let patch):
-                state = try journal.state(at: seq, in: id)
+                // The state before comes with the state, from the same read of the entries.
+                (before, state) = try journal.stateChange(at: seq, in: id)
                 change = patch
                 source = "delta"
             case .keyframe(let full):
@@ -227,6 +236,7 @@ struct ViewerAPI: Sendable {
                 } else if let previous = try? journal.state(at: seq - 1, in: id) {
                     // The previous state may be unknown (a gap before a keyframe): then nothing is said.
                     change = JSONPatch.diff(from: previous, to: full)
+                    before = previous
                     source = "diff"
                 }
             }
@@ -242,12 +252,38 @@ struct ViewerAPI: Sendable {
             members["action"] = entry.action ?? .null
             members["effect"] = entry.effect ?? .null
             members["state"] = state
-            members["change"] = ViewerJSON.change(change)
+            members["change"] = ViewerJSON.change(change, before: before)
             members["changeSource"] = .string(source)
             members["dropped"] = gap.map { ViewerJSON.number($0.dropped) } ?? .null
             members["note"] = gap?.note.map(JSONValue.string) ?? .null
             members["handler"] = ViewerJSON.handler(try journal.handlerRecords(in: id, seqs: seq...seq).first)
             return .object(members)
+        }
+    }
+
+    /// What differs between the states after two entries, as `replay-cli diff` compares them.
+    private func compare(session text: Substring, query: [String: String]) -> HTTPResponse {
+        let from: Int
+        let to: Int
+        guard query["from"] != nil, query["to"] != nil else {
+            return .json(400, Array(ViewerJSON.error("The parameters from and to name the two entries to compare.").canonicalText.utf8))
+        }
+        do {
+            from = try Self.integer(query["from"], name: "from", default: 0, range: 0...Int.max)
+            to = try Self.integer(query["to"], name: "to", default: 0, range: 0...Int.max)
+        } catch {
+            return .json(400, Array(ViewerJSON.error(error.reason).canonicalText.utf8))
+        }
+        return answer { () throws(ActionLogError) in
+            let id = try sessionID(text)
+            let earlier = try journal.state(at: from, in: id)
+            let later = try journal.state(at: to, in: id)
+            return .object([
+                "session": .string(String(id)),
+                "from": ViewerJSON.number(from),
+                "to": ViewerJSON.number(to),
+                "differences": ViewerJSON.differences(from: earlier, to: later),
+            ])
         }
     }
 

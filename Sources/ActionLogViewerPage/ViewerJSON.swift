@@ -21,7 +21,8 @@ package enum ViewerJSON {
     /// A session as the session list shows it. `id` is a string, so that a report can name its
     /// sessions (`recorded`, `replayed`) as a journal numbers them.
     package static func session(_ session: SessionHeader, id: String) -> JSONValue {
-        .object([
+        let metadata = metadata(session.metadata)
+        return .object([
             "id": .string(id),
             "name": .string(session.name),
             "status": .string(session.status.rawValue),
@@ -33,7 +34,21 @@ package enum ViewerJSON {
             "dropped": number(session.droppedCount),
             "stateType": .string(session.stateType),
             "actionType": .string(session.actionType),
+            "metadata": metadata ?? .null,
+            "metadataTooLarge": .bool(metadata == nil),
         ])
+    }
+
+    /// The most bytes of a session's metadata (its canonical JSON) the session list sends: past it,
+    /// `metadata` is `null` and `metadataTooLarge` true, so that a list of 1,000 sessions stays small
+    /// whatever a file holds.
+    package static let metadataLimit = 8 << 10
+
+    /// A session's metadata as sent: the value, or `nil` when its text is longer than ``metadataLimit``.
+    static func metadata(_ metadata: JSONValue) -> JSONValue? {
+        // Measured first, with a bound: a metadata of megabytes is not written out to be counted.
+        guard metadata.measure(weightLimit: metadataLimit).isComplete, metadata.canonicalBytes.count <= metadataLimit else { return nil }
+        return metadata
     }
 
     /// A timeline row: `[seq, offset seconds, label, kind, reducer nanoseconds, dropped]`, an array
@@ -54,9 +69,71 @@ package enum ViewerJSON {
         record?.jsonValue ?? .null
     }
 
-    /// What an entry changed, as patch operations.
-    package static func change(_ patch: JSONPatch?) -> JSONValue {
-        patch?.jsonValue ?? .array([])
+    /// What an entry changed, as patch operations; with the state before it, each operation that
+    /// replaces or removes a value also has that value as `old` (an `add` that sets an existing
+    /// member replaces it too).
+    ///
+    /// The operations are applied one by one to `before`, so that each old value is the one the
+    /// operation met. The old values sent add up to at most ``oldValuesLimit`` (about the bytes of
+    /// their JSON text); past it an operation has `"oldOmitted": true` instead, so that a patch that
+    /// replaces a large value many times (after `copy`s) answers in bounded size.
+    package static func change(_ patch: JSONPatch?, before: JSONValue? = nil) -> JSONValue {
+        guard let patch else { return .array([]) }
+        guard var document = before else { return patch.jsonValue }
+        var budget = oldValuesLimit
+        var applies = true
+        var operations: [JSONValue] = []
+        operations.reserveCapacity(patch.operations.count)
+        for operation in patch.operations {
+            guard case .object(var members) = operation.jsonValue else { continue }
+            if applies, let old = replacedValue(operation, in: document) {
+                let measure = old.measure(weightLimit: budget)
+                if measure.isComplete, measure.weight <= budget {
+                    members["old"] = old
+                    budget -= measure.weight
+                } else {
+                    members["oldOmitted"] = .bool(true)
+                    budget = 0
+                }
+            }
+            // A patch that does not apply to the state before is the journal's to report (the
+            // entry's state says so); the operations after it are sent without old values.
+            if applies {
+                do { try operation.perform(on: &document) } catch { applies = false }
+            }
+            operations.append(.object(members))
+        }
+        return .array(operations)
+    }
+
+    /// The most old values of one change sent, in all: about 4 MiB of JSON text.
+    package static let oldValuesLimit = 4 << 20
+
+    /// The value `operation` replaces or removes in `document`, if any.
+    private static func replacedValue(_ operation: JSONPatch.Operation, in document: JSONValue) -> JSONValue? {
+        switch operation {
+        case .replace(let path, _), .remove(let path):
+            return document.value(at: path)
+        case .add(let path, _):
+            // Adding to an array inserts; adding an object's member that exists, or the root, replaces it.
+            if path.tokens.isEmpty { return document }
+            guard let key = path.tokens.last, case .object(let members)? = document.value(at: path.parent) else { return nil }
+            return members[key]
+        case .move, .copy, .test:
+            return nil
+        }
+    }
+
+    /// The fields that differ between two states, as `replay-cli diff --json` lists them but with
+    /// JSON Pointers as paths (the viewer's paths): `[{"path", "from", "to"}]`, a side left out
+    /// where the field is absent.
+    package static func differences(from earlier: JSONValue, to later: JSONValue) -> JSONValue {
+        .array(earlier.differences(to: later).map { difference in
+            var members: [String: JSONValue] = ["path": .string(difference.path.jsonPointer)]
+            members["from"] = difference.recorded
+            members["to"] = difference.replayed
+            return .object(members)
+        })
     }
 
     /// A journal error as the API answers it: the whole sentence, and its parts for code.

@@ -1,6 +1,5 @@
 extension ViewerPage {
-    /// The rest of the page's script after ``scriptSessions``: the paged timeline, the entry, the
-    /// state tree, the controls, live following, and the start.
+    /// After ``scriptSessions``: the paged timeline and the selection of an entry.
     static let scriptInterface = #"""
           // ---- Timeline ----
           function rowElement(row) {
@@ -11,13 +10,16 @@ extension ViewerPage {
             item.setAttribute("role", "option");
             item.appendChild(el("span", "seq", seq));
             item.appendChild(el("span", "offset", seconds(offset)));
-            let text = label;
-            if (kind === "gap") text = "(gap: " + dropped + " lost)";
-            else if (label === null || label === undefined) text = "(initial state)";
-            item.appendChild(el("span", "label", text));
+            if (kind === "gap") item.appendChild(el("span", "label", "(gap: " + dropped + " lost)"));
+            else if (label === null || label === undefined) item.appendChild(el("span", "label", "(initial state)"));
+            else { const text = el("span", "label"); text.appendChild(bdi(label)); item.appendChild(text); }
             item.appendChild(el("span", "duration", duration(ns)));
             if (ui.selected === seq) item.classList.add("selected");
-            item.addEventListener("click", () => select(seq));
+            // Shift+click compares the selected entry with this one.
+            item.addEventListener("click", (event) => {
+              if (event.shiftKey && ui.selected !== null && ui.selected !== seq) compareEntries(ui.selected, seq);
+              else select(seq);
+            });
             return item;
           }
           function renderRows() {
@@ -62,6 +64,7 @@ extension ViewerPage {
             ui.rows = body.rows;
             ui.next = body.next;
             ui.end = body.end !== undefined ? body.end : windowEnd();
+            ui.atTail = body.next === null;
             updateSession(body.session);
             renderRows();
             return true;
@@ -90,6 +93,7 @@ extension ViewerPage {
             for (const row of fresh) { ui.rows.push(row); timeline.appendChild(rowElement(row)); }
             ui.next = body.next;
             if (body.end !== undefined) ui.end = body.end;
+            ui.atTail = body.next === null;
             if (placeholder && !body.rows.length) placeholder.textContent = ui.rows.length ? "" : emptyText();
             // Keep the document small: drop rows far above.
             while (ui.rows.length > MAX_ROWS && timeline.firstElementChild) {
@@ -114,7 +118,13 @@ extension ViewerPage {
               timeline.insertBefore(fragment, timeline.firstChild);
               ui.rows = rows.concat(ui.rows);
               timeline.scrollTop += timeline.scrollHeight - before;
-              while (ui.rows.length > MAX_ROWS && timeline.lastElementChild) { timeline.lastElementChild.remove(); ui.rows.pop(); }
+              while (ui.rows.length > MAX_ROWS && timeline.lastElementChild) {
+                timeline.lastElementChild.remove();
+                ui.rows.pop();
+                // The rows read last are gone: new entries no longer join this window.
+                ui.atTail = false;
+                ui.end = windowEnd();
+              }
               updateSession(body.session);
             });
           }
@@ -125,23 +135,31 @@ extension ViewerPage {
           });
 
           // ---- Selection ----
+          const newest = () => Math.max(0, Number(ui.session.entries) - 1);
+          // Opens a session at `seq`; without one, at its first entry, or, while it is recording, at
+          // its newest, following it.
           async function openSession(id, seq) {
             const session = ui.sessions.find((s) => String(s.id) === String(id));
             if (!session) { showError(new Error("No session " + JSON.stringify(String(id)) + " in this journal.")); return; }
             ui.session = session;
             ui.rows = [];
             ui.selected = null;
+            ui.atTail = false;
+            ui.follow = (seq === null || seq === undefined) && source.live && session.status === "recording";
             for (const item of document.querySelectorAll("#sessions li")) item.classList.toggle("selected", item.dataset.session === String(id));
             try {
-              await loadWindowAround(seq);
-              await select(seq);
+              await loadWindowAround(ui.follow ? newest() : Number(seq) || 0);
+              await select(ui.follow ? newest() : Number(seq) || 0, true);
             } catch (error) { showError(error); }
           }
-          async function select(seq) {
+          // Selects entry `seq`. A user's choice of another entry than the newest pauses following
+          // (`auto` is for the page's own moves).
+          async function select(seq, auto) {
             if (!ui.session) return;
             const count = Number(ui.session.entries);
             if (!(count > 0)) { clearEntry("This session has no entries."); return; }
             seq = Math.max(0, Math.min(count - 1, Math.floor(Number(seq) || 0)));
+            if (!auto && ui.follow && seq !== newest()) setFollow(false);
             ui.selected = seq;
             history.replaceState(null, "", "#session=" + encodeURIComponent(String(ui.session.id)) + "&seq=" + seq);
             $("slider").value = String(seq);
@@ -158,230 +176,24 @@ extension ViewerPage {
             if (index < 0) index = delta > 0 ? ui.rows.findIndex((r) => r[0] > ui.selected) - 1 : ui.rows.findIndex((r) => r[0] >= ui.selected);
             let target = index + delta;
             if (target >= ui.rows.length && ui.next !== null) { await loadLater(); index = ui.rows.findIndex((r) => r[0] === ui.selected); target = index + delta; }
-            if (target >= 0 && target < ui.rows.length) await select(ui.rows[target][0]);
+            target = Math.max(0, Math.min(ui.rows.length - 1, target));
+            if (target >= 0 && target < ui.rows.length && ui.rows[target][0] !== ui.selected) await select(ui.rows[target][0]);
           }
-
-          // ---- The entry ----
-          function clearEntry(text) {
-            for (const id of ["state", "diff", "action", "effect", "handler", "entry-head"]) $(id).textContent = "";
-            delete $("state").dataset.seq;
-            $("state").appendChild(el("div", "empty", text));
+          // Home and End: the first entry and the newest (which resumes following a recording
+          // session); in a filtered view, the first match and the last one loaded.
+          async function selectFirst() {
+            if (!ui.session) return;
+            if (!isFiltered()) { await select(0); return; }
+            // A filtered window reads from entry 0: read again, since rows above may have been dropped.
+            await loadWindowAround(0);
+            if (ui.rows.length) await select(ui.rows[0][0]);
           }
-          async function showEntry(seq) {
-            const token = ++ui.entryToken;
-            const id = String(ui.session.id);
-            let entry;
-            try { entry = await source.entry(id, seq); }
-            catch (error) {
-              if (token !== ui.entryToken) return;
-              clearEntry("The entry cannot be shown.");
-              showError(error);
-              return;
-            }
-            if (token !== ui.entryToken) return;
-            showError(null);
-            renderEntry(entry);
+          async function selectLast() {
+            if (!ui.session) return;
+            if (source.live && ui.session.status === "recording") { await jumpToLatest(); return; }
+            if (!isFiltered()) { await select(newest()); return; }
+            if (ui.rows.length) await select(ui.rows[ui.rows.length - 1][0]);
           }
-          function renderEntry(entry) {
-            const head = $("entry-head");
-            head.textContent = "";
-            head.appendChild(el("strong", null, "#" + entry.seq + " "));
-            let title = entry.label;
-            if (entry.kind === "gap") title = "gap: " + entry.dropped + " actions lost" + (entry.note ? " (" + entry.note + ")" : "");
-            else if (title === null || title === undefined) title = "initial state";
-            head.appendChild(document.createTextNode(title + "  " + seconds(entry.offset) + (entry.reducerNanoseconds !== null ? "  reducer " + duration(entry.reducerNanoseconds) : "") + "  (" + entry.kind + ")"));
-            for (const key of ["action", "effect"]) $(key).textContent = JSON.stringify(entry[key] === undefined ? null : entry[key], null, 2);
-            $("handler").textContent = entry.handler === null || entry.handler === undefined ? "—" : JSON.stringify(entry.handler, null, 2);
-            const diff = $("diff");
-            diff.textContent = "";
-            const changed = [];
-            for (const op of entry.change || []) {
-              const item = el("li");
-              item.appendChild(el("span", "op op-" + op.op, op.op));
-              item.appendChild(el("span", "path", op.path === "" ? "(root)" : op.path));
-              if (op.from !== undefined) item.appendChild(el("span", "value", "from " + op.from));
-              if (op.value !== undefined) item.appendChild(el("span", "value", JSON.stringify(op.value)));
-              diff.appendChild(item);
-              changed.push(op.path);
-              if (op.op === "move" && op.from !== undefined) changed.push(op.from);
-            }
-            if (!diff.firstChild) {
-              const why = { initial: "The initial state.", none: entry.kind === "gap" ? "No state: actions were lost here." : "Unknown: the previous state was not recorded." }[entry.changeSource];
-              diff.appendChild(el("li", "empty", why || "No change."));
-            }
-            const state = $("state");
-            state.textContent = "";
-            state.appendChild(entry.kind === "gap" ? el("div", "empty", "No state was recorded at a gap.") : renderTree(entry.state, changed));
-            state.dataset.seq = String(entry.seq);
-          }
-
-          // ---- The state tree (built with an explicit stack, drawn lazily past a budget) ----
-          function isContainer(value) { return value !== null && typeof value === "object"; }
-          function renderTree(value, changedPaths) {
-            const changed = new Set(changedPaths);
-            const onPath = new Set();
-            for (const path of changedPaths) {
-              const list = path === "" ? [] : path.slice(1).split("/");
-              let prefix = "";
-              onPath.add("");
-              for (const token of list) { prefix += "/" + token; onPath.add(prefix); }
-            }
-            const isChanged = (path) => {
-              for (const c of changed) if (path === c || (c === "" ) || path.startsWith(c + "/")) return true;
-              return false;
-            };
-            let budget = TREE_BUDGET;
-            const rootHolder = el("div");
-            const stack = [{ key: null, value: value, path: "", parent: rootHolder, depth: 0 }];
-            while (stack.length) {
-              const item = stack.pop();
-              const node = makeNode(item.key, item.value, item.path);
-              item.parent.appendChild(node);
-              budget--;
-              if (changedPaths.length && isChanged(item.path)) node.classList.add("changed");
-              else if (onPath.has(item.path) && changedPaths.length) node.classList.add("has-change");
-              if (!isContainer(item.value)) continue;
-              const children = node.querySelector(".children");
-              const wanted = onPath.has(item.path) || (budget > 0 && item.depth < 64);
-              if (!wanted) { node.classList.add("collapsed"); lazy.set(node, { value: item.value, path: item.path, changedPaths: changedPaths }); continue; }
-              const keys = Array.isArray(item.value) ? item.value.map((_, i) => i) : Object.keys(item.value).sort();
-              for (let i = keys.length - 1; i >= 0; i--) {
-                const key = keys[i];
-                stack.push({ key: key, value: item.value[key], path: item.path + "/" + escapeToken(key), parent: children, depth: item.depth + 1 });
-              }
-            }
-            return rootHolder.firstChild;
-          }
-          const lazy = new WeakMap();
-          function makeNode(key, value, path) {
-            const node = el("div", "node");
-            node.dataset.path = path;
-            const line = el("div", "line");
-            node.appendChild(line);
-            if (isContainer(value)) {
-              node.classList.add("container");
-              line.appendChild(el("span", "toggle"));
-            }
-            if (key !== null) line.appendChild(el("span", "key", (typeof key === "number" ? key : JSON.stringify(key)) + ": "));
-            if (Array.isArray(value)) line.appendChild(el("span", "summary", "[" + value.length + (value.length === 1 ? " item]" : " items]")));
-            else if (isContainer(value)) { const n = Object.keys(value).length; line.appendChild(el("span", "summary", "{" + n + (n === 1 ? " key}" : " keys}"))); }
-            else line.appendChild(el("span", value === null ? "null" : "value", value === null ? "null" : JSON.stringify(value)));
-            if (isContainer(value)) {
-              node.appendChild(el("div", "children"));
-              line.addEventListener("click", (event) => {
-                event.stopPropagation();
-                const pending = lazy.get(node);
-                if (pending) {
-                  lazy.delete(node);
-                  const fresh = renderTree(pending.value, pending.changedPaths.filter((p) => p.startsWith(pending.path)).map((p) => p.slice(pending.path.length)));
-                  // Re-key the fresh subtree's paths under this node.
-                  for (const child of fresh.querySelectorAll("[data-path]")) child.dataset.path = pending.path + child.dataset.path;
-                  const holder = node.querySelector(".children");
-                  for (const child of Array.from(fresh.querySelector(".children").childNodes)) holder.appendChild(child);
-                  node.classList.remove("collapsed");
-                  return;
-                }
-                node.classList.toggle("collapsed");
-              });
-            }
-            return node;
-          }
-
-          // ---- Controls ----
-          let filterTimer = null;
-          $("filter").addEventListener("input", () => {
-            clearTimeout(filterTimer);
-            filterTimer = setTimeout(async () => {
-              ui.filter = $("filter").value;
-              if (!ui.session) return;
-              try { await loadWindowAround(ui.selected || 0); markSelected(true); } catch (error) { showError(error); }
-            }, 120);
-          });
-          $("jump").addEventListener("keydown", (event) => {
-            if (event.key !== "Enter") return;
-            event.preventDefault();
-            const value = parseInt($("jump").value, 10);
-            if (!Number.isNaN(value)) select(value);
-          });
-          let sliderFrame = 0;
-          $("slider").addEventListener("input", () => {
-            cancelAnimationFrame(sliderFrame);
-            sliderFrame = requestAnimationFrame(() => select(Number($("slider").value)));
-          });
-          document.addEventListener("keydown", (event) => {
-            const target = event.target;
-            if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
-            if (event.metaKey || event.ctrlKey || event.altKey) return;
-            if (event.key === "ArrowDown" || event.key === "j") { event.preventDefault(); step(1); }
-            else if (event.key === "ArrowUp" || event.key === "k") { event.preventDefault(); step(-1); }
-          });
-          function fromHash() {
-            const params = new URLSearchParams(location.hash.slice(1));
-            const session = params.get("session");
-            const seq = params.get("seq");
-            return { session: session, seq: seq === null ? null : Number(seq) };
-          }
-          window.addEventListener("hashchange", () => {
-            const wanted = fromHash();
-            if (wanted.session === null) return;
-            if (!ui.session || String(ui.session.id) !== wanted.session) openSession(wanted.session, wanted.seq || 0);
-            else if (wanted.seq !== null && wanted.seq !== ui.selected) select(wanted.seq);
-          });
-
-          // ---- Following a recording session ----
-          async function poll() {
-            if (ui.polling || !source.live || !ui.session || ui.session.status !== "recording") return;
-            ui.polling = true;
-            const id = String(ui.session.id);
-            const token = ui.windowToken;
-            try {
-              const atTail = isFiltered() ? ui.next === null : windowEnd() >= Number(ui.session.entries);
-              const from = isFiltered() ? (ui.next !== null ? ui.next : ui.end) : windowEnd();
-              const body = await source.timeline(id, from, atTail ? WINDOW : 0, ui.filter);
-              if (token !== ui.windowToken || !ui.session || String(ui.session.id) !== id) return;
-              if (atTail) appendRows(body); else updateSession(body.session);
-            } catch (error) { showError(error); }
-            finally { ui.polling = false; }
-          }
-          async function refreshSessions() {
-            if (!source.live) return;
-            try {
-              const body = await source.sessions();
-              // The newest sessions: a new one is added after those listed, a known one updated.
-              for (const s of body.sessions) {
-                const old = ui.sessions.find((x) => String(x.id) === String(s.id));
-                if (!old || old.status !== s.status || old.entries !== s.entries) updateSession(s);
-              }
-            } catch (error) { /* the next refresh tries again */ }
-          }
-
-          // ---- Start ----
-          async function start() {
-            try {
-              const body = await source.sessions();
-              ui.sessions = body.sessions;
-              showOlder(body);
-              $("older").addEventListener("click", loadOlder);
-              $("file").textContent = body.file || "";
-              document.title = (body.file ? body.file + " — " : "") + "ActionLog viewer";
-              if (data && data.message) { const m = $("report-message"); m.hidden = false; m.textContent = data.message; }
-              renderSessions();
-              document.body.dataset.loaded = "true";
-              const wanted = fromHash();
-              const fallback = data && data.open ? data.open : (ui.sessions.length ? { session: String(ui.sessions[ui.sessions.length - 1].id), seq: 0 } : null);
-              const target = wanted.session !== null ? { session: wanted.session, seq: wanted.seq || 0 } : fallback;
-              if (target) await openSession(String(target.session), Number(target.seq) || 0);
-            } catch (error) {
-              showError(error);
-              document.body.dataset.loaded = "true";
-            }
-            if (source.live) {
-              setInterval(poll, POLL_MS);
-              setInterval(refreshSessions, 2000);
-            }
-          }
-          start();
-        })();
 
         """#
 }

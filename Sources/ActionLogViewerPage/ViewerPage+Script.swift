@@ -1,19 +1,21 @@
 extension ViewerPage {
-    /// The page's script. It reads its data through one of two sources with the same three calls
-    /// (sessions, a window of the timeline, one entry): the server's API, or the data embedded in a
-    /// report. Journal strings reach the document through `textContent` only.
-    static var script: String { scriptData + scriptSessions + scriptInterface }
+    /// The page's script. It reads its data through one of two sources with the same calls
+    /// (sessions, a window of the timeline, one entry, a comparison of two entries): the server's
+    /// API, or the data embedded in a report. Journal strings reach the document through
+    /// `textContent` only, escaped as the CLI escapes them and isolated from the text around them.
+    static var script: String { scriptJSON + scriptData + scriptSessions + scriptInterface + scriptEntry + scriptTree + scriptControls }
 
-    /// The first half: label patterns, JSON Patch, and the two data sources.
+    /// After ``scriptJSON``: the page's constants, label patterns and the two data sources.
     static let scriptData = #"""
-        "use strict";
-        (function () {
-          const $ = (id) => document.getElementById(id);
           const WINDOW = 200;          // rows asked for at a time
           const MAX_ROWS = 600;        // rows kept in the document at most
           const TREE_BUDGET = 5000;    // state nodes drawn before the rest waits for a click
+          const CHILD_PAGE = 500;      // members of one object or array drawn at a time
+          const EXPAND_BUDGET = 20000; // state nodes "Expand all" draws at most
+          const MATCH_LIMIT = 1000;    // state search results kept
           const POLL_MS = 500;
           const READ_ON_MS = 250;      // pause before a filtered window too short to scroll asks for the next
+          const PAGE_STEP = 10;        // entries PageUp and PageDown move
 
           // ---- Label patterns: * any run, ? one character; no wildcard: contains ----
           function labelMatcher(filter) {
@@ -35,70 +37,13 @@ extension ViewerPage {
             };
           }
 
-          // ---- JSON Patch (RFC 6902), applied to a copy ----
-          function unescapeToken(token) { return token.replace(/~1/g, "/").replace(/~0/g, "~"); }
-          function escapeToken(token) { return String(token).replace(/~/g, "~0").replace(/\//g, "~1"); }
-          function tokens(pointer) {
-            if (pointer === "") return [];
-            if (pointer[0] !== "/") throw new Error("bad pointer " + pointer);
-            return pointer.slice(1).split("/").map(unescapeToken);
-          }
-          function getAt(doc, pointer) {
-            let node = doc;
-            for (const token of tokens(pointer)) {
-              if (Array.isArray(node)) node = node[Number(token)];
-              else if (node !== null && typeof node === "object" && Object.prototype.hasOwnProperty.call(node, token)) node = node[token];
-              else throw new Error("no value at " + pointer);
-            }
-            return node;
-          }
-          function clone(value) { return value === undefined ? undefined : JSON.parse(JSON.stringify(value)); }
-          function applyPatch(doc, patch) {
-            let root = doc;
-            function parentOf(pointer) {
-              const list = tokens(pointer);
-              const last = list.pop();
-              let node = root;
-              for (const token of list) {
-                node = Array.isArray(node) ? node[Number(token)] : node[token];
-                if (node === null || typeof node !== "object") throw new Error("no parent at " + pointer);
-              }
-              return [node, last];
-            }
-            function add(pointer, value) {
-              if (pointer === "") { root = value; return; }
-              const [parent, key] = parentOf(pointer);
-              if (Array.isArray(parent)) {
-                const index = key === "-" ? parent.length : Number(key);
-                parent.splice(index, 0, value);
-              } else parent[key] = value;
-            }
-            function remove(pointer) {
-              if (pointer === "") { root = null; return; }
-              const [parent, key] = parentOf(pointer);
-              if (Array.isArray(parent)) parent.splice(Number(key), 1); else delete parent[key];
-            }
-            for (const op of patch) {
-              switch (op.op) {
-                case "add": add(op.path, clone(op.value)); break;
-                case "remove": remove(op.path); break;
-                case "replace": remove(op.path); add(op.path, clone(op.value)); break;
-                case "move": { const value = getAt(root, op.from); remove(op.from); add(op.path, value); break; }
-                case "copy": add(op.path, clone(getAt(root, op.from))); break;
-                case "test": break;
-                default: throw new Error("unknown operation " + op.op);
-              }
-            }
-            return root;
-          }
-
           // ---- Data sources ----
           function apiSource() {
             async function get(path) {
               const response = await fetch(path, { cache: "no-store" });
               let body = null;
-              try { body = await response.json(); } catch (e) { body = null; }
-              if (!response.ok) throw new Error((body && body.error) || ("HTTP " + response.status));
+              try { body = parseJSON(await response.text()); } catch (e) { body = null; }
+              if (!response.ok || body === null) throw new Error((body && body.error) || ("HTTP " + response.status + " for " + path));
               return body;
             }
             const base = (id) => "api/sessions/" + encodeURIComponent(id);
@@ -108,9 +53,12 @@ extension ViewerPage {
               timeline: (id, from, limit, filter) =>
                 get(base(id) + "/timeline?from=" + from + "&limit=" + limit + (filter ? "&label=" + encodeURIComponent(filter) : "")),
               entry: (id, seq) => get(base(id) + "/entries/" + seq),
+              compare: (id, from, to) => get(base(id) + "/compare?from=" + from + "&to=" + to),
             };
           }
 
+          // A report's rows: [seq, offset, label, kind, reducerNanoseconds, dropped, action, effect,
+          // stored (a keyframe's state or a delta's patch), change (a keyframe's diff), handler, note].
           function embeddedSource(data) {
             const byId = new Map(data.sessions.map((s) => [String(s.id), s]));
             const withoutData = (s) => { const c = Object.assign({}, s); delete c.data; return c; };
@@ -138,6 +86,12 @@ extension ViewerPage {
               cache = { id: id, index: index, state: state };
               return clone(state);
             }
+            function entryIndex(id, session, seq) {
+              const index = find(session, seq);
+              const e = session.data[index];
+              if (!e || e[0] !== seq) throw new Error(data.file + ", session " + id + ", entry " + seq + ": no such entry");
+              return index;
+            }
             return {
               live: false,
               sessions: async () => ({ file: data.file, sessions: data.sessions.map(withoutData) }),
@@ -155,22 +109,35 @@ extension ViewerPage {
               },
               entry: async (id, seq) => {
                 const session = need(id);
-                const index = find(session, seq);
+                const index = entryIndex(id, session, seq);
                 const e = session.data[index];
-                if (!e || e[0] !== seq) throw new Error(data.file + ", session " + id + ", entry " + seq + ": no such entry");
-                const state = e[3] === "gap" ? null : stateAt(String(id), session, index);
                 let change = [], source = "none";
                 if (e[3] === "delta") { change = e[8]; source = "delta"; }
                 else if (e[3] === "keyframe") { if (seq === 0) source = "initial"; else if (e[9]) { change = e[9]; source = "diff"; } }
+                // What each operation replaced, from the state before, as the server sends it (read
+                // first: the state after then goes on from it).
+                const before = change.length && index > 0 && session.data[index - 1][3] !== "gap" ? stateAt(String(id), session, index - 1) : undefined;
+                if (before !== undefined) change = withOldValues(before, change);
+                const state = e[3] === "gap" ? null : stateAt(String(id), session, index);
                 return { session: String(id), seq: seq, kind: e[3], label: e[2], offset: e[1], reducerNanoseconds: e[4],
                          action: e[6], effect: e[7], state: state === undefined ? null : state, change: change,
                          changeSource: source, dropped: e[5], note: e[11], handler: e[10] };
+              },
+              compare: async (id, from, to) => {
+                const session = need(id);
+                const states = [from, to].map((seq) => {
+                  const index = entryIndex(id, session, seq);
+                  const state = session.data[index][3] === "gap" ? undefined : stateAt(String(id), session, index);
+                  if (state === undefined) throw new Error(data.file + ", session " + id + ", entry " + seq + ": a gap: no state was recorded");
+                  return state;
+                });
+                return { session: String(id), from: from, to: to, differences: differences(states[0], states[1]) };
               },
             };
           }
 
           const embedded = $("actionlog-data");
-          const data = embedded ? JSON.parse(embedded.textContent) : null;
+          const data = embedded ? parseJSON(embedded.textContent) : null;
           const source = data ? embeddedSource(data) : apiSource();
 
         """#

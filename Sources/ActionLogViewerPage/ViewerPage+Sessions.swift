@@ -1,6 +1,7 @@
 extension ViewerPage {
-    /// The first part of the page's script after the data source: formatting, the page's state and
-    /// the session list (the newest sessions, and older ones on demand).
+    /// The part of the page's script after the data sources: formatting, the page's state and the
+    /// session list (the newest sessions, and older ones on demand; each with its start time, app
+    /// version and metadata).
     static let scriptSessions = #"""
           // ---- Formatting ----
           function el(tag, className, text) {
@@ -8,6 +9,22 @@ extension ViewerPage {
             if (className) node.className = className;
             if (text !== undefined && text !== null) node.textContent = String(text);
             return node;
+          }
+          // Text from a journal: escaped as the CLI escapes it, in a <bdi> so that its direction
+          // cannot reorder the text around it.
+          function bdi(text, className) {
+            const node = el("bdi", className);
+            node.textContent = shown(text);
+            return node;
+          }
+          const pad = (n, width) => String(n).padStart(width || 2, "0");
+          // A time (seconds since 1970) in the browser's time zone: 2026-11-24 10:32:05.
+          function localTime(value) {
+            if (value === null || value === undefined) return "";
+            const date = new Date(Number(value) * 1000);
+            if (Number.isNaN(date.getTime())) return "";
+            return date.getFullYear() + "-" + pad(date.getMonth() + 1) + "-" + pad(date.getDate()) + " " +
+              pad(date.getHours()) + ":" + pad(date.getMinutes()) + ":" + pad(date.getSeconds());
           }
           function seconds(value) {
             if (value === null || value === undefined) return "";
@@ -33,13 +50,18 @@ extension ViewerPage {
             const box = $("message");
             if (!error) { box.hidden = true; box.textContent = ""; return; }
             box.hidden = false;
-            box.textContent = error.message || String(error);
+            box.textContent = shown(error.message || String(error));
           }
 
           // ---- State ----
           const ui = {
             sessions: [], older: null, session: null, rows: [], filter: "", next: null, end: 0,
             selected: null, entryToken: 0, windowToken: 0, loadingMore: false, polling: false,
+            // Whether the window holds the last rows read of the session (new ones are appended to it),
+            // and whether the selection follows the newest entry of a session still recording.
+            atTail: false, follow: false,
+            entry: null,       // the entry shown
+            node: null,        // the state tree's selected node: its JSON Pointer
           };
           const isFiltered = () => ui.filter !== "";
           const windowFrom = () => (ui.rows.length ? ui.rows[0][0] : 0);
@@ -55,7 +77,8 @@ extension ViewerPage {
               if (ui.session && String(ui.session.id) === String(s.id)) item.classList.add("selected");
               fillSession(item, s);
               // In a failure report, switching between recorded and replayed keeps the entry, to compare them.
-              item.addEventListener("click", () => openSession(String(s.id), data && data.message ? (ui.selected || 0) : 0));
+              // Elsewhere a session opens at its first entry, or at its newest while it is recording.
+              item.addEventListener("click", () => openSession(String(s.id), data && data.message ? (ui.selected || 0) : null));
               list.appendChild(item);
             }
           }
@@ -71,15 +94,39 @@ extension ViewerPage {
           }
           function fillSession(item, s) {
             item.textContent = "";
-            item.appendChild(el("div", "name", s.name === "" ? "(unnamed)" : s.name));
+            item.appendChild(s.name === "" ? el("div", "name", "(unnamed)") : bdi(s.name, "name"));
             const meta = el("div", "meta");
             meta.appendChild(el("span", "status-" + s.status, s.status));
             meta.appendChild(document.createTextNode(" · " + s.entries + (Number(s.entries) === 1 ? " entry" : " entries")));
             if (s.duration !== null && s.duration !== undefined) meta.appendChild(document.createTextNode(" · " + span(s.duration)));
-            if (s.appVersion) meta.appendChild(document.createTextNode(" · app " + s.appVersion));
             if (Number(s.dropped) > 0) meta.appendChild(document.createTextNode(" · " + s.dropped + " lost"));
             meta.appendChild(document.createTextNode(" · #" + s.id));
             item.appendChild(meta);
+            const when = el("div", "meta started");
+            when.appendChild(document.createTextNode("started " + localTime(s.startedAt)));
+            if (s.appVersion !== null && s.appVersion !== undefined) {
+              when.appendChild(document.createTextNode(" · app "));
+              when.appendChild(bdi(s.appVersion, "app-version"));
+            }
+            item.appendChild(when);
+            item.title = "state " + shown(s.stateType || "") + ", actions " + shown(s.actionType || "");
+            const metadata = el("div", "meta metadata");
+            if (s.metadataTooLarge) metadata.appendChild(document.createTextNode("metadata larger than 8 KiB, not shown"));
+            else if (isContainer(s.metadata) && !Array.isArray(s.metadata)) {
+              const keys = Object.keys(s.metadata);
+              keys.slice(0, 8).forEach((key, index) => {
+                const pair = el("span", "pair");
+                pair.appendChild(bdi(key, "key"));
+                pair.appendChild(document.createTextNode(": "));
+                const value = s.metadata[key];
+                const text = typeof value === "string" ? value : jsonText(value, false, 80).text;
+                pair.appendChild(bdi(text.length > 80 ? text.slice(0, 80) + "…" : text, "value"));
+                if (index > 0) metadata.appendChild(document.createTextNode(" · "));
+                metadata.appendChild(pair);
+              });
+              if (keys.length > 8) metadata.appendChild(document.createTextNode(" · " + (keys.length - 8) + " more"));
+            }
+            if (metadata.firstChild) item.appendChild(metadata);
           }
           function updateSession(s) {
             if (!s) return;
@@ -91,12 +138,12 @@ extension ViewerPage {
             updateSlider();
           }
           function updateSlider() {
+            updateLive();
             const slider = $("slider");
             const count = ui.session ? Math.max(0, Number(ui.session.entries)) : 0;
             slider.max = String(Math.max(0, count - 1));
             if (ui.selected !== null) slider.value = String(ui.selected);
             $("jump").max = String(Math.max(0, count - 1));
-            $("live").hidden = !(source.live && ui.session && ui.session.status === "recording");
             const info = $("timeline-info");
             if (!ui.session) { info.textContent = ""; return; }
             info.textContent = isFiltered()

@@ -10,6 +10,7 @@ extension ViewerPage {
             --changed: #5a4a12; --has-change: #33301f; --add: #5fd07a; --remove: #ff7b72; --accent: #7aa7ff; --gap: #f0a35e; }
         }
         * { box-sizing: border-box; }
+        [hidden] { display: none !important; }
         body { margin: 0; background: var(--bg); color: var(--fg); font: 13px/1.4 -apple-system, "Segoe UI", system-ui, sans-serif; }
         header { padding: 8px 12px; border-bottom: 1px solid var(--line); display: flex; gap: 10px; align-items: baseline; }
         #file { color: var(--muted); }
@@ -24,7 +25,7 @@ extension ViewerPage {
         #sessions li { padding: 6px 10px; border-bottom: 1px solid var(--line); cursor: pointer; }
         #sessions li.selected { background: var(--select); }
         #sessions .name { font-weight: 600; overflow-wrap: anywhere; }
-        #sessions .meta { color: var(--muted); font-size: 12px; }
+        #sessions .meta { color: var(--muted); font-size: 12px; overflow-wrap: anywhere; }
         .status-recording { color: var(--add); }
         .status-interrupted { color: var(--gap); }
         .controls { display: flex; gap: 6px; padding: 8px 10px 4px; }
@@ -45,7 +46,7 @@ extension ViewerPage {
         #entry-head { padding: 8px 10px; border-bottom: 1px solid var(--line); font-family: ui-monospace, Menlo, monospace; overflow-wrap: anywhere; }
         .columns { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
         .column { min-width: 0; padding-bottom: 20px; }
-        #state, #action, #effect, #handler, #diff { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; margin: 0 10px; }
+        #state, #action, #effect, #handler { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; margin: 0 10px; }
         pre { white-space: pre-wrap; overflow-wrap: anywhere; }
         #state .node > .line { cursor: default; padding: 0 4px; border-radius: 3px; white-space: pre-wrap; overflow-wrap: anywhere; }
         #state .node.container > .line { cursor: pointer; }
@@ -58,11 +59,42 @@ extension ViewerPage {
         #state .summary, .null { color: var(--muted); }
         #state .node.changed > .line { background: var(--changed); }
         #state .node.has-change > .line { background: var(--has-change); }
-        #diff { list-style: none; padding: 0; }
-        #diff li { padding: 2px 0; border-bottom: 1px dotted var(--line); overflow-wrap: anywhere; }
-        #diff .op { font-weight: 600; margin-right: 6px; }
-        #diff .op-add { color: var(--add); } #diff .op-remove { color: var(--remove); }
-        #diff .value { color: var(--muted); margin-left: 6px; }
+        bdi { unicode-bidi: isolate; }
+        .changes { list-style: none; padding: 0; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; margin: 0 10px; }
+        .changes li { padding: 3px 0; border-bottom: 1px dotted var(--line); overflow-wrap: anywhere; }
+        .changes .op { font-weight: 600; margin-right: 6px; }
+        .changes .op-add { color: var(--add); } .changes .op-remove { color: var(--remove); }
+        .changes .from { color: var(--muted); margin: 0 6px; }
+        .side { display: flex; gap: 6px; align-items: baseline; margin-left: 12px; }
+        .side .sign { font-weight: 600; width: 1ch; flex: none; }
+        .side.old .sign, .side.old > .value.inline { color: var(--remove); }
+        .side.new .sign, .side.new > .value.inline { color: var(--add); }
+        .side > div, .side > pre { min-width: 0; flex: 1; }
+        .absent { color: var(--muted); font-style: italic; }
+        pre.json { margin: 2px 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+        .value.folded > pre, .value.folded > div { display: none; }
+        button.fold, button.link { font: inherit; color: var(--accent); background: none; border: 0; padding: 0; cursor: pointer; text-align: left; }
+        .note { color: var(--muted); font-size: 12px; }
+        #action, #effect, #handler { overflow-wrap: anywhere; }
+        header button, .controls button, #node-context button { font: inherit; font-size: 12px; padding: 1px 8px; border: 1px solid var(--line); border-radius: 4px;
+          background: var(--panel); color: var(--fg); cursor: pointer; }
+        #live-controls { display: inline-flex; gap: 6px; }
+        #copied { color: var(--muted); font-size: 12px; margin-left: auto; }
+        #keys-hint { padding: 0 10px 4px; color: var(--muted); font-size: 11px; }
+        kbd { font: 11px ui-monospace, Menlo, monospace; border: 1px solid var(--line); border-radius: 3px; padding: 0 3px; margin: 0 1px; }
+        #compare-form { padding: 6px 10px; align-items: baseline; flex-wrap: wrap; }
+        #compare-form input { width: 10ch; }
+        #compare-result { border-bottom: 1px solid var(--line); padding-bottom: 6px; }
+        .tree-controls { flex-wrap: wrap; align-items: center; padding: 0 10px 4px; }
+        #tree-search { flex: 1; min-width: 12ch; }
+        #node-context { margin: 0 10px 4px; padding: 3px 6px; border: 1px solid var(--line); border-radius: 4px; background: var(--panel);
+          font-size: 12px; overflow-wrap: anywhere; }
+        #node-path { margin-right: 6px; }
+        #tree-note { padding: 0 10px; }
+        #state .node.match > .line { outline: 1px solid var(--accent); }
+        #state .node.match-current > .line { background: var(--select); }
+        #state .node.current > .line { box-shadow: inset 3px 0 0 var(--accent); }
+        #state .more { color: var(--accent); cursor: pointer; padding: 0 4px; }
         .empty { color: var(--muted); font-style: italic; }
         """#
 }

@@ -89,6 +89,11 @@ package enum ViewerPage {
         <header>
           <strong>ActionLog</strong> <span id="file"></span>
           <span id="live" hidden>● live</span>
+          <span id="live-controls" hidden>
+            <button id="pause" type="button" aria-pressed="false">Pause</button>
+            <button id="latest" type="button">Jump to latest</button>
+          </span>
+          <span id="copied" role="status"></span>
         </header>
         <pre id="report-message" hidden></pre>
         <div id="message" role="alert" hidden></div>
@@ -104,25 +109,50 @@ package enum ViewerPage {
               <input id="jump" type="number" min="0" placeholder="Entry #" title="Entry number, then Enter">
             </div>
             <input id="slider" type="range" min="0" max="0" value="0" step="1" aria-label="Entry">
+            <div id="keys-hint" class="hint">Keys: <kbd>←</kbd><kbd>→</kbd> or <kbd>↑</kbd><kbd>↓</kbd> step · <kbd>PgUp</kbd><kbd>PgDn</kbd> 10 · <kbd>Home</kbd><kbd>End</kbd> first, newest · <kbd>/</kbd> search state · <kbd>c</kbd> copy path · <kbd>C</kbd> copy value · Shift+click a row: compare</div>
             <div id="timeline-info"></div>
             <div id="timeline" role="listbox" tabindex="0"></div>
           </section>
           <section id="detail-pane" aria-label="Entry">
             <div id="entry-head"></div>
+            <form id="compare-form" class="controls" autocomplete="off">
+              <label>Compare entry <input id="compare-from" type="number" min="0" placeholder="selected" title="An entry number; empty: the selected entry"></label>
+              <label>with <input id="compare-to" type="number" min="0" placeholder="selected" title="An entry number; empty: the selected entry"></label>
+              <button id="compare-go" type="submit">Compare</button>
+            </form>
+            <section id="compare-result" hidden aria-label="Comparison">
+              <h3><span id="compare-title"></span> <button id="compare-close" type="button" class="link">Close</button></h3>
+              <ul id="compare-list" class="changes"></ul>
+            </section>
             <div class="columns">
               <div class="column">
-                <h3>State <span class="hint">(click a node to fold it)</span></h3>
+                <h3>State <span class="hint">(click a node to select and fold it)</span></h3>
+                <div class="controls tree-controls">
+                  <input id="tree-search" type="search" placeholder="Search paths and values" autocomplete="off" spellcheck="false">
+                  <button id="search-previous" type="button" title="Previous match (Shift+Enter)">↑</button>
+                  <button id="search-next" type="button" title="Next match (Enter)">↓</button>
+                  <span id="tree-search-info" class="hint"></span>
+                  <button id="expand-all" type="button">Expand all</button>
+                  <button id="collapse-all" type="button">Collapse all</button>
+                </div>
+                <div id="node-context" hidden>
+                  <code id="node-path"></code>
+                  <button id="copy-path" type="button" title="Copy the JSON Pointer (c)">Copy path</button>
+                  <button id="copy-value" type="button" title="Copy the value as JSON (C)">Copy value</button>
+                  <div id="node-extra"></div>
+                </div>
+                <div id="tree-note" class="hint"></div>
                 <div id="state"></div>
               </div>
               <div class="column">
                 <h3>Change from the previous entry</h3>
-                <ul id="diff"></ul>
+                <ul id="diff" class="changes"></ul>
                 <h3>Action</h3>
-                <pre id="action"></pre>
+                <div id="action"></div>
                 <h3>Effect</h3>
-                <pre id="effect"></pre>
+                <div id="effect"></div>
                 <h3>Service calls and output</h3>
-                <pre id="handler"></pre>
+                <div id="handler"></div>
               </div>
             </div>
           </section>

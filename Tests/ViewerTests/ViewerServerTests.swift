@@ -44,7 +44,7 @@ struct ViewerServerTests {
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "application/json; charset=utf-8")
             #expect(response.body == #"""
-                {"damaged":[],"file":"cart.actionlog","older":null,"sessions":[{"actionType":"Cart.Action","appVersion":"2.1","dropped":2,"duration":2.000000,"entries":7,"id":"1","lastEntryAt":1002.000000,"name":"cart <b>","startedAt":1000.000000,"stateType":"Cart","status":"closed"}]}
+                {"damaged":[],"file":"cart.actionlog","older":null,"sessions":[{"actionType":"Cart.Action","appVersion":"2.1","dropped":2,"duration":2.000000,"entries":7,"id":"1","lastEntryAt":1002.000000,"metadata":{},"metadataTooLarge":false,"name":"cart <b>","startedAt":1000.000000,"stateType":"Cart","status":"closed"}]}
                 """#)
         }
     }
@@ -188,13 +188,13 @@ struct ViewerServerTests {
         #expect(whole["rows"]?[12] != nil && whole["next"] == .null)
     }
 
-    @Test("an entry: the state rebuilt from its keyframe, the delta as its change, action and effect")
+    @Test("an entry: the state rebuilt from its keyframe, the delta as its change with the values it replaced and removed, action and effect")
     func deltaEntry() throws {
         try serving { server, _ in
             let response = try get(port: server.port, "/api/sessions/1/entries/3")
             #expect(response.status == 200)
             #expect(response.body == #"""
-                {"action":{"removeItem":{"index":0}},"change":[{"op":"remove","path":"/items/0"},{"op":"replace","path":"/total","value":3}],"changeSource":"delta","dropped":null,"effect":null,"handler":null,"kind":"delta","label":"removeItem","note":null,"offset":1.250000,"reducerNanoseconds":null,"seq":3,"session":"1","state":{"items":["</script><script>alert(1)</script>"],"total":3}}
+                {"action":{"removeItem":{"index":0}},"change":[{"old":"tea","op":"remove","path":"/items/0"},{"old":5,"op":"replace","path":"/total","value":3}],"changeSource":"delta","dropped":null,"effect":null,"handler":null,"kind":"delta","label":"removeItem","note":null,"offset":1.250000,"reducerNanoseconds":null,"seq":3,"session":"1","state":{"items":["</script><script>alert(1)</script>"],"total":3}}
                 """#)
         }
     }
@@ -203,7 +203,7 @@ struct ViewerServerTests {
     func keyframesAndGaps() throws {
         try serving { server, _ in
             let diff = try get(port: server.port, "/api/sessions/1/entries/6")
-            #expect(diff.body.contains(#""change":[{"op":"remove","path":"/paid"}],"changeSource":"diff""#))
+            #expect(diff.body.contains(#""change":[{"old":true,"op":"remove","path":"/paid"}],"changeSource":"diff""#))
             let gap = try get(port: server.port, "/api/sessions/1/entries/4")
             #expect(gap.body.contains(#""kind":"gap""#) && gap.body.contains(#""state":null"#) && gap.body.contains(#""note":"queue full""#))
             let afterGap = try get(port: server.port, "/api/sessions/1/entries/5")

@@ -367,6 +367,21 @@ public final class Journal: Sendable {
     ///   the entry is a gap (no state was recorded there); ``ActionLogError/Code/corrupt`` naming the
     ///   entry when an entry on the way cannot be read or breaks a rule every reader checks.
     public func state(at seq: Int, in session: JournalSession.ID) throws(ActionLogError) -> JSONValue {
+        try StateWalk.state(at: seq, chain: stateChain(at: seq, in: session), file: fileName, session: session)
+    }
+
+    /// The state after entry `seq` and, when the same read reaches it (a delta's: the entries back to
+    /// its keyframe), the state before it, after `seq - 1`; `nil` for a keyframe. One read and one
+    /// walk, as ``state(at:in:)``: how the viewer shows what a delta replaced and removed.
+    ///
+    /// - Throws: ``ActionLogError`` as ``state(at:in:)`` does.
+    package func stateChange(at seq: Int, in session: JournalSession.ID) throws(ActionLogError) -> (before: JSONValue?, after: JSONValue) {
+        try StateWalk.states(at: seq, chain: stateChain(at: seq, in: session), file: fileName, session: session, keepingBefore: true)
+    }
+
+    /// The entries that rebuild the state after `seq`: from the keyframe (or gap) at or before it, up
+    /// to `seq`, oldest first.
+    private func stateChain(at seq: Int, in session: JournalSession.ID) throws(ActionLogError) -> [Entry] {
         // One statement, one descent of the entries' b-tree: walk back from `seq` to a keyframe (or a
         // gap, which ends any chain), reading only the kind and the state.
         let chain: [RawEntry] = try read(session: session, entry: seq) { connection in
@@ -395,7 +410,7 @@ public final class Journal: Sendable {
         for raw in chain {
             entries.append(try raw.parsed(file: fileName))
         }
-        return try StateWalk.state(at: seq, chain: entries.reversed(), file: fileName, session: session)
+        return entries.reversed()
     }
 
     /// The entries `state(at:in:)` needs, for `?1` the session and `?2` the entry, newest first: read

@@ -296,6 +296,17 @@ extension StateWalk {
     package static func state(
         at seq: Int, chain: some Collection<Entry>, file: String, session: JournalSession.ID?
     ) throws(ActionLogError) -> JSONValue {
+        try states(at: seq, chain: chain, file: file, session: session, keepingBefore: false).after
+    }
+
+    /// The state after entry `seq`, as ``state(at:chain:file:session:)`` rebuilds it, and, with
+    /// `keepingBefore`, the state before the chain's last entry when the chain has it (a delta's
+    /// chain does; a keyframe's is the keyframe alone).
+    ///
+    /// - Throws: ``ActionLogError`` as ``state(at:chain:file:session:)`` does.
+    package static func states(
+        at seq: Int, chain: some Collection<Entry>, file: String, session: JournalSession.ID?, keepingBefore: Bool
+    ) throws(ActionLogError) -> (before: JSONValue?, after: JSONValue) {
         if let target = chain.reversed().first, case .gap(let dropped, _) = target.content {
             throw ActionLogError(.entryNotFound, file: file, session: session, entry: seq, reason: """
                 a gap: \(dropped) actions were lost here, so no state was recorded
@@ -305,13 +316,18 @@ extension StateWalk {
             throw ActionLogError(.entryNotFound, file: file, session: session, entry: seq, reason: "no such entry")
         }
         var states = StateWalk(file: file, session: session, resumingAt: first.seq)
+        var before: JSONValue?
+        var remaining = chain.count
         for entry in chain {
+            remaining -= 1
+            // Kept only when asked: holding it makes the last delta copy the containers it changes.
+            if remaining == 0, keepingBefore { before = states.state }
             try states.advance(past: entry)
         }
         guard let state = states.state else {
             // Unreachable for a chain that ends at `seq` without error, but never trap on a file.
             throw ActionLogError(.corrupt, file: file, session: session, entry: seq, reason: "no keyframe at or before this entry")
         }
-        return state
+        return (before, state)
     }
 }
