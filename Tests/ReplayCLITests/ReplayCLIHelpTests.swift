@@ -16,7 +16,8 @@ struct HelpExamplesTests {
 
                 Without --at, the state after the session's last entry. With --json, one
                 object: session, sessionName, seq and state, so a script learns which entry it
-                got.
+                got. FILE may be a session's text form (.jsonl), which prints what its journal
+                prints (session is null: a text form has no id).
 
                 Examples:
                   replay-cli state app.actionlog --session checkout --at 5
@@ -26,7 +27,8 @@ struct HelpExamplesTests {
                 USAGE: replay-cli state <file> [--session <id>] [--at <seq>] [--json]
 
                 ARGUMENTS:
-                  <file>                  The journal file (.actionlog).
+                  <file>                  A journal (.actionlog), or a session in text form
+                                          (.jsonl).
 
                 OPTIONS:
                   -s, --session <id>      The session: its id, or its name (the newest session
@@ -65,14 +67,17 @@ struct HelpExamplesTests {
         }
     }
 
-    @Test("shell completion offers journals for FILE arguments")
+    @Test("shell completion offers journals and text forms for FILE arguments")
     func completion() throws {
         try withTemporaryDirectory { directory in
             let result = try runCLI(["--generate-completion-script", "zsh"], in: directory)
             #expect(result.status == 0)
             let journals = lines(result.stdout).filter { $0.contains(":file:_files -g '\\''*.actionlog'\\''") }
-            // sessions, log, state, stats, verify, copy, prune, vacuum, serve, report take a journal.
-            #expect(journals.count == 10, "\(result.stdout)")
+            // copy, prune and vacuum take a journal only.
+            #expect(journals.count == 3, "\(result.stdout)")
+            let either = lines(result.stdout).filter { $0.contains(":file:_files -g '\\''*.actionlog *.jsonl'\\''") }
+            // sessions, log, state, stats, verify, export, diff, serve and report take a journal or a text form.
+            #expect(either.count == 9, "\(result.stdout)")
         }
     }
 }

@@ -35,6 +35,7 @@ struct Copy: ParsableCommand {
     }
 
     func run() throws {
+        try OpenedFile.refuseTextForm(journal.file, "copy makes a self-contained copy of a journal; copy a text form as any file (cp)")
         let journal = try journal.open()
         if let refusal = journal.copyRefusal(to: destination, replacing: force, hint: "pass --force to replace it") {
             Terminal.printError(refusal.description)

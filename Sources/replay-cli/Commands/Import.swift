@@ -45,6 +45,7 @@ struct Import: ParsableCommand {
     }
 
     func run() throws {
+        try OpenedFile.refuseTextForm(into, "--into takes the journal (.actionlog) to insert the session into")
         // A journal this import creates and then fails to fill (a full disk) is removed, with its
         // companions; a journal that was there stays, and a failed import leaves it as it was.
         let created = ["", "-wal", "-shm", "-journal"].map { into + $0 }.filter { path in

@@ -22,6 +22,9 @@ struct Log: ParsableCommand {
             with exit status 0 once the session is no longer being recorded (closed, or its recorder \
             died), after its last entries, or on Ctrl-C or SIGTERM. It cannot be combined with --limit.
 
+            FILE may be a session's text form (.jsonl), which prints what its journal prints (session \
+            is null with --json: a text form has no id); --follow needs a journal.
+
             Examples:
               replay-cli log app.actionlog --session checkout --label 'add*'
               replay-cli log app.actionlog --session 3 --kind gap --json
@@ -29,8 +32,7 @@ struct Log: ParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalOptions
-    @OptionGroup var session: SessionOptions
+    @OptionGroup var source: SessionFileOptions
 
     // Unconditional, so that a negative value reaches validate() rather than reading as an unknown option.
     @Option(parsing: .unconditional, help: ArgumentHelp("The first entry to print.", valueName: "seq"))
@@ -69,6 +71,10 @@ struct Log: ParsableCommand {
         if follow, limit != nil {
             throw ValidationError("--limit and --follow cannot be used together: --follow prints every entry to come")
         }
+        if follow, source.isTextForm {
+            throw ValidationError(
+                "--follow follows a journal that an app records into; \(source.file.displayEscaped) is a session in text form (.jsonl), which nothing records into")
+        }
     }
 
     /// Whether `entry` is one the filters keep.
@@ -87,8 +93,8 @@ struct Log: ParsableCommand {
         // Installed before anything is printed: a signal sent as soon as the first lines appear
         // already asks --follow to stop, instead of ending the process.
         let stop = follow ? StopSignal() : nil
-        let journal = try journal.open()
-        let session = try session.resolve(in: journal)
+        let (opened, session) = try source.open(requiringEntries: false)
+        let journal = opened.journal
         // A session being recorded may have no entries yet: following it waits for them.
         if !(follow && session.status == .recording) { try requireEntries(session, in: journal) }
         // validate() refused a pattern too long: this one is not.
@@ -100,7 +106,7 @@ struct Log: ParsableCommand {
         // a window of entries at a time, asked for every entry read so that each window is read
         // just after the page of entries it covers (a live session's records are then all there).
         var handlers = HandlerRecordPager(journal: journal, session: session.id)
-        var printer = Printer(session: session, json: json)
+        var printer = Printer(session: session, shownID: opened.shownID(session), json: json)
         var printed = 0
         var next: Int? = from
         var cursor = try reportingErrors { () throws(ActionLogError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
@@ -157,9 +163,9 @@ struct Log: ParsableCommand {
         var next: Int? = seq
         // The file followed: a journal deleted and made again at the same path is another file, whose
         // session of the same id (its lock found by the path) is not this one.
-        let followed = FileIdentity(path: self.journal.file)
+        let followed = FileIdentity(path: source.file)
         while let from = next, !stop.wait(Self.pollInterval) {
-            guard let followed, FileIdentity(path: self.journal.file) == followed else {
+            guard let followed, FileIdentity(path: source.file) == followed else {
                 try printer.flush()
                 Terminal.printError("\(journal.fileName.displayEscaped): the journal was removed or replaced while it was followed; the follow ends here")
                 throw ExitCode.failure
@@ -236,19 +242,22 @@ struct Log: ParsableCommand {
     /// Prints entries as table rows or JSON Lines, buffered.
     private struct Printer {
         let session: JournalSession
+        /// The session's id in `--json` lines: `nil` for a text form.
+        let shownID: JournalSession.ID?
         let json: Bool
         var output = BufferedOutput()
         var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
 
-        init(session: JournalSession, json: Bool) {
+        init(session: JournalSession, shownID: JournalSession.ID?, json: Bool) {
             self.session = session
+            self.shownID = shownID
             self.json = json
         }
 
         /// Prints `entry`, and under it what its asynchronous handler did, if it has a record.
         mutating func print(_ entry: EntrySummary, handler: HandlerRecord?) throws {
             if json {
-                var line = Log.json(entry, session: session)
+                var line = Log.json(entry, session: session, shownID: shownID)
                 if let handler, case .object(var members) = line {
                     members["handler"] = handler.jsonValue
                     line = .object(members)
@@ -294,7 +303,7 @@ struct Log: ParsableCommand {
     }
 
     /// One line of `log --json`, in the naming of ``JSONOutput``.
-    private static func json(_ entry: EntrySummary, session: JournalSession) -> JSONValue {
+    private static func json(_ entry: EntrySummary, session: JournalSession, shownID: JournalSession.ID?) -> JSONValue {
         let gap = entry.gap
         // Optional members typed one by one: in one literal they cost the type checker most of a second.
         let label: JSONValue = entry.label.map(JSONValue.string) ?? .null
@@ -302,7 +311,7 @@ struct Log: ParsableCommand {
         let dropped: JSONValue = gap.map { JSONOutput.number($0.dropped) } ?? .null
         let note: JSONValue = gap?.note.map(JSONValue.string) ?? .null
         let members: [String: JSONValue] = [
-            "session": JSONOutput.number(session.id),
+            "session": shownID.map(JSONOutput.number) ?? .null,
             "seq": JSONOutput.number(entry.seq),
             "kind": .string(entry.kind.rawValue),
             "time": JSONOutput.time(entry.time),

@@ -9,7 +9,8 @@ struct StateCommand: ParsableCommand {
         abstract: "Print the recorded state after an entry, as pretty JSON.",
         discussion: """
             Without --at, the state after the session's last entry. With --json, one object: session, \
-            sessionName, seq and state, so a script learns which entry it got.
+            sessionName, seq and state, so a script learns which entry it got. FILE may be a session's \
+            text form (.jsonl), which prints what its journal prints (session is null: a text form has no id).
 
             Examples:
               replay-cli state app.actionlog --session checkout --at 5
@@ -18,8 +19,7 @@ struct StateCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalOptions
-    @OptionGroup var session: SessionOptions
+    @OptionGroup var source: SessionFileOptions
 
     // Unconditional, so that `--at -1` reaches validate() rather than reading as an unknown option.
     @Option(parsing: .unconditional, help: ArgumentHelp("The entry (sequence number); 0 is the initial state. Default: the last entry.", valueName: "seq"))
@@ -33,16 +33,14 @@ struct StateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let journal = try journal.open()
-        let session = try session.resolve(in: journal)
-        try requireEntries(session, in: journal)
+        let (opened, session) = try source.open()
         let seq = at ?? max(0, session.entryCount - 1)
-        let state = try reportingErrors { () throws(ActionLogError) in try journal.state(at: seq, in: session.id) }
+        let state = try reportingErrors { () throws(ActionLogError) in try opened.journal.state(at: seq, in: session.id) }
         guard json else {
             try BufferedOutput.print(state.prettyText.jsonDisplayEscaped)
             return
         }
-        var members = JSONOutput.sessionMembers(session)
+        var members = JSONOutput.sessionMembers(session, in: opened)
         members["seq"] = JSONOutput.number(seq)
         members["state"] = state
         try JSONOutput.print(.object(members))

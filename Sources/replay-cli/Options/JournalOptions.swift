@@ -25,6 +25,24 @@ extension JournalOptions {
     }
 }
 
+/// The file argument of the commands that read a whole file, a journal or a session's text form
+/// (`sessions`, `stats`, `verify`, `serve`).
+struct FileOptions: ParsableArguments {
+    @Argument(
+        help: ArgumentHelp("A journal (.actionlog), or a session in text form (.jsonl).", valueName: "file"),
+        completion: .file(extensions: ["actionlog", "jsonl"]))
+    var file: String
+
+    func validate() throws {
+        try refuseEmptyPath(file)
+    }
+
+    /// Opens the file read-only: a text form is read into a temporary journal (``OpenedFile``).
+    func open(keepingPath: Bool = false) throws -> OpenedFile {
+        try OpenedFile(file, keepingPath: keepingPath)
+    }
+}
+
 /// `--session`: a session id, or the name of a session (the newest with that name). A number is an
 /// id first; when no session has that id, it is a name (a session named `2024`). Left out, the
 /// journal's only session; a journal of several says how many, and asks for one.
