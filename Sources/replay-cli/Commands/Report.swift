@@ -3,13 +3,6 @@ import ActionLogViewer
 import ArgumentParser
 import CommandLineSupport
 import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// `replay-cli report FILE [--session ID] --output PATH [--force] [--max-bytes SIZE]`: the viewer as one HTML file.
 struct Report: ParsableCommand {
@@ -53,11 +46,7 @@ struct Report: ParsableCommand {
             Terminal.printError("\(output.displayEscaped): \(what); --output needs another file")
             throw ExitCode(64)
         }
-        var existing = stat()
-        if !force, stat(output, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG {
-            Terminal.printError("\(output.displayEscaped): the file exists; pass --force to replace it")
-            throw ExitCode(64)
-        }
+        try OutputFile.refuseReplacing(output, force: force, option: "--output")
         let progress = ProgressLine("report", total: session.entryCount, unit: "entries")
         try reportingErrors { () throws(ActionLogError) in
             try ViewerReport.write(
