@@ -20,7 +20,10 @@ struct Log: ParsableCommand {
             --follow prints what is there, then the entries a recorder commits, as they commit (it looks \
             every 0.2 s, reading only the entries after the last one printed), like `tail -f`. It ends \
             with exit status 0 once the session is no longer being recorded (closed, or its recorder \
-            died), after its last entries, or on Ctrl-C or SIGTERM. It cannot be combined with --limit.
+            died), after its last entries, or on Ctrl-C or SIGTERM. It cannot be combined with --limit. \
+            It waits for a journal that does not exist yet and for a session that has not started \
+            (a --session no session has yet; without --session, the first session), looking every \
+            0.2 s: for ever, or up to --wait-timeout seconds, then it exits 1 saying what is missing.
 
             FILE may be a session's text form (.jsonl), which prints what its journal prints (session \
             is null with --json: a text form has no id); --follow needs a journal.
@@ -52,6 +55,11 @@ struct Log: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Keep printing the entries a recorder commits, until the session is no longer recorded.")
     var follow = false
 
+    @Option(name: .customLong("wait-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "With --follow, how long to wait for a journal or a session that is not there yet, in seconds (0.5, 30). Default: for ever.",
+        valueName: "seconds"))
+    var waitTimeout: Double?
+
     @Flag(help: "Print JSON Lines for scripts: one object per entry.")
     var json = false
 
@@ -70,6 +78,12 @@ struct Log: ParsableCommand {
         }
         if follow, limit != nil {
             throw ValidationError("--limit and --follow cannot be used together: --follow prints every entry to come")
+        }
+        if let waitTimeout {
+            guard follow else { throw ValidationError("--wait-timeout goes with --follow: only --follow waits for a journal or a session") }
+            guard waitTimeout.isFinite, waitTimeout >= 0, waitTimeout <= 1e9 else {
+                throw ValidationError("--wait-timeout must be a number of seconds from 0 to 1000000000, not \(waitTimeout)")
+            }
         }
         if follow, source.isTextForm {
             throw ValidationError(
@@ -93,7 +107,14 @@ struct Log: ParsableCommand {
         // Installed before anything is printed: a signal sent as soon as the first lines appear
         // already asks --follow to stop, instead of ending the process.
         let stop = follow ? StopSignal() : nil
-        let (opened, session) = try source.open(requiringEntries: false)
+        let found: (OpenedFile, JournalSession)?
+        if let stop {
+            found = try waitForSession(stop: stop)
+        } else {
+            found = try source.open(requiringEntries: false)
+        }
+        // Stopped by a signal before there was anything to print.
+        guard let (opened, session) = found else { return }
         let journal = opened.journal
         // A session being recorded may have no entries yet: following it waits for them.
         if !(follow && session.status == .recording) { try requireEntries(session, in: journal) }
@@ -151,6 +172,46 @@ struct Log: ParsableCommand {
     }
 
     // MARK: - Following
+
+    /// The journal and the session to follow, once they are there: a journal a recorder has not
+    /// created yet, or a session it has not started, is waited for, looking every ``pollInterval``,
+    /// up to `--wait-timeout`; `nil` when a signal asks to stop first.
+    private func waitForSession(stop: StopSignal) throws -> (OpenedFile, JournalSession)? {
+        let deadline = waitTimeout.map { ContinuousClock.now + .milliseconds(Int64(($0 * 1000).rounded(.up))) }
+        var toldWaiting = false
+        var options = SessionOptions()
+        options.session = source.session
+        while true {
+            let missing: ActionLogError
+            do throws(ActionLogError) {
+                let journal = try Journal(path: source.file)
+                do throws(ActionLogError) {
+                    return (OpenedFile(journal: journal), try options.find(in: journal))
+                } catch where error.code == .sessionNotFound {
+                    // Without --session, a journal of several sessions is the user's to choose in, not to wait on.
+                    if source.session == nil, try journal.sessionCount() > 1 { throw error }
+                    missing = error
+                }
+            } catch where error.code == .fileNotFound || JournalFile.isUnfinishedWrite(error)
+                || (error.code == .notAJournal && error.reason == JournalFile.emptyDatabaseReason)
+            {
+                // Not there yet, or being created by a recorder: looked at again, opened afresh.
+                missing = error
+            } catch {
+                return try reportingErrors { () throws(ActionLogError) in throw error }
+            }
+            if let deadline, ContinuousClock.now >= deadline {
+                let waited = waitTimeout.map { Format.seconds($0) } ?? ""
+                Terminal.printError("\(missing.description); gave up after waiting \(waited) for it (--wait-timeout)")
+                throw ExitCode.failure
+            }
+            if !toldWaiting, Terminal.isErrorInteractive {
+                Terminal.printWarning("\(missing.description); waiting for it (Ctrl-C to stop)")
+                toldWaiting = true
+            }
+            if stop.wait(Self.pollInterval) { return nil }
+        }
+    }
 
     /// Polls the session every ``pollInterval`` and prints the entries committed since the last
     /// look, until the session is no longer being recorded or a signal asks to stop.

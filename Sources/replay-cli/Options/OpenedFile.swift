@@ -52,6 +52,13 @@ final class OpenedFile {
         }
     }
 
+    /// A journal opened already.
+    init(journal: Journal) {
+        self.journal = journal
+        textForm = nil
+        temporaryDirectory = nil
+    }
+
     deinit {
         if let temporaryDirectory { Self.remove(temporaryDirectory, journal: journal.path) }
     }
