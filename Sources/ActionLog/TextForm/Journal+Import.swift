@@ -148,8 +148,10 @@ extension Journal {
     /// the same number of entries, every entry stored identically (kind, time, label, action, state
     /// or patch, effect, duration, gap), and the same service calls and output events. Only sessions
     /// of that name and start time are compared, entry by entry during the first pass, so an import
-    /// costs one more read of such a session, and nothing when there is none. Then nothing is
-    /// written, and the result says so (``Imported/isAlreadyThere``) with that session's id.
+    /// costs one more read of such a session, and nothing when there is none. Then no session is
+    /// written, and the result says so (``Imported/isAlreadyThere``) with that session's id; the
+    /// journal is still opened to write, so that one no writer may write refuses the import as it
+    /// refuses any other.
     ///
     /// - Parameters:
     ///   - checked: called with the number of entries checked so far, from 1 up.
@@ -173,6 +175,9 @@ extension Journal {
         }
         for var twin in twins {
             guard try twin.ends(handlers: check.collected.inOrder) else { continue }
+            // Opened to write all the same: a journal no writer may write (a trigger, a read-only
+            // file) refuses the import as it would refuse a new session.
+            _ = try Journal(path: path, mode: .readWrite)
             return Imported(session: check.session(entryCount: count), id: twin.session.id, isAlreadyThere: true)
         }
         var reader = try JSONLReader(url: url)
