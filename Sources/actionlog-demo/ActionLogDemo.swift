@@ -2,6 +2,7 @@ import ActionLog
 import ActionLogExamples
 import ArgumentParser
 import CommandLineSupport
+import Foundation
 import Replayer
 
 /// `actionlog-demo`: records the example features, replays them, and says what it did. An executable
@@ -75,10 +76,12 @@ struct ActionLogDemo: AsyncParsableCommand {
             // A report's description is escaped for a terminal already.
             try text.write(report.description)
         }
-        let path = output.displayEscaped
+        // Commands that run as printed, from the directory the demo ran in (the package's, after
+        // `swift run actionlog-demo`): the path quoted for a shell when it needs it.
+        let path = shellQuoted(output).displayEscaped
         try text.write("""
 
-            Journal: \(path)
+            Journal: \(output.displayEscaped)
             Next:
               swift run replay-cli sessions \(path)
               swift run replay-cli log \(path) --session \(checkout)
@@ -99,4 +102,18 @@ private func reportingAsync<T>(_ body: @MainActor () async throws -> T) async th
     } catch let error as ActionLogError {
         return try reportingErrors { () throws(ActionLogError) in throw error }
     }
+}
+
+/// `path` as one word of a POSIX shell that names the same file: as it is when it holds only
+/// characters no shell treats specially, otherwise in single quotes (a quote inside written `'\''`);
+/// a path that starts with `-` gets `./` before it, so that it is not read as an option.
+func shellQuoted(_ path: String) -> String {
+    let path = path.hasPrefix("-") ? "./" + path : path
+    let plain = !path.isEmpty && path.unicodeScalars.allSatisfy { scalar in
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "-", ".", "/", "+", "=", ":", ",", "@", "%": true
+        default: false
+        }
+    }
+    return plain ? path : "'" + path.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
 }

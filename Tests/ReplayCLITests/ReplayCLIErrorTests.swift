@@ -246,7 +246,7 @@ struct HelpTests {
 
     @Test("help for a subcommand shows its usage", arguments: [
         ("sessions", "USAGE: replay-cli sessions <file> [--json]"),
-        ("log", "USAGE: replay-cli log <file> [--session <id>] [--from <seq>] [--limit <n>] [--label <pattern>] [--kind <kind>] [--follow] [--json]"),
+        ("log", "USAGE: replay-cli log <file> [--session <id>] [--from <seq>] [--limit <n>] [--label <pattern>] [--kind <kind>] [--follow] [--wait-timeout <seconds>] [--json]"),
         ("state", "USAGE: replay-cli state <file> [--session <id>] [--at <seq>] [--json]"),
         ("verify", "USAGE: replay-cli verify <file> [--json]"),
     ])

@@ -151,7 +151,7 @@ struct FileCommandTests {
             let exists = try runCLI(["copy", "demo.actionlog", "copy.actionlog"], in: directory)
             #expect(exists.status == 64)
             #expect(exists.stdout == "")
-            #expect(exists.stderr == "error: demo.actionlog: cannot copy to copy.actionlog: the file exists; pass --force to replace it\n")
+            #expect(exists.stderr == "error: copy.actionlog: the file exists; pass --force to replace it\n")
 
             let itself = try runCLI(["copy", "demo.actionlog", "./demo.actionlog", "--force"], in: directory)
             #expect(itself.status == 64)

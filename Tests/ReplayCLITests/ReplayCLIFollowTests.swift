@@ -245,6 +245,78 @@ struct FollowTests {
         #expect(calls(objects[2]) == 1, "the new entry's call, read while following: \(objects[2])")
     }
 
+    @Test("log --follow waits for a journal that does not exist yet, then follows the session once a recorder starts it")
+    func waitsForJournal() throws {
+        try withTemporaryDirectory { directory in
+            let child = try LiveCLI(["log", "live.actionlog", "--session", "counter", "--follow"], in: directory)
+            // However long the child has looked meanwhile: it waits for ever by default.
+            let recorder = try newRecorder(in: directory)
+            recordCounterSession(recorder)
+            #expect(child.waitFor { rows($0).count == 4 }, "\(child.stdout)")
+            recorder.record(action: .add(2), state: Counter(count: 2))
+            recorder.flush()
+            #expect(child.waitFor { rows($0).count == 5 }, "\(child.stdout)")
+            recorder.close()
+            let result = child.finish()
+            #expect(!result.killed)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            #expect(rows(result.stdout) == counterLogRows.enumerated().map { "\($0) \($1)" } + [#"4 add              {"add":{"_0":2}}"#])
+        }
+    }
+
+    @Test("log --follow waits for a session of that name to start in an existing journal")
+    func waitsForSession() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("live.actionlog").path
+            let other = try CounterRecorder(path: path, sessionName: "other", initialState: Counter(), configuration: RecorderConfiguration())
+            other.close()
+            let child = try LiveCLI(["log", "live.actionlog", "--session", "counter", "--follow", "--json"], in: directory)
+            let recorder = try newRecorder(in: directory)
+            recorder.record(action: .increment, state: Counter(count: 1))
+            recorder.close()
+            let result = child.finish()
+            #expect(!result.killed)
+            #expect(result.status == 0)
+            #expect(result.stderr == "")
+            let objects = try jsonLines(result.stdout)
+            #expect(objects.map { int($0["seq"]) } == [0, 1])
+            #expect(objects.allSatisfy { int($0["session"]) == 2 })
+        }
+    }
+
+    @Test("--wait-timeout: a journal or a session still missing then is an error, with exit status 1", arguments: [
+        (["log", "later.actionlog", "--follow", "--wait-timeout", "0.2"],
+         "error: later.actionlog: no such file (looked for later.actionlog); gave up after waiting 0.200s for it (--wait-timeout)"),
+        (["log", "live.actionlog", "--session", "nope", "--follow", "--wait-timeout", "0"],
+         #"error: live.actionlog: no session named "nope" (the journal holds "counter"); gave up after waiting 0.000s for it (--wait-timeout)"#),
+    ])
+    func waitTimeout(arguments: [String], message: String) throws {
+        try withTemporaryDirectory { directory in
+            let recorder = try newRecorder(in: directory)
+            recorder.close()
+            let result = try runCLI(arguments, in: directory)
+            #expect(result.status == 1)
+            #expect(result.stdout == "")
+            #expect(result.stderr == message + "\n")
+        }
+    }
+
+    @Test("--wait-timeout needs --follow and a number of seconds, 0 or more")
+    func waitTimeoutUsage() throws {
+        try withTemporaryDirectory { directory in
+            for (arguments, message) in [
+                (["--wait-timeout", "5"], "Error: --wait-timeout goes with --follow: only --follow waits for a journal or a session"),
+                (["--follow", "--wait-timeout", "-1"], "Error: --wait-timeout must be a number of seconds from 0 to 1000000000, not -1.0"),
+            ] {
+                let result = try runCLI(["log", "live.actionlog"] + arguments, in: directory)
+                #expect(result.status == 64)
+                #expect(result.stdout == "")
+                #expect(lines(result.stderr).first == message)
+            }
+        }
+    }
+
     @Test("--limit and --follow together are a usage error")
     func limitRefused() throws {
         try withTemporaryDirectory { directory in

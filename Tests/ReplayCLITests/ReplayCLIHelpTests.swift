@@ -18,7 +18,8 @@ struct HelpExamplesTests {
                 step by its action instead: the state after the K-th action dispatched,
                 counting the actions the writer dropped, whose entry numbers fall behind at
                 every gap. With --json, one object: session, sessionName, seq and state, so a
-                script learns which entry it got.
+                script learns which entry it got. FILE may be a session's text form (.jsonl),
+                which prints what its journal prints (session is null: a text form has no id).
 
                 Examples:
                   replay-cli state app.actionlog --session checkout --at 5
@@ -28,7 +29,8 @@ struct HelpExamplesTests {
                 USAGE: replay-cli state <file> [--session <id>] [--at <seq>] [--action <k>] [--json]
 
                 ARGUMENTS:
-                  <file>                  The journal file (.actionlog).
+                  <file>                  A journal (.actionlog), or a session in text form
+                                          (.jsonl).
 
                 OPTIONS:
                   -s, --session <id>      The session: its id, or its name (the newest session
@@ -69,14 +71,17 @@ struct HelpExamplesTests {
         }
     }
 
-    @Test("shell completion offers journals for FILE arguments")
+    @Test("shell completion offers journals and text forms for FILE arguments")
     func completion() throws {
         try withTemporaryDirectory { directory in
             let result = try runCLI(["--generate-completion-script", "zsh"], in: directory)
             #expect(result.status == 0)
             let journals = lines(result.stdout).filter { $0.contains(":file:_files -g '\\''*.actionlog'\\''") }
-            // sessions, log, state, stats, verify, copy, prune, vacuum, serve, report, why take a journal.
-            #expect(journals.count == 11, "\(result.stdout)")
+            // copy, prune and vacuum take a journal only.
+            #expect(journals.count == 3, "\(result.stdout)")
+            let either = lines(result.stdout).filter { $0.contains(":file:_files -g '\\''*.actionlog *.jsonl'\\''") }
+            // sessions, log, state, stats, verify, export, diff, serve, report and why take a journal or a text form.
+            #expect(either.count == 10, "\(result.stdout)")
         }
     }
 }

@@ -144,7 +144,8 @@ struct JSONNamingTests {
                   "file": "checkout.jsonl",
                   "journal": "goldens.actionlog",
                   "session": 1,
-                  "sessionName": "checkout"
+                  "sessionName": "checkout",
+                  "skipped": false
                 }
 
                 """)

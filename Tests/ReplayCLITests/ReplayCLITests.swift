@@ -93,6 +93,65 @@ struct DemoCommandTests {
         }
     }
 
+    @Test(
+        "every command the demo prints under Next: runs as printed from where the demo ran, the journal's path quoted for a shell",
+        arguments: ["demo.actionlog", "my demo's.actionlog", "-odd.actionlog"])
+    func nextCommandsRun(output: String) throws {
+        try withTemporaryDirectory { directory in
+            let result = try runCLI(["--output=\(output)"], in: directory, program: .demo)
+            #expect(result.status == 0, "\(result.stderr)")
+            let printed = lines(result.stdout)
+            let start = try #require(printed.firstIndex(of: "Next:"))
+            let commands = printed[(start + 1)...].prefix { !$0.isEmpty }
+            #expect(commands.count == 5)
+            for command in commands {
+                // `swift run replay-cli ARGS` from the package directory runs the replay-cli this test runs.
+                #expect(command.hasPrefix("  swift run replay-cli "), "\(command)")
+                let words = try #require(shellWords(String(command.dropFirst("  swift run replay-cli ".count))), "\(command)")
+                #expect(words.contains { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }, "\(command)")
+                let run = try runCLI(words, in: directory)
+                #expect(run.status == 0, "\(command): \(run.stderr)")
+                #expect(!run.stdout.isEmpty, "\(command)")
+            }
+        }
+    }
+
+    /// The words a POSIX shell makes of `line`: split at spaces, single-quoted parts taken as they
+    /// are, a character after a backslash as itself (the only quoting the demo prints: `'\''`);
+    /// `nil` for anything else a shell would treat specially.
+    private func shellWords(_ line: String) -> [String]? {
+        var words: [String] = []
+        var word: String?
+        var quoted = false
+        var escaped = false
+        for character in line {
+            if escaped {
+                word = (word ?? "") + String(character)
+                escaped = false
+                continue
+            }
+            switch (character, quoted) {
+            case ("'", _):
+                quoted.toggle()
+                word = word ?? ""
+            case (" ", false):
+                if let finished = word { words.append(finished) }
+                word = nil
+            case ("\\", false):
+                escaped = true
+                word = word ?? ""
+                continue
+            case (_, false) where "\"\\$`;&|<>()*?[]#~".contains(character):
+                return nil
+            default:
+                word = (word ?? "") + String(character)
+            }
+        }
+        if quoted || escaped { return nil }
+        if let word { words.append(word) }
+        return words
+    }
+
     @Test("a second demo appends sessions 5 to 8 to the journal")
     func demoTwiceAppends() throws {
         try withTemporaryDirectory { directory in

@@ -259,7 +259,7 @@ package enum JournalFile {
         let tables = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").rows { $0.text(0) ?? "" }
         if applicationID == 0, version == 0, tables.isEmpty {
             guard connection.mode == .readWrite else {
-                throw ActionLogError(.notAJournal, file: file, reason: "an empty SQLite database, not an ActionLog journal")
+                throw ActionLogError(.notAJournal, file: file, reason: emptyDatabaseReason)
             }
             return true  // A new file: `migrate` creates the schema.
         }
@@ -269,6 +269,11 @@ package enum JournalFile {
             reason: "an SQLite database, but not an ActionLog journal (application_id \(applicationID), tables: \(tables.isEmpty ? "none" : shown))"
         )
     }
+
+    /// What a reader says of an empty file or an SQLite database without tables: a journal that a
+    /// recorder has created and not yet given its schema, or another file. (`log --follow` waits
+    /// for such a journal to get its schema.)
+    package static let emptyDatabaseReason = "an empty SQLite database, not an ActionLog journal"
 
     /// Why a writer does not write to a journal holding `trigger`; `verify` says the same of each.
     package static func triggerRefusal(_ trigger: (name: String, table: String)) -> String {

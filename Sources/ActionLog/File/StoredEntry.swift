@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The recorder (``EntryInserter``) and an import write it; every reader of a journal reads it
 /// (``RawEntry``) and parses it into an ``Entry``, or an ``EntrySummary`` for a timeline.
-struct StoredEntry: Sendable {
+struct StoredEntry: Sendable, Equatable {
     /// `keyframe`, `delta` or `gap` (``Entry/Kind``); a damaged file may hold anything.
     var kind: String
     /// Seconds since 1970, as stored.

@@ -109,7 +109,9 @@ extension Journal {
     }
 
     /// Reads a session's text form and inserts it into the journal at `path`, creating the journal
-    /// if needed: how a golden kept as text becomes a journal to replay.
+    /// if needed: how a golden kept as text becomes a journal to replay. A session the journal holds
+    /// already (``importingJSONL(at:into:checked:inserted:)`` says what that means) is not stored
+    /// again: its id is returned.
     ///
     /// The file is read twice, a line at a time: once to check it, before the journal is created or
     /// changed, and once to insert it. Memory stays bounded however long the session (a line may
@@ -124,7 +126,7 @@ extension Journal {
     /// - Parameters:
     ///   - url: the `.jsonl` file, a regular file.
     ///   - path: the journal; created when missing.
-    /// - Returns: the id of the inserted session.
+    /// - Returns: the id of the inserted session, or of the session that was there already.
     /// - Throws: ``ActionLogError`` when the text cannot be read or is damaged (naming the file, the
     ///   entry and the line), or the journal cannot be written; ``ActionLogError/Code/invalidArgument``
     ///   when `url` is not a regular file.
@@ -133,21 +135,57 @@ extension Journal {
         try importingJSONL(at: url, into: path).id
     }
 
-    /// ``importJSONL(at:into:)``, returning the session as read and its new id, and telling how far
-    /// it has got: `checked` after each entry of the first pass (the total is not known yet),
-    /// `inserted` after each entry of the second (out of the entries the first pass counted).
+    /// What an import did: the session as read, and its id in the journal.
+    package struct Imported: Sendable {
+        /// The session as the text form holds it, with its entry count.
+        package let session: SessionHeader
+        /// The new session's id; or, when ``isAlreadyThere``, the id of the session that was there.
+        package let id: JournalSession.ID
+        /// Whether the journal held the session already, so nothing was written.
+        package let isAlreadyThere: Bool
+    }
+
+    /// ``importJSONL(at:into:)``, returning the session as read and its id, and telling how far it has
+    /// got: `checked` after each entry of the first pass (the total is not known yet), `inserted`
+    /// after each entry of the second (out of the entries the first pass counted).
+    ///
+    /// A session the journal holds already is not stored twice. There is no global session id yet,
+    /// so "the same session" is the same recording, as far as the journal can tell: a session of the
+    /// same name, started at the same time (the same number of seconds since 1970, as stored), with
+    /// the same number of entries, every entry stored identically (kind, time, label, action, state
+    /// or patch, effect, duration, gap), and the same service calls and output events. Only sessions
+    /// of that name and start time are compared, entry by entry during the first pass, so an import
+    /// costs one more read of such a session, and nothing when there is none. Then no session is
+    /// written, and the result says so (``Imported/isAlreadyThere``) with that session's id; the
+    /// journal is still opened to write, so that one no writer may write refuses the import as it
+    /// refuses any other.
     ///
     /// - Parameters:
     ///   - checked: called with the number of entries checked so far, from 1 up.
     ///   - inserted: called with the number of entries read for inserting so far, and the total.
     package static func importingJSONL(
         at url: URL, into path: String, checked: (Int) -> Void = { _ in }, inserted: (Int, Int) -> Void = { _, _ in }
-    ) throws(ActionLogError) -> (session: SessionHeader, id: JournalSession.ID) {
+    ) throws(ActionLogError) -> Imported {
         var check = try JSONLReader(url: url, readTwice: true)
+        var twins = try SameRecording.candidates(for: check.header, in: path)
         var count = 0
-        while try check.next(checking: true) != nil {
+        while let entry = try check.next(checking: true) {
             count += 1
             checked(count)
+            if !twins.isEmpty {
+                let stored = entry.stored
+                var index = twins.startIndex
+                while index < twins.endIndex {
+                    if try twins[index].next(matches: stored) { index += 1 } else { twins.remove(at: index) }
+                }
+            }
+        }
+        for var twin in twins {
+            guard try twin.ends(handlers: check.collected.inOrder) else { continue }
+            // Opened to write all the same: a journal no writer may write (a trigger, a read-only
+            // file) refuses the import as it would refuse a new session.
+            _ = try Journal(path: path, mode: .readWrite)
+            return Imported(session: check.session(entryCount: count), id: twin.session.id, isAlreadyThere: true)
         }
         var reader = try JSONLReader(url: url)
         let journal = try Journal(path: path, mode: .readWrite)
@@ -163,7 +201,58 @@ extension Journal {
             }
             return entry
         }
-        return (check.session(entryCount: count), id)
+        return Imported(session: check.session(entryCount: count), id: id, isAlreadyThere: false)
+    }
+}
+
+/// A session of a journal that may hold the recording being imported: same name and start time,
+/// its entries compared one by one as the text form is read.
+private struct SameRecording {
+    let journal: Journal
+    let session: JournalSession
+    private var cursor: EntryCursor
+
+    /// The sessions of the journal at `path` with the name and start time of `header`; none when
+    /// there is no journal there yet (or an empty file, which the import makes one).
+    static func candidates(for header: SessionHeader, in path: String) throws(ActionLogError) -> [SameRecording] {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber, size.intValue > 0 else { return [] }
+        let journal: Journal
+        do {
+            journal = try Journal(path: path)
+        } catch where JournalFile.isUnfinishedWrite(error) {
+            // Opening to write finishes it; such a journal is compared on the next import.
+            return []
+        }
+        var found: [SameRecording] = []
+        var sessions = journal.sessionCursor()
+        while let row = try sessions.nextRow() {
+            guard case .success(let session) = row, session.name == header.name,
+                session.startedAt.timeIntervalSince1970 == header.startedAt.timeIntervalSince1970
+            else { continue }
+            found.append(SameRecording(journal: journal, session: session, cursor: try journal.entryCursor(in: session.id)))
+        }
+        return found
+    }
+
+    /// Whether the session's next entry is stored as `entry` would be.
+    mutating func next(matches entry: StoredEntry) throws(ActionLogError) -> Bool {
+        // A damaged row is no match: the import goes on to store the text form's session.
+        do {
+            guard let raw = try cursor.nextRaw() else { return false }
+            return raw.stored == entry
+        } catch {
+            return false
+        }
+    }
+
+    /// Whether the session has no entry after those matched, and holds the same handler records.
+    mutating func ends(handlers: [HandlerRecord]) throws(ActionLogError) -> Bool {
+        do {
+            if try cursor.nextRaw() != nil { return false }
+        } catch {
+            return false
+        }
+        return try journal.handlerRecords(in: session.id) == handlers
     }
 }
 

@@ -35,7 +35,12 @@ struct Copy: ParsableCommand {
     }
 
     func run() throws {
+        try OpenedFile.refuseTextForm(journal.file, "copy makes a self-contained copy of a journal; copy a text form as any file (cp)")
         let journal = try journal.open()
+        // The journal itself first: --force never replaces it.
+        if !JournalFile.isFile(destination, ofJournal: journal.path) {
+            try OutputFile.refuseReplacing(destination, force: force, option: "DEST")
+        }
         if let refusal = journal.copyRefusal(to: destination, replacing: force, hint: "pass --force to replace it") {
             Terminal.printError(refusal.description)
             throw ExitCode(64)

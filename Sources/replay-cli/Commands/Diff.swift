@@ -38,8 +38,13 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        let states = try source.states(from, to)
-        let differences = states.first.differences(to: states.second)
+        let (opened, session) = try source.open()
+        let journal = opened.journal
+        let (first, second) = try reportingErrors { () throws(ActionLogError) in
+            (try journal.state(at: from, in: session.id), try journal.state(at: to, in: session.id))
+        }
+        let differences = first.differences(to: second)
+        let handlers = try handlerRecordsBetween(in: opened, session: session)
         if json {
             let values: [JSONValue] = differences.map { difference in
                 var members: [String: JSONValue] = ["path": .string(difference.path.description)]
@@ -49,12 +54,12 @@ struct Diff: ParsableCommand {
             }
             try JSONOutput.print(.object([
                 "file": .string(source.file),
-                "session": states.session.map(JSONOutput.number) ?? .null,
-                "sessionName": .string(states.sessionName),
+                "session": opened.shownID(session).map(JSONOutput.number) ?? .null,
+                "sessionName": .string(session.name),
                 "fromSeq": JSONOutput.number(from),
                 "toSeq": JSONOutput.number(to),
                 "differences": .array(values),
-                "handlers": .array(try handlerRecordsBetween().map { handler in
+                "handlers": .array(handlers.map { handler in
                     guard case .object(var members) = handler.jsonValue else { return handler.jsonValue }
                     members["seq"] = JSONOutput.number(handler.seq)
                     return .object(members)
@@ -63,7 +68,7 @@ struct Diff: ParsableCommand {
             return
         }
         var output = BufferedOutput()
-        try output.write("Entry \(from) → entry \(to) of \(states.displayName.displayEscaped):")
+        try output.write("Entry \(from) → entry \(to) of \(opened.displayName(session).displayEscaped):")
         if differences.isEmpty {
             try output.write("No difference.")
         } else {
@@ -74,7 +79,7 @@ struct Diff: ParsableCommand {
             }
             try output.write("(entry \(from): −, entry \(to): +)")
         }
-        try writeHandlerRecords(into: &output)
+        try write(handlers, into: &output)
         try output.flush()
     }
 
@@ -84,15 +89,16 @@ struct Diff: ParsableCommand {
     }
 
     /// The handler records with calls or events of the entries ``between`` the two.
-    private func handlerRecordsBetween() throws -> [HandlerRecord] {
+    private func handlerRecordsBetween(in opened: OpenedFile, session: JournalSession) throws -> [HandlerRecord] {
         guard let range = between else { return [] }
-        return try source.handlerRecords(in: range).filter { !$0.records.isEmpty }
+        return try reportingErrors { () throws(ActionLogError) in
+            try opened.journal.handlerRecords(in: session.id, seqs: range).filter { !$0.records.isEmpty }
+        }
     }
 
     /// An asynchronous session's service calls and output events between the two entries: what an
     /// event ViewModel, which has no state, did there.
-    private func writeHandlerRecords(into output: inout BufferedOutput) throws {
-        let handlers = try handlerRecordsBetween()
+    private func write(_ handlers: [HandlerRecord], into output: inout BufferedOutput) throws {
         guard let range = between, !handlers.isEmpty else { return }
         try output.write("Service calls and output events of entries \(range.lowerBound)...\(range.upperBound):")
         for handler in handlers {

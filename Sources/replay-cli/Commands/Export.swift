@@ -54,27 +54,13 @@ struct Export: ParsableCommand {
             try source.exportJSONL(showingProgress: !Terminal.isInteractive, write: OutputTarget.standardOutput.write)
             return
         }
-        let shown = output.displayEscaped
         try refuseInputByName(output)
         var existing = stat()
-        let exists = stat(output, &existing) == 0
-        if exists {
-            try refuseInput(existing)
-            switch existing.st_mode & S_IFMT {
-            case S_IFREG:
-                break
-            case S_IFDIR:
-                Terminal.printError("\(shown): a directory; --output needs a file")
-                throw ExitCode(64)
-            default:
-                // A device or a pipe (/dev/stdout, /dev/null, a FIFO): written to, never replaced.
-                try writeDirectly(to: output)
-                return
-            }
-            if !force {
-                Terminal.printError("\(shown): the file exists; pass --force to replace it")
-                throw ExitCode(64)
-            }
+        if stat(output, &existing) == 0 { try refuseInput(existing) }
+        if try OutputFile.refuseReplacing(output, force: force, option: "--output") {
+            // A device or a pipe (/dev/stdout, /dev/null, a FIFO): written to, never replaced.
+            try writeDirectly(to: output)
+            return
         }
         try writeReplacing(output)
     }

@@ -18,7 +18,13 @@ struct Import: ParsableCommand {
             a pipe or FIFO (cat x.jsonl | replay-cli import /dev/stdin) is refused; save it to a file \
             first. A line may hold at most 256 MiB.
 
-            With --json it prints one object: file, journal, session (the new id), sessionName, entries.
+            A session the journal holds already is not stored twice: the import is skipped, saying \
+            so, with exit status 0. There is no global session id yet, so the same session means the \
+            same recording: the same name and start time, the same number of entries, every entry \
+            stored identically, and the same service calls and output events.
+
+            With --json it prints one object: file, journal, session (the new id, or the id of the \
+            session that was there), sessionName, entries, skipped (true when it was there already).
 
             Examples:
               replay-cli import checkout.jsonl --into goldens.actionlog
@@ -45,6 +51,7 @@ struct Import: ParsableCommand {
     }
 
     func run() throws {
+        try OpenedFile.refuseTextForm(into, "--into takes the journal (.actionlog) to insert the session into")
         // A journal this import creates and then fails to fill (a full disk) is removed, with its
         // companions; a journal that was there stays, and a failed import leaves it as it was.
         let created = ["", "-wal", "-shm", "-journal"].map { into + $0 }.filter { path in
@@ -52,7 +59,7 @@ struct Import: ParsableCommand {
             return lstat(path, &info) != 0 && errno == ENOENT
         }
         // Read twice, a line at a time: checked whole before the journal is created, then inserted.
-        let (session, id): (SessionHeader, JournalSession.ID)
+        let imported: Journal.Imported
         let checking = ProgressLine("import", total: nil, unit: "entries checked")
         var inserting: ProgressLine?
         do {
@@ -60,7 +67,7 @@ struct Import: ParsableCommand {
                 checking.finish()
                 inserting?.finish()
             }
-            (session, id) = try reportingErrors { () throws(ActionLogError) in
+            imported = try reportingErrors { () throws(ActionLogError) in
                 try Journal.importingJSONL(
                     at: URL(fileURLWithPath: file), into: into, checked: checking.update,
                     inserted: { done, total in
@@ -75,6 +82,7 @@ struct Import: ParsableCommand {
             for path in created { unlink(path) }
             throw error
         }
+        let (session, id) = (imported.session, imported.id)
         if json {
             try JSONOutput.print(.object([
                 "file": .string(file),
@@ -82,11 +90,18 @@ struct Import: ParsableCommand {
                 "session": JSONOutput.number(id),
                 "sessionName": .string(session.name),
                 "entries": JSONOutput.number(session.entryCount),
+                "skipped": .bool(imported.isAlreadyThere),
             ]))
             return
         }
-        try BufferedOutput.print(
-            "Imported session \"\(session.name.displayEscaped)\" as session \(id) of \(into.displayEscaped) (\(counted(session.entryCount, "entry", "entries")))."
-        )
+        let entries = counted(session.entryCount, "entry", "entries")
+        if imported.isAlreadyThere {
+            try BufferedOutput.print("""
+                skipped: session "\(session.name.displayEscaped)" (started \(Format.timestamp(session.startedAt)), \(entries)) \
+                is already in \(into.displayEscaped) as session \(id)
+                """)
+            return
+        }
+        try BufferedOutput.print("Imported session \"\(session.name.displayEscaped)\" as session \(id) of \(into.displayEscaped) (\(entries)).")
     }
 }

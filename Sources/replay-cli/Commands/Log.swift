@@ -20,7 +20,13 @@ struct Log: ParsableCommand {
             --follow prints what is there, then the entries a recorder commits, as they commit (it looks \
             every 0.2 s, reading only the entries after the last one printed), like `tail -f`. It ends \
             with exit status 0 once the session is no longer being recorded (closed, or its recorder \
-            died), after its last entries, or on Ctrl-C or SIGTERM. It cannot be combined with --limit.
+            died), after its last entries, or on Ctrl-C or SIGTERM. It cannot be combined with --limit. \
+            It waits for a journal that does not exist yet and for a session that has not started \
+            (a --session no session has yet; without --session, the first session), looking every \
+            0.2 s: for ever, or up to --wait-timeout seconds, then it exits 1 saying what is missing.
+
+            FILE may be a session's text form (.jsonl), which prints what its journal prints (session \
+            is null with --json: a text form has no id); --follow needs a journal.
 
             Examples:
               replay-cli log app.actionlog --session checkout --label 'add*'
@@ -29,8 +35,7 @@ struct Log: ParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalOptions
-    @OptionGroup var session: SessionOptions
+    @OptionGroup var source: SessionFileOptions
 
     // Unconditional, so that a negative value reaches validate() rather than reading as an unknown option.
     @Option(parsing: .unconditional, help: ArgumentHelp("The first entry to print.", valueName: "seq"))
@@ -49,6 +54,11 @@ struct Log: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Keep printing the entries a recorder commits, until the session is no longer recorded.")
     var follow = false
+
+    @Option(name: .customLong("wait-timeout"), parsing: .unconditional, help: ArgumentHelp(
+        "With --follow, how long to wait for a journal or a session that is not there yet, in seconds (0.5, 30). Default: for ever.",
+        valueName: "seconds"))
+    var waitTimeout: Double?
 
     @Flag(help: "Print JSON Lines for scripts: one object per entry.")
     var json = false
@@ -69,6 +79,16 @@ struct Log: ParsableCommand {
         if follow, limit != nil {
             throw ValidationError("--limit and --follow cannot be used together: --follow prints every entry to come")
         }
+        if let waitTimeout {
+            guard follow else { throw ValidationError("--wait-timeout goes with --follow: only --follow waits for a journal or a session") }
+            guard waitTimeout.isFinite, waitTimeout >= 0, waitTimeout <= 1e9 else {
+                throw ValidationError("--wait-timeout must be a number of seconds from 0 to 1000000000, not \(waitTimeout)")
+            }
+        }
+        if follow, source.isTextForm {
+            throw ValidationError(
+                "--follow follows a journal that an app records into; \(source.file.displayEscaped) is a session in text form (.jsonl), which nothing records into")
+        }
     }
 
     /// Whether `entry` is one the filters keep.
@@ -87,8 +107,15 @@ struct Log: ParsableCommand {
         // Installed before anything is printed: a signal sent as soon as the first lines appear
         // already asks --follow to stop, instead of ending the process.
         let stop = follow ? StopSignal() : nil
-        let journal = try journal.open()
-        let session = try session.resolve(in: journal)
+        let found: (OpenedFile, JournalSession)?
+        if let stop {
+            found = try waitForSession(stop: stop)
+        } else {
+            found = try source.open(requiringEntries: false)
+        }
+        // Stopped by a signal before there was anything to print.
+        guard let (opened, session) = found else { return }
+        let journal = opened.journal
         // A session being recorded may have no entries yet: following it waits for them.
         if !(follow && session.status == .recording) { try requireEntries(session, in: journal) }
         // validate() refused a pattern too long: this one is not.
@@ -100,7 +127,7 @@ struct Log: ParsableCommand {
         // a window of entries at a time, asked for every entry read so that each window is read
         // just after the page of entries it covers (a live session's records are then all there).
         var handlers = HandlerRecordPager(journal: journal, session: session.id)
-        var printer = Printer(session: session, json: json)
+        var printer = Printer(session: session, shownID: opened.shownID(session), json: json)
         var printed = 0
         var next: Int? = from
         var cursor = try reportingErrors { () throws(ActionLogError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
@@ -146,6 +173,46 @@ struct Log: ParsableCommand {
 
     // MARK: - Following
 
+    /// The journal and the session to follow, once they are there: a journal a recorder has not
+    /// created yet, or a session it has not started, is waited for, looking every ``pollInterval``,
+    /// up to `--wait-timeout`; `nil` when a signal asks to stop first.
+    private func waitForSession(stop: StopSignal) throws -> (OpenedFile, JournalSession)? {
+        let deadline = waitTimeout.map { ContinuousClock.now + .milliseconds(Int64(($0 * 1000).rounded(.up))) }
+        var toldWaiting = false
+        var options = SessionOptions()
+        options.session = source.session
+        while true {
+            let missing: ActionLogError
+            do throws(ActionLogError) {
+                let journal = try Journal(path: source.file)
+                do throws(ActionLogError) {
+                    return (OpenedFile(journal: journal), try options.find(in: journal))
+                } catch where error.code == .sessionNotFound {
+                    // Without --session, a journal of several sessions is the user's to choose in, not to wait on.
+                    if source.session == nil, try journal.sessionCount() > 1 { throw error }
+                    missing = error
+                }
+            } catch where error.code == .fileNotFound || JournalFile.isUnfinishedWrite(error)
+                || (error.code == .notAJournal && error.reason == JournalFile.emptyDatabaseReason)
+            {
+                // Not there yet, or being created by a recorder: looked at again, opened afresh.
+                missing = error
+            } catch {
+                return try reportingErrors { () throws(ActionLogError) in throw error }
+            }
+            if let deadline, ContinuousClock.now >= deadline {
+                let waited = waitTimeout.map { Format.seconds($0) } ?? ""
+                Terminal.printError("\(missing.description); gave up after waiting \(waited) for it (--wait-timeout)")
+                throw ExitCode.failure
+            }
+            if !toldWaiting, Terminal.isErrorInteractive {
+                Terminal.printWarning("\(missing.description); waiting for it (Ctrl-C to stop)")
+                toldWaiting = true
+            }
+            if stop.wait(Self.pollInterval) { return nil }
+        }
+    }
+
     /// Polls the session every ``pollInterval`` and prints the entries committed since the last
     /// look, until the session is no longer being recorded or a signal asks to stop.
     private func follow(
@@ -157,9 +224,9 @@ struct Log: ParsableCommand {
         var next: Int? = seq
         // The file followed: a journal deleted and made again at the same path is another file, whose
         // session of the same id (its lock found by the path) is not this one.
-        let followed = FileIdentity(path: self.journal.file)
+        let followed = FileIdentity(path: source.file)
         while let from = next, !stop.wait(Self.pollInterval) {
-            guard let followed, FileIdentity(path: self.journal.file) == followed else {
+            guard let followed, FileIdentity(path: source.file) == followed else {
                 try printer.flush()
                 Terminal.printError("\(journal.fileName.displayEscaped): the journal was removed or replaced while it was followed; the follow ends here")
                 throw ExitCode.failure
@@ -236,19 +303,22 @@ struct Log: ParsableCommand {
     /// Prints entries as table rows or JSON Lines, buffered.
     private struct Printer {
         let session: JournalSession
+        /// The session's id in `--json` lines: `nil` for a text form.
+        let shownID: JournalSession.ID?
         let json: Bool
         var output = BufferedOutput()
         var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
 
-        init(session: JournalSession, json: Bool) {
+        init(session: JournalSession, shownID: JournalSession.ID?, json: Bool) {
             self.session = session
+            self.shownID = shownID
             self.json = json
         }
 
         /// Prints `entry`, and under it what its asynchronous handler did, if it has a record.
         mutating func print(_ entry: EntrySummary, handler: HandlerRecord?) throws {
             if json {
-                var line = Log.json(entry, session: session)
+                var line = Log.json(entry, session: session, shownID: shownID)
                 if let handler, case .object(var members) = line {
                     members["handler"] = handler.jsonValue
                     line = .object(members)
@@ -294,7 +364,7 @@ struct Log: ParsableCommand {
     }
 
     /// One line of `log --json`, in the naming of ``JSONOutput``.
-    private static func json(_ entry: EntrySummary, session: JournalSession) -> JSONValue {
+    private static func json(_ entry: EntrySummary, session: JournalSession, shownID: JournalSession.ID?) -> JSONValue {
         let gap = entry.gap
         // Optional members typed one by one: in one literal they cost the type checker most of a second.
         let label: JSONValue = entry.label.map(JSONValue.string) ?? .null
@@ -302,7 +372,7 @@ struct Log: ParsableCommand {
         let dropped: JSONValue = gap.map { JSONOutput.number($0.dropped) } ?? .null
         let note: JSONValue = gap?.note.map(JSONValue.string) ?? .null
         let members: [String: JSONValue] = [
-            "session": JSONOutput.number(session.id),
+            "session": shownID.map(JSONOutput.number) ?? .null,
             "seq": JSONOutput.number(entry.seq),
             "kind": .string(entry.kind.rawValue),
             "time": JSONOutput.time(entry.time),

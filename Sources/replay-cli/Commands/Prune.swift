@@ -52,6 +52,7 @@ struct Prune: ParsableCommand {
     }
 
     func run() throws {
+        try OpenedFile.refuseTextForm(journal.file, "prune removes sessions from a journal, and a text form holds one session: remove the file itself")
         let opened = dryRun ? try journal.open() : try journal.openForWriting()
         let policy = RetentionPolicy(maximumSessions: keep, maximumBytes: maxBytes?.bytes, maximumAge: olderThan?.duration)
         // Made at the first session removed, when the total is known; it shows a second after the start.

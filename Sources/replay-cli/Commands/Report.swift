@@ -3,13 +3,6 @@ import ActionLogViewer
 import ArgumentParser
 import CommandLineSupport
 import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// `replay-cli report FILE [--session ID] --output PATH [--force] [--max-bytes SIZE]`: the viewer as one HTML file.
 struct Report: ParsableCommand {
@@ -29,8 +22,7 @@ struct Report: ParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalOptions
-    @OptionGroup var session: SessionOptions
+    @OptionGroup var source: SessionFileOptions
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "path"))
     var output: String
@@ -47,23 +39,21 @@ struct Report: ParsableCommand {
     }
 
     func run() throws {
-        let opened = try journal.open()
-        let session = try session.resolve(in: opened)
-        try requireEntries(session, in: opened)
-        if JournalFile.isFile(output, ofJournal: journal.file) {
-            Terminal.printError("\(output.displayEscaped): the journal being read, or a file of it; --output needs another file")
+        // The page is written from the journal's path: a text form's temporary journal keeps its path.
+        let (opened, session) = try source.open(keepingPath: true)
+        if JournalFile.isFile(output, ofJournal: source.file) {
+            let what = source.isTextForm ? "the file being read" : "the journal being read, or a file of it"
+            Terminal.printError("\(output.displayEscaped): \(what); --output needs another file")
             throw ExitCode(64)
         }
-        var existing = stat()
-        if !force, stat(output, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG {
-            Terminal.printError("\(output.displayEscaped): the file exists; pass --force to replace it")
-            throw ExitCode(64)
-        }
+        try OutputFile.refuseReplacing(output, force: force, option: "--output")
         let progress = ProgressLine("report", total: session.entryCount, unit: "entries")
         try reportingErrors { () throws(ActionLogError) in
-            try ViewerReport.write(journalPath: journal.file, session: session.id, to: output, maximumBytes: maxBytes.bytes, progress: progress.update)
+            try ViewerReport.write(
+                journalPath: opened.journal.path, session: session.id, to: output, maximumBytes: maxBytes.bytes, progress: progress.update)
         }
         progress.finish()
-        try BufferedOutput.print("Wrote \(output.displayEscaped): session \(session.id) (\(session.entryCount) entries).")
+        let shown = opened.shownID(session).map { "session \($0)" } ?? opened.displayName(session)
+        try BufferedOutput.print("Wrote \(output.displayEscaped): \(shown.displayEscaped) (\(session.entryCount) entries).")
     }
 }

@@ -20,7 +20,8 @@ struct Serve: AsyncParsableCommand {
             Prints the viewer's address (http://127.0.0.1:PORT/) as the first line, then serves: the \
             sessions, each one's timeline, and at each entry the state as a tree, what the entry changed, \
             its action and effect. A session still being recorded is followed live. The journal is opened \
-            read-only. The server answers only requests addressed to 127.0.0.1 or localhost with its port \
+            read-only. FILE may be a session's text form (.jsonl), read into a temporary journal (removed \
+            when the server stops) that the viewer shows as session 1. The server answers only requests addressed to 127.0.0.1 or localhost with its port \
             (a page of another site cannot read the journal through a DNS name pointing here); with \
             --host, it listens on another address, and anyone who can reach that address can read the \
             journal.
@@ -31,7 +32,7 @@ struct Serve: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalOptions
+    @OptionGroup var input: FileOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     var port = 0
@@ -49,10 +50,12 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        _ = try journal.open()
+        // The server opens the journal's path again: a text form's temporary journal keeps its path
+        // until the server stops.
+        let opened = try input.open(keepingPath: true)
         let server: ViewerServer
         do {
-            server = try ViewerServer(journalPath: journal.file, host: host, port: port)
+            server = try ViewerServer(journalPath: opened.journal.path, host: host, port: port)
         } catch let error as ActionLogError {
             server = try reportingErrors { () throws(ActionLogError) in throw error }
         } catch {
@@ -62,15 +65,16 @@ struct Serve: AsyncParsableCommand {
         if host != "127.0.0.1" {
             _ = OutputTarget.writeAll(Array("""
                 warning: serving on \(host.displayEscaped):\(server.port): anyone who can reach this address can read \
-                the journal \(journal.file.displayEscaped).\n
+                the journal \(input.file.displayEscaped).\n
                 """.utf8), to: STDERR_FILENO)
         }
         // Before the address is printed: whoever reads it and sends SIGINT or SIGTERM stops the
         // server cleanly (exit status 0), however soon.
         let stop = StopSignal()
         try BufferedOutput.print(server.url.absoluteString)
-        try BufferedOutput.print("Serving \(journal.file.displayEscaped) read-only; press Ctrl-C to stop.")
+        try BufferedOutput.print("Serving \(input.file.displayEscaped) read-only; press Ctrl-C to stop.")
         await stop.requested()
         server.stop()
+        withExtendedLifetime(opened) {}
     }
 }

@@ -11,7 +11,8 @@ struct StateCommand: ParsableCommand {
             Without --at, the state after the session's last entry. --action K names the step by its \
             action instead: the state after the K-th action dispatched, counting the actions the writer \
             dropped, whose entry numbers fall behind at every gap. With --json, one object: session, \
-            sessionName, seq and state, so a script learns which entry it got.
+            sessionName, seq and state, so a script learns which entry it got. FILE may be a session's \
+            text form (.jsonl), which prints what its journal prints (session is null: a text form has no id).
 
             Examples:
               replay-cli state app.actionlog --session checkout --at 5
@@ -20,8 +21,7 @@ struct StateCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalOptions
-    @OptionGroup var session: SessionOptions
+    @OptionGroup var source: SessionFileOptions
 
     // Unconditional, so that `--at -1` reaches validate() rather than reading as an unknown option.
     @Option(parsing: .unconditional, help: ArgumentHelp("The entry (sequence number); 0 is the initial state. Default: the last entry.", valueName: "seq"))
@@ -40,9 +40,8 @@ struct StateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let journal = try journal.open()
-        let session = try session.resolve(in: journal)
-        try requireEntries(session, in: journal)
+        let (opened, session) = try source.open()
+        let journal = opened.journal
         let (seq, state) = try reportingErrors { () throws(ActionLogError) in
             let seq = try action.map { number throws(ActionLogError) in try journal.seq(ofAction: number, in: session.id) } ?? at ?? max(0, session.entryCount - 1)
             return (seq, try journal.state(at: seq, in: session.id))
@@ -51,7 +50,7 @@ struct StateCommand: ParsableCommand {
             try BufferedOutput.print(state.prettyText.jsonDisplayEscaped)
             return
         }
-        var members = JSONOutput.sessionMembers(session)
+        var members = JSONOutput.sessionMembers(session, in: opened)
         members["seq"] = JSONOutput.number(seq)
         members["state"] = state
         try JSONOutput.print(.object(members))

@@ -18,7 +18,9 @@ struct Stats: ParsableCommand {
             (always a recorded duration), with the 5 slowest entries, ties by entry.
 
             It reads with SQL aggregates, never the entries one by one, and does not parse states: a \
-            session of a million entries takes a few passes over its rows.
+            session of a million entries takes a few passes over its rows. FILE may be a session's text \
+            form (.jsonl): it is read into a temporary journal as import stores it, so the figures are \
+            those of the journal it came from (its session is named without an id, null in --json).
 
             With --json it prints an array with one object per session: session (the id), sessionName, \
             status, the counts, bytes, labels, and reducerNanoseconds (p50, p99, max) with the slowest \
@@ -30,7 +32,7 @@ struct Stats: ParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalOptions
+    @OptionGroup var input: FileOptions
 
     @Option(
         name: .shortAndLong,
@@ -52,7 +54,8 @@ struct Stats: ParsableCommand {
     static let slowestShown = 5
 
     func run() throws {
-        let journal = try journal.open()
+        let opened = try input.open()
+        let journal = opened.journal
         var output = BufferedOutput()
         var array = PrettyJSONArray()
         var printed = 0
@@ -63,18 +66,16 @@ struct Stats: ParsableCommand {
                 try journal.statistics(in: session.id, labels: json ? Self.labelsInJSON : Self.labelsShown, slowest: Self.slowestShown)
             }
             if json {
-                try array.append(Self.json(stats, session: session), to: &output)
+                try array.append(Self.json(stats, session: session, in: opened), to: &output)
             } else {
                 if printed > 0 { try output.write("") }
-                for line in Self.lines(stats, session: session) { try output.write(line) }
+                for line in Self.lines(stats, session: session, in: opened) { try output.write(line) }
             }
             printed += 1
         }
         var damaged = false
-        if let session {
-            var options = SessionOptions()
-            options.session = session
-            try report(try options.resolve(in: journal))
+        if session != nil || opened.isTextForm {
+            try report(try opened.resolve(session))
         } else {
             damaged = try walkSessions(in: journal) { session in
                 try report(session)
@@ -92,8 +93,9 @@ struct Stats: ParsableCommand {
     // MARK: - Text
 
     /// The block of one session; text from the file is escaped for a terminal.
-    static func lines(_ stats: SessionStatistics, session: JournalSession) -> [String] {
-        var lines = ["session \(session.id) \(JSONValue.string(session.name).canonicalText) (\(session.status.rawValue))".displayEscaped]
+    static func lines(_ stats: SessionStatistics, session: JournalSession, in file: OpenedFile) -> [String] {
+        let id = file.shownID(session).map { "\($0) " } ?? ""
+        var lines = ["session \(id)\(JSONValue.string(session.name).canonicalText) (\(session.status.rawValue))".displayEscaped]
         var entries = "  entries   \(stats.entries)"
         if stats.entries > 0 {
             entries += ": \(counted(stats.keyframes, "keyframe")), \(counted(stats.deltas, "delta")), \(counted(stats.gaps, "gap"))"
@@ -156,7 +158,7 @@ struct Stats: ParsableCommand {
     // MARK: - JSON
 
     /// The object of one session, in the naming of ``JSONOutput``.
-    static func json(_ stats: SessionStatistics, session: JournalSession) -> JSONValue {
+    static func json(_ stats: SessionStatistics, session: JournalSession, in file: OpenedFile) -> JSONValue {
         func number(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
         let reducer: JSONValue = stats.reducer.map { reducer in
             .object([
@@ -166,7 +168,7 @@ struct Stats: ParsableCommand {
                 "max": number(reducer.max.saturatingNanoseconds),
             ])
         } ?? .null
-        return .object(JSONOutput.sessionMembers(session).merging([
+        return .object(JSONOutput.sessionMembers(session, in: file).merging([
             "status": .string(session.status.rawValue),
             "entries": number(stats.entries),
             "keyframes": number(stats.keyframes),

@@ -25,6 +25,7 @@ struct Vacuum: ParsableCommand {
     var json = false
 
     func run() throws {
+        try OpenedFile.refuseTextForm(journal.file, "vacuum gives back the free space of a journal, and a text form has none")
         let opened = try journal.openForWriting()
         let sizes = try reportingErrors { () throws(ActionLogError) in try opened.vacuum() }
         if json {

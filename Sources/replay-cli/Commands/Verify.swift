@@ -24,19 +24,19 @@ struct Verify: ParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalOptions
+    @OptionGroup var input: FileOptions
 
     @Flag(help: "Print JSON for scripts: one object with the counts and the findings.")
     var json = false
 
     func run() throws {
-        if RecordedSession.isTextFormPath(self.journal.file) {
+        if RecordedSession.isTextFormPath(input.file) {
             // A golden's text form, checked as import reads it: up to its first problem.
-            let url = URL(fileURLWithPath: self.journal.file)
+            let url = URL(fileURLWithPath: input.file)
             let result = try reportingErrors { () throws(ActionLogError) in try RecordedSession.verifyJSONL(at: url) }
             return try print(result, fileName: url.lastPathComponent)
         }
-        let journal = try journal.open()
+        let journal = try JournalOptions(file: input.file).open()
         // A damaged session row is verify's finding, not a reason to stop before it.
         let total = try walkSessions(in: journal, reportingDamage: nil) { _ in }.entries
         let progress = ProgressLine("verify", total: total, unit: "entries")
@@ -48,7 +48,7 @@ struct Verify: ParsableCommand {
     /// Prints `result` as text or JSON; throws exit status 1 when it has findings.
     private func print(_ result: JournalVerification, fileName: String) throws {
         if json {
-            try JSONOutput.print(Self.json(result, file: self.journal.file))
+            try JSONOutput.print(Self.json(result, file: input.file))
             if !result.isValid { throw ExitCode.failure }
             return
         }

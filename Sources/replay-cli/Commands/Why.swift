@@ -21,8 +21,7 @@ struct Why: ParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalOptions
-    @OptionGroup var session: SessionOptions
+    @OptionGroup var source: SessionFileOptions
 
     @Argument(help: ArgumentHelp("Where in the state: a JSON Pointer (/cart/total) or a dotted path (cart.total).", valueName: "path"))
     var path: String
@@ -48,15 +47,15 @@ struct Why: ParsableCommand {
     }
 
     func run() throws {
-        let journal = try journal.open()
-        let session = try session.resolve(in: journal)
+        let (opened, session) = try source.open()
+        let journal = opened.journal
         guard let pointer = Self.pointer(path) else { return }
         let wanted = value.map { text in (try? JSONValue(parsing: text)) ?? .string(text) }
         let changes = try reportingErrors { () throws(ActionLogError) in
             try journal.changes(to: pointer, in: session.id, through: at, becoming: wanted, limit: limit)
         }
         if json {
-            var members = JSONOutput.sessionMembers(session)
+            var members = JSONOutput.sessionMembers(session, in: opened)
             members["path"] = .string(pointer.description)
             members["changes"] = .array(changes.map { change in
                 var object: [String: JSONValue] = [
@@ -83,10 +82,10 @@ struct Why: ParsableCommand {
         var lines: [String] = []
         let condition = wanted.map { " becoming \($0.canonicalText)" } ?? ""
         guard !changes.isEmpty else {
-            try BufferedOutput.print("no entry\(at.map { " up to entry \($0)" } ?? "") changed \(pointer.description)\(condition) in session \(session.id) \"\(session.name)\"".displayEscaped)
+            try BufferedOutput.print("no entry\(at.map { " up to entry \($0)" } ?? "") changed \(pointer.description)\(condition) in \(opened.displayName(session))".displayEscaped)
             return
         }
-        lines.append("\(pointer.description)\(condition) in session \(session.id) \"\(session.name)\", newest first:".displayEscaped)
+        lines.append("\(pointer.description)\(condition) in \(opened.displayName(session)), newest first:".displayEscaped)
         var rows = [["entry", "action", "label", "old → new", "through"]]
         for change in changes {
             rows.append([

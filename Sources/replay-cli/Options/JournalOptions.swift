@@ -25,6 +25,24 @@ extension JournalOptions {
     }
 }
 
+/// The file argument of the commands that read a whole file, a journal or a session's text form
+/// (`sessions`, `stats`, `verify`, `serve`).
+struct FileOptions: ParsableArguments {
+    @Argument(
+        help: ArgumentHelp("A journal (.actionlog), or a session in text form (.jsonl).", valueName: "file"),
+        completion: .file(extensions: ["actionlog", "jsonl"]))
+    var file: String
+
+    func validate() throws {
+        try refuseEmptyPath(file)
+    }
+
+    /// Opens the file read-only: a text form is read into a temporary journal (``OpenedFile``).
+    func open(keepingPath: Bool = false) throws -> OpenedFile {
+        try OpenedFile(file, keepingPath: keepingPath)
+    }
+}
+
 /// `--session`: a session id, or the name of a session (the newest with that name). A number is an
 /// id first; when no session has that id, it is a name (a session named `2024`). Left out, the
 /// journal's only session; a journal of several says how many, and asks for one.
@@ -34,48 +52,53 @@ struct SessionOptions: ParsableArguments {
         help: ArgumentHelp("The session: its id, or its name (the newest session of that name). Not needed when the file holds one session.", valueName: "id"))
     var session: String?
 
+    /// The session `--session` names, or the journal's only session; an error said on standard error.
     func resolve(in journal: Journal) throws -> JournalSession {
+        try reportingErrors { () throws(ActionLogError) in try find(in: journal) }
+    }
+
+    /// The session `--session` names, or the journal's only session.
+    ///
+    /// - Throws: ``ActionLogError/Code/sessionNotFound`` when there is no such session, or when
+    ///   `--session` is left out and the journal holds none or several.
+    func find(in journal: Journal) throws(ActionLogError) -> JournalSession {
         guard let session else { return try Self.onlySession(in: journal) }
-        return try reportingErrors { () throws(ActionLogError) in
-            // A number that is no session's id: its error stands unless a session has it as its name.
-            var noSuchID: ActionLogError?
-            if let id = JournalSession.ID(session) {
-                do throws(ActionLogError) {
-                    return try journal.session(id)
-                } catch where error.code == .sessionNotFound {
-                    noSuchID = error
-                }
+        // A number that is no session's id: its error stands unless a session has it as its name.
+        var noSuchID: ActionLogError?
+        if let id = JournalSession.ID(session) {
+            do throws(ActionLogError) {
+                return try journal.session(id)
+            } catch where error.code == .sessionNotFound {
+                noSuchID = error
             }
-            // A damaged row is no session to match by name; its own commands name it. The newest
-            // of that name is the last one read: one walk, a page at a time.
-            var match: JournalSession?
-            var cursor = journal.sessionCursor()
-            while let row = try cursor.nextRow() {
-                if case .success(let read) = row, read.name == session { match = read }
-            }
-            guard let match else {
-                if let noSuchID { throw noSuchID }
-                let names = try journal.quotedSessionNames()
-                throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\" (the journal holds \(names))")
-            }
-            return match
         }
+        // A damaged row is no session to match by name; its own commands name it. The newest
+        // of that name is the last one read: one walk, a page at a time.
+        var match: JournalSession?
+        var cursor = journal.sessionCursor()
+        while let row = try cursor.nextRow() {
+            if case .success(let read) = row, read.name == session { match = read }
+        }
+        guard let match else {
+            if let noSuchID { throw noSuchID }
+            let names = try journal.quotedSessionNames()
+            throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no session named \"\(session)\" (the journal holds \(names))")
+        }
+        return match
     }
 
     /// The journal's only session; an error saying how many there are when it holds none or several.
-    private static func onlySession(in journal: Journal) throws -> JournalSession {
-        try reportingErrors { () throws(ActionLogError) in
-            // Two rows read at most: how many there are beyond one is counted by SQL.
-            var cursor = journal.sessionCursor()
-            guard let first = try cursor.next() else {
-                throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no sessions")
-            }
-            guard try cursor.next() == nil else {
-                let count = try journal.sessionCount()
-                throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "\(counted(count, "session")); choose one with --session")
-            }
-            return first
+    private static func onlySession(in journal: Journal) throws(ActionLogError) -> JournalSession {
+        // Two rows read at most: how many there are beyond one is counted by SQL.
+        var cursor = journal.sessionCursor()
+        guard let first = try cursor.next() else {
+            throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no sessions")
         }
+        guard try cursor.next() == nil else {
+            let count = try journal.sessionCount()
+            throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "\(counted(count, "session")); choose one with --session")
+        }
+        return first
     }
 }
 

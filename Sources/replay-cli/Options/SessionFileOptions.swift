@@ -3,8 +3,9 @@ import ArgumentParser
 import CommandLineSupport
 import Foundation
 
-/// The file argument and `--session` of the commands that read a journal or a session's text form
-/// (`export`, `diff`). A text file holds one session, and so may a journal: then `--session` can be left out.
+/// The file argument and `--session` of the commands that read one session of a journal or a
+/// session's text form (`log`, `state`, `diff`, `export`, `report`). A text file holds one session,
+/// and so may a journal: then `--session` can be left out.
 struct SessionFileOptions: ParsableArguments {
     @Argument(
         help: ArgumentHelp("A journal (.actionlog), or a session in text form (.jsonl).", valueName: "file"),
@@ -26,11 +27,17 @@ struct SessionFileOptions: ParsableArguments {
     /// Whether `file` is a session's text form, by its extension.
     var isTextForm: Bool { RecordedSession.isTextFormPath(file) }
 
-    /// Reads the whole session.
-    func recordedSession() throws -> RecordedSession {
-        if isTextForm { return try textSession() }
-        let (journal, session) = try journalSession()
-        return try reportingErrors { () throws(ActionLogError) in try journal.recordedSession(session.id) }
+    /// The file, opened (a text form read into a temporary journal, see ``OpenedFile``), and the
+    /// session `--session` names in it.
+    ///
+    /// - Parameters:
+    ///   - keepingPath: whether the journal's path must name it while the result lives.
+    ///   - requiringEntries: whether a session without entries is refused (``requireEntries(_:in:)``).
+    func open(keepingPath: Bool = false, requiringEntries: Bool = true) throws -> (file: OpenedFile, session: JournalSession) {
+        let opened = try OpenedFile(file, keepingPath: keepingPath)
+        let resolved = try opened.resolve(session)
+        if requiringEntries { try requireEntries(resolved, in: opened.journal) }
+        return (opened, resolved)
     }
 
     /// The files read: the text file, or the journal and its companions (`-wal`, `-shm`, `-journal`),
@@ -45,8 +52,8 @@ struct SessionFileOptions: ParsableArguments {
     }
 
     /// Writes the session's text form through `write`, entry by entry: a journal's session through a
-    /// cursor, a text file line by line, checked on the way. A session error is told and becomes the
-    /// exit status; what `write` throws passes through.
+    /// cursor, a text file line by line, checked on the way (in normal form, with no temporary
+    /// journal). A session error is told and becomes the exit status; what `write` throws passes through.
     ///
     /// On a terminal, a long export shows how many entries it has written (``ProgressLine``), unless
     /// `showingProgress` is `false` (the text itself goes to the terminal).
@@ -65,7 +72,9 @@ struct SessionFileOptions: ParsableArguments {
             progress = ProgressLine("export", total: nil, unit: "entries", isEnabled: showingProgress && Terminal.isErrorInteractive)
             try reportingJournalErrors {
                 var reader = try RecordedSession.jsonlReader(at: URL(fileURLWithPath: file))
-                try check(sessionName: reader.session.name, file: reader.file)
+                if let session, session != reader.session.name {
+                    throw OpenedFile.noSuchSession(session, file: reader.file, holding: reader.session.name)
+                }
                 let handlers = reader.handlers
                 try RecordedSession.writeJSONL(
                     session: reader.session, source: .textFile(reader.file), handler: { handlers.bySeq[$0] },
@@ -73,72 +82,8 @@ struct SessionFileOptions: ParsableArguments {
             }
             return
         }
-        let (journal, session) = try journalSession()
-        progress = ProgressLine("export", total: session.entryCount, unit: "entries", isEnabled: showingProgress && Terminal.isErrorInteractive)
-        try reportingJournalErrors { try journal.exportJSONL(session.id, write: counting) }
-    }
-
-    /// The session's states after two entries, and how to name the session.
-    struct States {
-        /// How headings name the session: `session 2 "checkout"`.
-        let displayName: String
-        /// The session's id in its journal; `nil` for a text file.
-        let session: JournalSession.ID?
-        let sessionName: String
-        let first: JSONValue
-        let second: JSONValue
-    }
-
-    /// The recorded states after entries `first` and `second`.
-    func states(_ first: Int, _ second: Int) throws -> States {
-        if isTextForm {
-            let recorded = try textSession()
-            return try reportingErrors { () throws(ActionLogError) in
-                States(
-                    displayName: recorded.displayName, session: nil, sessionName: recorded.session.name,
-                    first: try recorded.state(at: first), second: try recorded.state(at: second))
-            }
-        }
-        let (journal, session) = try journalSession()
-        return try reportingErrors { () throws(ActionLogError) in
-            States(
-                displayName: "session \(session.id) \"\(session.name)\"", session: session.id, sessionName: session.name,
-                first: try journal.state(at: first, in: session.id), second: try journal.state(at: second, in: session.id))
-        }
-    }
-
-    /// What the session's asynchronous handlers did at the entries in `seqs`, by entry: empty for a
-    /// reducer's session. A journal reads those entries' records only.
-    func handlerRecords(in seqs: ClosedRange<Int>) throws -> [HandlerRecord] {
-        if isTextForm { return try textSession().handlers.filter { seqs.contains($0.seq) } }
-        let (journal, session) = try journalSession()
-        return try reportingErrors { () throws(ActionLogError) in try journal.handlerRecords(in: session.id, seqs: seqs) }
-    }
-
-    private func textSession() throws -> RecordedSession {
-        try reportingErrors { () throws(ActionLogError) in
-            let recorded = try RecordedSession(contentsOfJSONL: URL(fileURLWithPath: file))
-            try check(sessionName: recorded.session.name, file: recorded.file)
-            return recorded
-        }
-    }
-
-    /// Refuses a `--session` that names another session than the text file holds.
-    private func check(sessionName: String, file: String) throws(ActionLogError) {
-        if let session, session != sessionName {
-            throw ActionLogError(
-                .sessionNotFound, file: file,
-                reason: "no session named \"\(session)\" (the file holds session \"\(sessionName)\")"
-            )
-        }
-    }
-
-    private func journalSession() throws -> (Journal, JournalSession) {
-        let journal = try JournalOptions(file: file).open()
-        var options = SessionOptions()
-        options.session = session
-        let resolved = try options.resolve(in: journal)
-        try requireEntries(resolved, in: journal)
-        return (journal, resolved)
+        let (opened, resolved) = try open()
+        progress = ProgressLine("export", total: resolved.entryCount, unit: "entries", isEnabled: showingProgress && Terminal.isErrorInteractive)
+        try reportingJournalErrors { try opened.journal.exportJSONL(resolved.id, write: counting) }
     }
 }

@@ -13,9 +13,10 @@ import Foundation
 /// - a stream of entries (`log`) is JSON Lines, one object per line; everything else is one JSON
 ///   document (an array for a list of sessions, an object for a command's result).
 enum JSONOutput {
-    /// `session` and `sessionName` of a session read from a journal.
-    static func sessionMembers(_ session: JournalSession) -> [String: JSONValue] {
-        ["session": number(session.id), "sessionName": .string(session.name)]
+    /// `session` and `sessionName` of a session read from `file`: `session` is `null` for a text
+    /// form, whose session has no id.
+    static func sessionMembers(_ session: JournalSession, in file: OpenedFile) -> [String: JSONValue] {
+        ["session": file.shownID(session).map(number) ?? .null, "sessionName": .string(session.name)]
     }
 
     static func number(_ value: some BinaryInteger) -> JSONValue {
