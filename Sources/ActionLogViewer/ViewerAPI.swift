@@ -26,7 +26,11 @@ import Foundation
 ///   "effect", "state", "change": [OPERATION…], "changeSource": "delta"|"diff"|"initial"|"none",
 ///   "dropped", "note", "handler"}`. The state is one keyframe plus the deltas after it
 ///   (``Journal/state(at:in:)``); the change is the entry's delta, or, for a keyframe, the JSON Patch
-///   diff from the previous entry's state. Each operation that replaces or removes a value carries
+///   diff from the previous entry's state. `actionNumber`: the entry's action counting the actions
+///   gaps lost (``Journal/seq(ofAction:in:)``).
+/// - `GET /api/sessions/ID/changes?path=POINTER&at=SEQ&limit=N` — the entries up to `at` that changed
+///   the value at `path`, newest first (what `replay-cli why` lists): `{"session", "path", "changes":
+///   [{"seq", "action", "label", "touched", "old", "new", "droppedBefore"}…], "more"}`. Each operation that replaces or removes a value carries
 ///   that value as `old` (``ViewerJSON/change(_:before:)``).
 /// - `GET /api/sessions/ID/compare?from=A&to=B` — what differs between the states after entries `A`
 ///   and `B`: `{"session", "from", "to", "differences": [{"path", "from", "to"}…]}`, paths as JSON
@@ -97,6 +101,8 @@ struct ViewerAPI: Sendable {
             return timeline(session: route[2], query: request.query)
         case let route where route.count == 5 && route[0] == "api" && route[1] == "sessions" && route[3] == "entries":
             return entry(session: route[2], seq: route[4])
+        case let route where route.count == 4 && route[0] == "api" && route[1] == "sessions" && route[3] == "changes":
+            return changes(session: route[2], query: request.query)
         case let route where route.count == 4 && route[0] == "api" && route[1] == "sessions" && route[3] == "compare":
             return compare(session: route[2], query: request.query)
         default:
@@ -245,6 +251,7 @@ struct ViewerAPI: Sendable {
             var members: [String: JSONValue] = [:]
             members["session"] = .string(String(id))
             members["seq"] = ViewerJSON.number(seq)
+            members["actionNumber"] = ViewerJSON.number(try journal.actionNumbers(in: id).action(ofEntry: seq))
             members["kind"] = .string(entry.kind.rawValue)
             members["label"] = entry.label.map(JSONValue.string) ?? .null
             members["offset"] = ViewerJSON.seconds(entry.time.timeIntervalSince(session.startedAt))
@@ -258,6 +265,46 @@ struct ViewerAPI: Sendable {
             members["note"] = gap?.note.map(JSONValue.string) ?? .null
             members["handler"] = ViewerJSON.handler(try journal.handlerRecords(in: id, seqs: seq...seq).first)
             return .object(members)
+        }
+    }
+
+    /// The entries up to `at` that changed the value at `path`, newest first, at most `limit`
+    /// (``Journal/changes(to:in:through:becoming:limit:)``): what `replay-cli why` lists. A value of
+    /// more than 64 KiB of JSON is left out (`oldOmitted`, `newOmitted`); an absent one too (`old`
+    /// or `new` missing, with neither flag).
+    private func changes(session text: Substring, query: [String: String]) -> HTTPResponse {
+        guard let pathText = query["path"], let path = JSONPointer(pathText), !path.isRoot else {
+            return .json(400, Array(ViewerJSON.error("The parameter path must be a JSON Pointer inside the state (/cart/total).").canonicalText.utf8))
+        }
+        let at: Int?
+        let limit: Int
+        do {
+            at = try query["at"].map { text throws(HTTPRequest.Problem) in try Self.integer(text, name: "at", default: 0, range: 0...Int.max) }
+            limit = try Self.integer(query["limit"], name: "limit", default: 20, range: 1...Self.maximumLimit)
+        } catch {
+            return .json(400, Array(ViewerJSON.error(error.reason).canonicalText.utf8))
+        }
+        return answer { () throws(ActionLogError) in
+            let id = try sessionID(text)
+            let found = try journal.changes(to: path, in: id, through: at, limit: limit)
+            return .object([
+                "session": .string(String(id)),
+                "path": .string(path.description),
+                "changes": .array(found.map { change in
+                    var members: [String: JSONValue] = [
+                        "seq": ViewerJSON.number(change.seq), "action": ViewerJSON.number(change.action),
+                        "label": change.label.map(JSONValue.string) ?? .null,
+                        "touched": .array(change.touchedPaths.map { .string($0.description) }),
+                        "droppedBefore": ViewerJSON.number(change.droppedBefore),
+                    ]
+                    for (key, value) in [("old", change.oldValue), ("new", change.newValue)] {
+                        guard let value else { continue }
+                        if value.measure(weightLimit: 64 << 10).isComplete { members[key] = value } else { members[key + "Omitted"] = .bool(true) }
+                    }
+                    return .object(members)
+                }),
+                "more": .bool(found.count == limit),
+            ])
         }
     }
 

@@ -36,7 +36,7 @@ extension ViewerPage {
               PageDown: () => step(PAGE_STEP), PageUp: () => step(-PAGE_STEP),
               Home: selectFirst, End: selectLast,
             };
-            const other = { "/": () => { $("tree-search").focus(); $("tree-search").select(); }, c: copyPath, C: copyValue };
+            const other = { "/": () => { $("tree-search").focus(); $("tree-search").select(); }, c: copyPath, C: copyValue, w: () => { if (ui.node !== null && ui.node !== "") showChangedBy(ui.node); } };
             const action = moves[event.key] || other[event.key];
             if (!action) return;
             // A button keeps Enter and Space; the slider's own steps would go the other way.

@@ -96,6 +96,10 @@ extension ViewerPage {
             const head = $("entry-head");
             head.textContent = "";
             head.appendChild(el("strong", null, "#" + entry.seq + " "));
+            // Where gaps dropped actions, the action's number runs ahead of the entry's.
+            if (entry.actionNumber !== undefined && entry.actionNumber !== null && Number(entry.actionNumber) !== Number(entry.seq)) {
+              head.appendChild(el("span", "action-number", "(action " + entry.actionNumber + ") "));
+            }
             if (entry.kind === "gap") {
               head.appendChild(document.createTextNode("gap: " + entry.dropped + " actions lost"));
               if (entry.note) { head.appendChild(document.createTextNode(" (")); head.appendChild(bdi(entry.note)); head.appendChild(document.createTextNode(")")); }

@@ -54,6 +54,7 @@ extension ViewerPage {
                 get(base(id) + "/timeline?from=" + from + "&limit=" + limit + (filter ? "&label=" + encodeURIComponent(filter) : "")),
               entry: (id, seq) => get(base(id) + "/entries/" + seq),
               compare: (id, from, to) => get(base(id) + "/compare?from=" + from + "&to=" + to),
+              changes: (id, path, at) => get(base(id) + "/changes?path=" + encodeURIComponent(path) + "&at=" + at),
             };
           }
 
@@ -85,6 +86,12 @@ extension ViewerPage {
               for (let i = from; i <= index; i++) state = applyPatch(state, entries[i][8]);
               cache = { id: id, index: index, state: state };
               return clone(state);
+            }
+            // The number of the action of the entry at `index`, counting the actions gaps lost.
+            function actionOf(session, index) {
+              let number = Number(session.data[index][0]);
+              for (let j = 0; j < index; j++) if (session.data[j][3] === "gap") number += (Number(session.data[j][5]) || 1) - 1;
+              return number;
             }
             function entryIndex(id, session, seq) {
               const index = find(session, seq);
@@ -119,7 +126,7 @@ extension ViewerPage {
                 const before = change.length && index > 0 && session.data[index - 1][3] !== "gap" ? stateAt(String(id), session, index - 1) : undefined;
                 if (before !== undefined) change = withOldValues(before, change);
                 const state = e[3] === "gap" ? null : stateAt(String(id), session, index);
-                return { session: String(id), seq: seq, kind: e[3], label: e[2], offset: e[1], reducerNanoseconds: e[4],
+                return { session: String(id), seq: seq, actionNumber: actionOf(session, index), kind: e[3], label: e[2], offset: e[1], reducerNanoseconds: e[4],
                          action: e[6], effect: e[7], state: state === undefined ? null : state, change: change,
                          changeSource: source, dropped: e[5], note: e[11], handler: e[10] };
               },
@@ -132,6 +139,39 @@ extension ViewerPage {
                   return state;
                 });
                 return { session: String(id), from: from, to: to, differences: differences(states[0], states[1]) };
+              },
+              // What the server's index answers, by a walk back from `at`: the entries whose change
+              // touched the path, a parent or a child, and after which the value differs.
+              changes: async (id, path, at) => {
+                const session = need(id);
+                const relates = (t) => t === path || t === "" || path.startsWith(t + "/") || t.startsWith(path + "/");
+                const parent = (p) => p.slice(0, p.lastIndexOf("/"));
+                const valueIn = (state, p) => { try { return { value: getAt(state, p) }; } catch (e) { return null; } };
+                const list = [];
+                for (let index = entryIndex(id, session, at); index > 0 && list.length < 20; index--) {
+                  const e = session.data[index];
+                  if (e[3] === "gap") continue;
+                  // A keyframe without its diff (after a gap) is taken as a change of the path: the values decide.
+                  const ops = e[3] === "delta" ? e[8] : (e[9] || [{ op: "replace", path: path }]);
+                  const touched = [];
+                  for (const op of ops || [{ path: "" }]) {
+                    const paths = [op.path].concat(op.from !== undefined ? [op.from] : []);
+                    if (op.op !== "replace" && op.op !== "test") for (const p of paths.slice()) if (/\/(-|0|[1-9][0-9]*)$/.test(p)) paths.push(parent(p));
+                    for (const p of paths) if (relates(p) && !touched.includes(p)) touched.push(p);
+                  }
+                  if (!touched.length) continue;
+                  let before = index - 1, dropped = 0;
+                  while (before > 0 && session.data[before][3] === "gap") { dropped += Number(session.data[before][5]) || 0; before--; }
+                  const old = valueIn(stateAt(String(id), session, before), path);
+                  const now = valueIn(stateAt(String(id), session, index), path);
+                  if (old === null && now === null) continue;
+                  if (old !== null && now !== null && sameJSON(old.value, now.value)) continue;
+                  const change = { seq: e[0], action: actionOf(session, index), label: e[2], touched: touched, droppedBefore: dropped };
+                  if (old !== null) change.old = old.value;
+                  if (now !== null) change.new = now.value;
+                  list.push(change);
+                }
+                return { session: String(id), path: path, changes: list, more: list.length === 20 };
               },
             };
           }

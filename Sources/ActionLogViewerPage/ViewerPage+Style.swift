@@ -90,6 +90,10 @@ extension ViewerPage {
         #node-context { margin: 0 10px 4px; padding: 3px 6px; border: 1px solid var(--line); border-radius: 4px; background: var(--panel);
           font-size: 12px; overflow-wrap: anywhere; }
         #node-path { margin-right: 6px; }
+        #changed-by { margin-left: 6px; }
+        ol.changed-by { margin: 4px 0 0; padding-left: 18px; }
+        ol.changed-by li { margin: 2px 0; }
+        .changed-values { margin-left: 2px; }
         #tree-note { padding: 0 10px; }
         #state .node.match > .line { outline: 1px solid var(--accent); }
         #state .node.match-current > .line { background: var(--select); }

@@ -252,6 +252,59 @@ extension ViewerPage {
             if (!found) return;
             $("node-path").appendChild(path === "" ? el("span", null, "(root)") : bdi(path));
             box.dataset.path = path;
+            if (path !== "") {
+              const button = el("button", null, "Changed by…");
+              button.type = "button";
+              button.id = "changed-by";
+              button.title = "The entries up to this one that changed this value (w)";
+              button.addEventListener("click", () => showChangedBy(path));
+              $("node-extra").appendChild(button);
+            }
+          }
+          // "Changed by": the entries up to the one shown that changed the value at `path`, newest
+          // first, each a link to its entry (what `replay-cli why` lists).
+          async function showChangedBy(path) {
+            if (!ui.entry || ui.entry.kind === "gap" || path === "") return;
+            const extra = $("node-extra");
+            const token = ++ui.changedByToken;
+            extra.textContent = "";
+            extra.appendChild(el("div", "hint", "Looking for the entries that changed " + shown(path) + "…"));
+            let answer;
+            try { answer = await source.changes(String(ui.session.id), path, ui.entry.seq); }
+            catch (error) {
+              if (token !== ui.changedByToken) return;
+              extra.textContent = "";
+              extra.appendChild(el("div", "note", "Changed by: " + String(error.message || error)));
+              return;
+            }
+            if (token !== ui.changedByToken) return;
+            extra.textContent = "";
+            const head = el("div", "changed-by-head");
+            head.appendChild(document.createTextNode(answer.changes.length
+              ? "Changed by (newest first" + (answer.more ? ", the last " + answer.changes.length : "") + "):"
+              : "No entry up to #" + ui.entry.seq + " changed this value."));
+            extra.appendChild(head);
+            const list = el("ol", "changed-by");
+            list.id = "changed-by-list";
+            for (const change of answer.changes) {
+              const item = el("li");
+              const link = el("a", "entry-link", "#" + change.seq);
+              link.href = "#session=" + encodeURIComponent(String(ui.session.id)) + "&seq=" + change.seq;
+              link.dataset.seq = String(change.seq);
+              link.addEventListener("click", (event) => { event.preventDefault(); select(change.seq); });
+              item.appendChild(link);
+              if (change.action !== undefined && Number(change.action) !== Number(change.seq)) item.appendChild(document.createTextNode(" (action " + change.action + ")"));
+              item.appendChild(document.createTextNode(" "));
+              item.appendChild(change.label === null || change.label === undefined ? el("span", "hint", "(no label)") : bdi(change.label, "label"));
+              item.appendChild(document.createTextNode(": "));
+              const value = (key) => own(change, key) ? shown(compactText(change[key])) : change[key + "Omitted"] ? "(large)" : "(absent)";
+              item.appendChild(el("code", "changed-values", value("old") + " → " + value("new")));
+              const via = (change.touched || []).filter((t) => t !== path).map((t) => t === "" ? "the whole state" : (path.startsWith(t + "/") ? "parent " : "child ") + t);
+              if (change.droppedBefore > 0) via.push("after " + change.droppedBefore + " dropped actions");
+              if (via.length) item.appendChild(el("span", "hint", "  (" + via.join(", ") + ")"));
+              list.appendChild(item);
+            }
+            extra.appendChild(list);
           }
           function copyPath() {
             const path = ui.node === null ? "" : ui.node;

@@ -109,7 +109,7 @@ package enum ViewerPage {
               <input id="jump" type="number" min="0" placeholder="Entry #" title="Entry number, then Enter">
             </div>
             <input id="slider" type="range" min="0" max="0" value="0" step="1" aria-label="Entry">
-            <div id="keys-hint" class="hint">Keys: <kbd>←</kbd><kbd>→</kbd> or <kbd>↑</kbd><kbd>↓</kbd> step · <kbd>PgUp</kbd><kbd>PgDn</kbd> 10 · <kbd>Home</kbd><kbd>End</kbd> first, newest · <kbd>/</kbd> search state · <kbd>c</kbd> copy path · <kbd>C</kbd> copy value · Shift+click a row: compare</div>
+            <div id="keys-hint" class="hint">Keys: <kbd>←</kbd><kbd>→</kbd> or <kbd>↑</kbd><kbd>↓</kbd> step · <kbd>PgUp</kbd><kbd>PgDn</kbd> 10 · <kbd>Home</kbd><kbd>End</kbd> first, newest · <kbd>/</kbd> search state · <kbd>c</kbd> copy path · <kbd>C</kbd> copy value · <kbd>w</kbd> which entries changed it · Shift+click a row: compare</div>
             <div id="timeline-info"></div>
             <div id="timeline" role="listbox" tabindex="0"></div>
           </section>

@@ -153,7 +153,7 @@ struct ErrorTests {
                 #expect(result.status == usageError)
                 #expect(result.stdout == "")
                 #expect(lines(result.stderr).first == "Error: --at must be 0 or more, not -1")
-                #expect(result.stderr.contains("Usage: replay-cli state <file> [--session <id>] [--at <seq>] [--json]"))
+                #expect(result.stderr.contains("Usage: replay-cli state <file> [--session <id>] [--at <seq>] [--action <k>] [--json]"))
             }
 
             let notANumber = try runCLI(["state", "demo.actionlog", "--session", "2", "--at", "two"], in: directory)
@@ -247,7 +247,7 @@ struct HelpTests {
     @Test("help for a subcommand shows its usage", arguments: [
         ("sessions", "USAGE: replay-cli sessions <file> [--json]"),
         ("log", "USAGE: replay-cli log <file> [--session <id>] [--from <seq>] [--limit <n>] [--label <pattern>] [--kind <kind>] [--follow] [--wait-timeout <seconds>] [--json]"),
-        ("state", "USAGE: replay-cli state <file> [--session <id>] [--at <seq>] [--json]"),
+        ("state", "USAGE: replay-cli state <file> [--session <id>] [--at <seq>] [--action <k>] [--json]"),
         ("verify", "USAGE: replay-cli verify <file> [--json]"),
     ])
     func subcommandHelp(subcommand: String, usage: String) throws {

@@ -37,6 +37,32 @@ struct ViewerAPITests {
         #expect(beyond.body == #"{"entry":70,"error":"cart.actionlog, session 1, entry 70: no such entry","file":"cart.actionlog","session":1}"#)
     }
 
+    @Test("changes: the entries that changed a path up to an entry, newest first, with old and new values; a bad path or bound is refused")
+    func changes() throws {
+        let directory = try TemporaryDirectory()
+        let path = try importJournal(changedByJSONL, named: "cart", in: directory)
+        let server = try ViewerServer(journalPath: path, port: 0)
+        defer { server.stop() }
+        let answer = try get(port: server.port, "/api/sessions/1/changes?path=%2Fcart%2Ftotal&at=6")
+        #expect(answer.status == 200)
+        #expect(answer.body == #"""
+            {"changes":[{"action":8,"droppedBefore":3,"label":"checkout","new":9,"old":2,"seq":6,"touched":["/cart/total"]},{"action":1,"droppedBefore":0,"label":"reprice","new":2,"old":1,"seq":1,"touched":["/cart"]}],"more":false,"path":"/cart/total","session":"1"}
+            """#)
+        #expect(try get(port: server.port, "/api/sessions/1/changes?path=/cart/total&at=5&limit=1").body == #"""
+            {"changes":[{"action":1,"droppedBefore":0,"label":"reprice","new":2,"old":1,"seq":1,"touched":["/cart"]}],"more":true,"path":"/cart/total","session":"1"}
+            """#)
+        #expect(try get(port: server.port, "/api/sessions/1/entries/6").body.contains(#""actionNumber":8"#))
+        let root = try get(port: server.port, "/api/sessions/1/changes?path=")
+        #expect(root.status == 400)
+        #expect(root.body == #"{"error":"The parameter path must be a JSON Pointer inside the state (/cart/total)."}"#)
+        let limit = try get(port: server.port, "/api/sessions/1/changes?path=/cart&limit=0")
+        #expect(limit.status == 400)
+        #expect(limit.body == #"{"error":"The parameter limit must be an integer from 1 to 1000, not \"0\"."}"#)
+        let session = try get(port: server.port, "/api/sessions/9/changes?path=/cart")
+        #expect(session.status == 404)
+        #expect(session.body == #"{"entry":null,"error":"cart.actionlog, session 9: no such session","file":"cart.actionlog","session":9}"#)
+    }
+
     @Test("old values: each operation meets the state its earlier operations left; an add that sets an existing member replaced it, an insert did not")
     func oldValues() throws {
         let before: JSONValue = ["items": ["a", "b"], "total": 3, "note": "x"]
