@@ -67,6 +67,8 @@ struct ReplayCLIWhyTests {
             let both = try runCLI(["state", "gaps.actionlog", "--action", "3", "--at", "1"], in: directory)
             #expect(both.status == 64)
             #expect(lines(both.stderr).first == "Error: --at and --action both name the entry: give one")
+            let log = try runCLI(["log", "gaps.actionlog", "--json"], in: directory)
+            #expect(try jsonLines(log.stdout).map { int($0["actionNumber"]) } == [0, 1, 2, 5])
             let why = try runCLI(["why", "gaps.actionlog", "/count"], in: directory)
             #expect(why.stdout == """
                 /count in session 1 "counter", newest first:

@@ -128,6 +128,7 @@ struct Log: ParsableCommand {
         // just after the page of entries it covers (a live session's records are then all there).
         var handlers = HandlerRecordPager(journal: journal, session: session.id)
         var printer = Printer(session: session, shownID: opened.shownID(session), json: json)
+        if json { printer.numbers = try reportingErrors { () throws(ActionLogError) in try journal.actionNumbers(in: session.id) } }
         var printed = 0
         var next: Int? = from
         var cursor = try reportingErrors { () throws(ActionLogError) in try journal.timelineCursor(in: session.id, from: from, limit: readLimit) }
@@ -234,6 +235,8 @@ struct Log: ParsableCommand {
             // The status is read before the entries: once it says the recording ended, every entry
             // of the session is committed, and the read below sees them all.
             let status = try reportingErrors { () throws(ActionLogError) in try journal.session(session).status }
+            // The gaps committed since, for the action numbers of the entries after them.
+            if json { printer.numbers = try reportingErrors { () throws(ActionLogError) in try journal.actionNumbers(in: session) } }
             var cursor = try reportingErrors { () throws(ActionLogError) in try journal.timelineCursor(in: session, from: from) }
             var fresh: [EntrySummary] = []
             while let current = next {
@@ -308,6 +311,8 @@ struct Log: ParsableCommand {
         let json: Bool
         var output = BufferedOutput()
         var table = StreamingTable(header: ["SEQ", "OFFSET", "ACTION", "JSON"], width: Terminal.width)
+        /// The session's action numbers, for `--json` (`actionNumber`).
+        var numbers: ActionNumbers?
 
         init(session: JournalSession, shownID: JournalSession.ID?, json: Bool) {
             self.session = session
@@ -319,8 +324,10 @@ struct Log: ParsableCommand {
         mutating func print(_ entry: EntrySummary, handler: HandlerRecord?) throws {
             if json {
                 var line = Log.json(entry, session: session, shownID: shownID)
-                if let handler, case .object(var members) = line {
-                    members["handler"] = handler.jsonValue
+                if case .object(var members) = line {
+                    if let handler { members["handler"] = handler.jsonValue }
+                    // Counting the actions gaps lost (for a gap, the first it lost).
+                    members["actionNumber"] = numbers.map { JSONOutput.number($0.action(ofEntry: entry.seq)) } ?? .null
                     line = .object(members)
                 }
                 try output.write(line.canonicalText.jsonDisplayEscaped)
