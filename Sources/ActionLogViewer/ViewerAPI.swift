@@ -30,7 +30,7 @@ import Foundation
 ///   gaps lost (``Journal/seq(ofAction:in:)``).
 /// - `GET /api/sessions/ID/changes?path=POINTER&at=SEQ&limit=N` — the entries up to `at` that changed
 ///   the value at `path`, newest first (what `replay-cli why` lists): `{"session", "path", "changes":
-///   [{"seq", "action", "label", "touched", "old", "new", "droppedBefore"}…], "more"}`. Each operation that replaces or removes a value carries
+///   [{"seq", "action", "label", "touched", "oldValue", "newValue", "droppedBefore"}…], "more"}`. Each operation that replaces or removes a value carries
 ///   that value as `old` (``ViewerJSON/change(_:before:)``).
 /// - `GET /api/sessions/ID/compare?from=A&to=B` — what differs between the states after entries `A`
 ///   and `B`: `{"session", "from", "to", "differences": [{"path", "from", "to"}…]}`, paths as JSON
@@ -269,9 +269,8 @@ struct ViewerAPI: Sendable {
     }
 
     /// The entries up to `at` that changed the value at `path`, newest first, at most `limit`
-    /// (``Journal/changes(to:in:through:becoming:limit:)``): what `replay-cli why` lists. A value of
-    /// more than 64 KiB of JSON is left out (`oldOmitted`, `newOmitted`); an absent one too (`old`
-    /// or `new` missing, with neither flag).
+    /// (``Journal/changes(to:in:through:becoming:limit:)``): what `replay-cli why --json` lists, a
+    /// value of more than 64 KiB of JSON left out (`oldValueOmitted`, `newValueOmitted`).
     private func changes(session text: Substring, query: [String: String]) -> HTTPResponse {
         guard let pathText = query["path"], let path = JSONPointer(pathText), !path.isRoot else {
             return .json(400, Array(ViewerJSON.error("The parameter path must be a JSON Pointer inside the state (/cart/total).").canonicalText.utf8))
@@ -290,19 +289,7 @@ struct ViewerAPI: Sendable {
             return .object([
                 "session": .string(String(id)),
                 "path": .string(path.description),
-                "changes": .array(found.map { change in
-                    var members: [String: JSONValue] = [
-                        "seq": ViewerJSON.number(change.seq), "action": ViewerJSON.number(change.action),
-                        "label": change.label.map(JSONValue.string) ?? .null,
-                        "touched": .array(change.touchedPaths.map { .string($0.description) }),
-                        "droppedBefore": ViewerJSON.number(change.droppedBefore),
-                    ]
-                    for (key, value) in [("old", change.oldValue), ("new", change.newValue)] {
-                        guard let value else { continue }
-                        if value.measure(weightLimit: 64 << 10).isComplete { members[key] = value } else { members[key + "Omitted"] = .bool(true) }
-                    }
-                    return .object(members)
-                }),
+                "changes": .array(found.map { $0.jsonValue(largestValue: 64 << 10) }),
                 "more": .bool(found.count == limit),
             ])
         }

@@ -167,8 +167,8 @@ extension ViewerPage {
                   if (old === null && now === null) continue;
                   if (old !== null && now !== null && sameJSON(old.value, now.value)) continue;
                   const change = { seq: e[0], action: actionOf(session, index), label: e[2], touched: touched, droppedBefore: dropped };
-                  if (old !== null) change.old = old.value;
-                  if (now !== null) change.new = now.value;
+                  if (old !== null) change.oldValue = old.value;
+                  if (now !== null) change.newValue = now.value;
                   list.push(change);
                 }
                 return { session: String(id), path: path, changes: list, more: list.length === 20 };

@@ -298,7 +298,7 @@ extension ViewerPage {
               item.appendChild(change.label === null || change.label === undefined ? el("span", "hint", "(no label)") : bdi(change.label, "label"));
               item.appendChild(document.createTextNode(": "));
               const value = (key) => own(change, key) ? shown(compactText(change[key])) : change[key + "Omitted"] ? "(large)" : "(absent)";
-              item.appendChild(el("code", "changed-values", value("old") + " → " + value("new")));
+              item.appendChild(el("code", "changed-values", value("oldValue") + " → " + value("newValue")));
               const via = (change.touched || []).filter((t) => t !== path).map((t) => t === "" ? "the whole state" : (path.startsWith(t + "/") ? "parent " : "child ") + t);
               if (change.droppedBefore > 0) via.push("after " + change.droppedBefore + " dropped actions");
               if (via.length) item.appendChild(el("span", "hint", "  (" + via.join(", ") + ")"));

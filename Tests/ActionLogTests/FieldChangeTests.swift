@@ -71,6 +71,31 @@ struct FieldChangeTests {
         #expect(root?.description == "cart.actionlog, session \(id): the path is the whole state, which every entry changes: name a path inside it (`/cart/total`)")
     }
 
+    @Test("an entry that changes many paths is stored as their parent, and a child of it is still found through the parent")
+    func manyPathsStoredAsTheirParent() throws {
+        let many = JSONPatch(operations: (0..<20).flatMap { index in
+            [JSONPatch.Operation.replace(path: JSONPointer("/results/\(index)/name")!, value: .string("r\(index)")),
+             .replace(path: JSONPointer("/results/\(index)/rank")!, value: .number(String(index)))]
+        } + [.replace(path: JSONPointer("/query")!, value: "b")])
+        #expect(ChangeIndex.paths(of: many, after: nil) == ["/query", "/results"])
+        #expect(ChangeIndex.paths(of: JSONPatch(operations: [.replace(path: JSONPointer("/a/b")!, value: 1)]), after: nil) == ["/a/b"])
+
+        let path = directory.path("search.actionlog")
+        let time = Date(timeIntervalSince1970: 1_763_700_000)
+        let before: JSONValue = ["query": "a", "results": .array((0..<20).map { ["name": .string("o\($0)"), "rank": .number(String($0 + 100))] })]
+        let entries: [Entry] = [
+            Entry(seq: 0, time: time, label: nil, action: nil, content: .keyframe(before), effect: nil),
+            Entry(seq: 1, time: time, label: "search", action: ["search": "b"], content: .delta(many), effect: nil),
+        ]
+        let header = SessionHeader(
+            name: "search", startedAt: time, endedAt: time, status: .closed, libraryVersion: "0.1.0", appVersion: nil,
+            stateType: "Search", actionType: "SearchAction", effectType: nil, metadata: [:], entryCount: 2, droppedCount: 0, lastEntryAt: time)
+        var remaining = entries[...]
+        let id = try Journal(path: path, mode: .readWrite).insert(session: header, file: "search.jsonl") { remaining.popFirst() }
+        let found = try Journal(path: path).changes(to: JSONPointer("/results/3/name")!, in: id)
+        #expect(found == [FieldChange(seq: 1, action: 1, label: "search", touchedPaths: [JSONPointer("/results")!], oldValue: "o3", newValue: "r3", droppedBefore: 0)])
+    }
+
     @Test("action numbers count what a gap lost: the entry after action k, and an action a gap lost said by name")
     func actionNumbers() throws {
         let (journal, id) = try cartJournal()

@@ -46,10 +46,10 @@ struct ViewerAPITests {
         let answer = try get(port: server.port, "/api/sessions/1/changes?path=%2Fcart%2Ftotal&at=6")
         #expect(answer.status == 200)
         #expect(answer.body == #"""
-            {"changes":[{"action":8,"droppedBefore":3,"label":"checkout","new":9,"old":2,"seq":6,"touched":["/cart/total"]},{"action":1,"droppedBefore":0,"label":"reprice","new":2,"old":1,"seq":1,"touched":["/cart"]}],"more":false,"path":"/cart/total","session":"1"}
+            {"changes":[{"action":8,"droppedBefore":3,"label":"checkout","newValue":9,"oldValue":2,"seq":6,"touched":["/cart/total"]},{"action":1,"droppedBefore":0,"label":"reprice","newValue":2,"oldValue":1,"seq":1,"touched":["/cart"]}],"more":false,"path":"/cart/total","session":"1"}
             """#)
         #expect(try get(port: server.port, "/api/sessions/1/changes?path=/cart/total&at=5&limit=1").body == #"""
-            {"changes":[{"action":1,"droppedBefore":0,"label":"reprice","new":2,"old":1,"seq":1,"touched":["/cart"]}],"more":true,"path":"/cart/total","session":"1"}
+            {"changes":[{"action":1,"droppedBefore":0,"label":"reprice","newValue":2,"oldValue":1,"seq":1,"touched":["/cart"]}],"more":true,"path":"/cart/total","session":"1"}
             """#)
         #expect(try get(port: server.port, "/api/sessions/1/entries/6").body.contains(#""actionNumber":8"#))
         let root = try get(port: server.port, "/api/sessions/1/changes?path=")

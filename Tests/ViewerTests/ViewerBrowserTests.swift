@@ -58,12 +58,6 @@ extension BrowserTests {
 
         init() throws { directory = try TemporaryDirectory() }
 
-        /// Opens `url` and waits until the page says it has loaded.
-        func open(_ browser: Browser, _ url: String, network: Bool = false) async throws -> Page {
-            let page = try await browser.newPage(url, network: network)
-            try await page.waitFor("document.body.dataset.loaded === 'true'")
-            return page
-        }
 
         @Test("the page lists the sessions; opening one lists its entries with their kinds and the gap")
         func sessionsAndTimeline() async throws {
@@ -71,7 +65,7 @@ extension BrowserTests {
             let (cart, other) = try recordShopJournal(at: path)
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, server.url.absoluteString)
+                    let page = try await browser.openViewer(server.url.absoluteString)
                     #expect(try await page.evaluate("[...document.querySelectorAll('#sessions [data-session]')].map(e => Number(e.dataset.session))") == [.number("\(cart)"), .number("\(other)")])
                     let cartText = try #require(try await page.evaluate("document.querySelector('#sessions [data-session=\"\(cart)\"]').textContent")?.string)
                     #expect(cartText.contains("cart") && cartText.contains("closed") && cartText.contains("7 entries") && cartText.contains("2.1 (40)"), "\(cartText)")
@@ -106,7 +100,7 @@ extension BrowserTests {
             let listed = "[...document.querySelectorAll('#sessions [data-session]')].map(e => Number(e.dataset.session))"
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, server.url.absoluteString)
+                    let page = try await browser.openViewer(server.url.absoluteString)
                     #expect(try await page.evaluate("\(listed).length") == 1000)
                     #expect(try await page.evaluate("\(listed)[0]") == 6)
                     #expect(try await page.evaluate("document.querySelector('#older').hidden") == false)
@@ -126,7 +120,7 @@ extension BrowserTests {
             try await withServer(path) { server in
                 try await Browser.with { browser in
                     // Entry 2 adds "cup" at /items/1.
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(cart)&seq=2")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=\(cart)&seq=2")
                     try await page.waitFor(selected(2))
                     #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/items/1\"]').classList.contains('changed')") == true)
                     #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/items/0\"]').classList.contains('changed')") == false)
@@ -190,7 +184,7 @@ extension BrowserTests {
             recorder.close()
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(recorder.sessionID)&seq=0")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=\(recorder.sessionID)&seq=0")
                     try await page.waitFor(selected(0))
                     let rows = try #require(try await page.evaluate("document.querySelectorAll('#timeline [data-seq]').length")?.int)
                     #expect(rows > 0 && rows < count, "\(rows) rows of \(count) in the page")
@@ -213,7 +207,7 @@ extension BrowserTests {
             let (cart, _) = try recordShopJournal(at: path)
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(cart)&seq=0")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=\(cart)&seq=0")
                     try await page.waitFor(selected(0))
                     try await page.type("Item", into: "input#filter")
                     try await page.waitFor("JSON.stringify(\(visibleRows)) === '[1,2,4]'")
@@ -244,7 +238,7 @@ extension BrowserTests {
             let server = try ViewerServer(journalPath: path, port: 0, timeoutSeconds: 10, filterTimeBudget: .zero)
             defer { server.stop() }
             try await Browser.with { browser in
-                let page = try await open(browser, "\(server.url.absoluteString)#session=\(cart)&seq=0")
+                let page = try await browser.openViewer("\(server.url.absoluteString)#session=\(cart)&seq=0")
                 try await page.waitFor(selected(0))
                 try await page.type("Item", into: "input#filter")
                 try await page.waitFor("JSON.stringify(\(visibleRows)) === '[1,2,4]'")
@@ -263,7 +257,7 @@ extension BrowserTests {
             recorder.flush()
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(recorder.sessionID)")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=\(recorder.sessionID)")
                     try await page.waitFor("document.querySelectorAll('#timeline [data-seq]').length === 4")
                     #expect(try await page.evaluate("document.querySelector('#sessions [data-session=\"\(recorder.sessionID)\"]').textContent.includes('recording')") == true)
                     try await page.evaluate("window.__sameDocument = true")
@@ -289,7 +283,7 @@ extension BrowserTests {
             recorder.flush()
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(recorder.sessionID)&seq=0")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=\(recorder.sessionID)&seq=0")
                     try await page.waitFor(selected(0))
                     try await page.type("addItem", into: "input#filter")
                     try await page.waitFor("JSON.stringify(\(visibleRows)) === '[1,3]'")
@@ -311,7 +305,7 @@ extension BrowserTests {
             let session = try recordHostileJournal(at: path)
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(session)&seq=\(Hostile.all.count)", network: true)
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=\(session)&seq=\(Hostile.all.count)", network: true)
                     try await page.waitFor(selected(Hostile.all.count))
                     try await assertShownAsText(page, session: session)
                     // Not one request for the image `src=x` of a payload.
@@ -326,7 +320,7 @@ extension BrowserTests {
             _ = try recordShopJournal(at: path)
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=99&seq=1")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=99&seq=1")
                     try await page.waitFor("document.querySelector('#message')?.textContent.includes('99')")
                     // Without quotes, so that the message shows it as it is.
                     let name = Hostile.unquotedImage
@@ -350,7 +344,7 @@ extension BrowserTests {
             try ViewerReport.write(journalPath: path, session: cart, to: reportPath)
             let url = URL(fileURLWithPath: reportPath).absoluteString
             try await Browser.with { browser in
-                let page = try await open(browser, url, network: true)
+                let page = try await browser.openViewer(url, network: true)
                 try await page.waitFor("document.querySelectorAll('#timeline [data-seq]').length === 7")
                 let kinds = try await page.evaluate(rowKinds)
                 #expect(kinds == .array(try recordedKinds(path, cart)))
@@ -376,7 +370,7 @@ extension BrowserTests {
             try ViewerReport.write(journalPath: path, session: session, to: reportPath)
             let url = URL(fileURLWithPath: reportPath).absoluteString
             try await Browser.with { browser in
-                let page = try await open(browser, "\(url)#session=\(session)&seq=\(Hostile.all.count)", network: true)
+                let page = try await browser.openViewer("\(url)#session=\(session)&seq=\(Hostile.all.count)", network: true)
                 try await page.waitFor(selected(Hostile.all.count))
                 try await assertShownAsText(page, session: session)
                 #expect(page.requests.filter { !$0.hasPrefix("data:") } == [url])
@@ -409,7 +403,7 @@ extension BrowserTests {
                 open: ("recorded", 3), message: message, file: "golden.actionlog", to: reportPath)
             let url = URL(fileURLWithPath: reportPath).absoluteString
             try await Browser.with { browser in
-                let page = try await open(browser, url, network: true)
+                let page = try await browser.openViewer(url, network: true)
                 try await page.waitFor(selected(3))
                 #expect(try await page.evaluate("location.hash") == "#session=recorded&seq=3")
                 #expect(try await page.evaluate("[...document.querySelectorAll('#sessions [data-session]')].map(e => e.dataset.session)") == ["recorded", "replayed"])
@@ -447,7 +441,7 @@ extension BrowserTests {
                     #expect(api?.string?.hasPrefix("421 ") == true, "\(api?.canonicalText ?? "undefined")")
 
                     // The same browser at the printed address gets the viewer.
-                    let viewer = try await open(browser, server.url.absoluteString)
+                    let viewer = try await browser.openViewer(server.url.absoluteString)
                     #expect(try await viewer.evaluate("document.querySelectorAll('#sessions [data-session]').length") == 2)
                 }
             }

@@ -29,7 +29,6 @@ extension BrowserTests {
         static let listed = "[...document.querySelectorAll('#changed-by-list li')].map(e => e.textContent.replace(/\\s/g, ''))"
 
         func check(_ page: Page) async throws {
-            try await page.waitFor("document.body.dataset.loaded === 'true'")
             try await page.waitFor(selected(6))
             #expect(try await page.evaluate("document.querySelector('#entry-head .action-number')?.textContent") == "(action 8) ")
             try await page.click("#state [data-path=\"/cart/total\"] > .line")
@@ -63,7 +62,7 @@ extension BrowserTests {
             let path = try importJournal(changedByJSONL, named: "cart", in: directory)
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    try await check(try await browser.newPage("\(server.url.absoluteString)#session=1&seq=6"))
+                    try await check(try await browser.openViewer("\(server.url.absoluteString)#session=1&seq=6"))
                 }
             }
         }
@@ -75,7 +74,7 @@ extension BrowserTests {
             try ViewerReport.write(journalPath: path, session: 1, to: reportPath)
             let url = URL(fileURLWithPath: reportPath).absoluteString
             try await Browser.with { browser in
-                try await check(try await browser.newPage("\(url)#session=1&seq=6", network: true))
+                try await check(try await browser.openViewer("\(url)#session=1&seq=6", network: true))
             }
         }
     }

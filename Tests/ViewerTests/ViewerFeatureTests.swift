@@ -43,11 +43,6 @@ extension BrowserTests {
 
         init() throws { directory = try TemporaryDirectory() }
 
-        func open(_ browser: Browser, _ url: String, network: Bool = false) async throws -> Page {
-            let page = try await browser.newPage(url, network: network)
-            try await page.waitFor("document.body.dataset.loaded === 'true'")
-            return page
-        }
 
         /// The checks on the change list, the same from the server and from a report.
         func checkChanges(_ page: Page) async throws {
@@ -109,7 +104,7 @@ extension BrowserTests {
             let path = try importJournal(featuresJSONL, named: "features", in: directory)
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=1&seq=1")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=1&seq=1")
                     try await checkChanges(page)
                     try await checkCompare(page, journal: path)
                     #expect(problems(page).isEmpty)
@@ -124,7 +119,7 @@ extension BrowserTests {
             try ViewerReport.write(journalPath: path, session: 1, to: reportPath)
             let url = URL(fileURLWithPath: reportPath).absoluteString
             try await Browser.with { browser in
-                let page = try await open(browser, "\(url)#session=1&seq=1", network: true)
+                let page = try await browser.openViewer("\(url)#session=1&seq=1", network: true)
                 try await checkChanges(page)
                 try await checkCompare(page, journal: path)
                 #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/big\"]').textContent") == "\"big\": 9007199254740993")
@@ -138,7 +133,7 @@ extension BrowserTests {
             let path = try importJournal(featuresJSONL, named: "features", in: directory)
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=1&seq=3")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=1&seq=3")
                     try await page.waitFor(selected(3))
                     try await page.type("NUMBER 12", into: "#tree-search")
                     try await page.waitFor("document.querySelector('#tree-search-info').textContent === '1 of 1 match'")
@@ -190,7 +185,7 @@ extension BrowserTests {
             let path = try importJournal(featuresJSONL, named: "features", in: directory)
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=1&seq=1")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=1&seq=1")
                     try await page.waitFor(selected(1))
                     #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/big\"]').textContent") == "\"big\": 9007199254740993")
                     #expect(try await page.evaluate("document.querySelector('#action').textContent") == "{\n  \"increment\": {\n    \"by\": 12345678901234567890\n  }\n}")
@@ -204,7 +199,7 @@ extension BrowserTests {
             let path = try importJournal(featuresJSONL, named: "features", in: directory)
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=1&seq=2")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=1&seq=2")
                     try await page.waitFor(selected(2))
                     let label = "document.querySelector('#timeline [data-seq=\"2\"] .label bdi')"
                     #expect(try await page.evaluate("\(label).textContent") == #"invoice\u{202E}gnp.exe"#)
@@ -232,7 +227,7 @@ extension BrowserTests {
             let started = formatter.string(from: Date(timeIntervalSince1970: 1_700_000_000))
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, server.url.absoluteString)
+                    let page = try await browser.openViewer(server.url.absoluteString)
                     let lines = try await page.evaluate("[...document.querySelectorAll('#sessions [data-session=\"1\"] .meta')].map(e => e.textContent)")
                     #expect(lines == ["closed · 5 entries · 5.0s · #1", .string("started \(started) · app 3.4 (77)"), #"build: \u{202E}gnp.exe · device: phone <b>"#])
                     #expect(problems(page).isEmpty)
@@ -250,7 +245,7 @@ extension BrowserTests {
             recorder.close()
             try await withServer(path) { server in
                 try await Browser.with { browser in
-                    let page = try await open(browser, "\(server.url.absoluteString)#session=\(recorder.sessionID)&seq=0")
+                    let page = try await browser.openViewer("\(server.url.absoluteString)#session=\(recorder.sessionID)&seq=0")
                     try await page.waitFor(selected(0))
                     let hint = try #require(try await page.evaluate("document.querySelector('#keys-hint').textContent")?.string)
                     #expect(["←", "→", "PgUp", "PgDn", "Home", "End"].allSatisfy(hint.contains), "\(hint)")

@@ -84,3 +84,13 @@ struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+extension Browser {
+    /// Opens the viewer at `url` (a server's, or a report's file) and waits until the page says it
+    /// has loaded.
+    func openViewer(_ url: String, network: Bool = false) async throws -> Page {
+        let page = try await newPage(url, network: network)
+        try await page.waitFor("document.body.dataset.loaded === 'true'")
+        return page
+    }
+}

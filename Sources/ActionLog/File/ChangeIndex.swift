@@ -9,7 +9,8 @@ import Foundation
 /// lists the sessions whose rows are complete, with their start time (so that rows left by a session
 /// an older ActionLog removed are never taken for those of the session that reused its id).
 ///
-/// What an entry touched is the paths of the operations of its change from the state before it:
+/// What an entry touched is the paths of the operations of its change from the state before it
+/// (cut to their parents when there are more than ``ChangeIndex/pathsPerEntry``):
 /// its delta, or for a keyframe the change the writer computed (or a reader diffs). Beside each
 /// path, an `add` or `remove` that may shift the elements of an array after it (one not at the
 /// array's end) touches the array too, and a `move` or `copy` touches its source and both arrays.
@@ -64,7 +65,27 @@ enum ChangeIndex {
                 break
             }
         }
-        return paths.sorted()
+        return coarsened(paths).sorted()
+    }
+
+    /// The most paths stored for one entry: beyond it, paths are cut to their parents.
+    static let pathsPerEntry = 8
+
+    /// `paths`, cut to their parents one level at a time (deepest first) until at most
+    /// ``pathsPerEntry`` remain: a change that rewrites 20 results of 5 fields each is stored as a
+    /// change of `/results`, not as 100 rows. A parent stands for its children (a reader lists an
+    /// entry for a child path through its parent, when the value there changed), so nothing is missed.
+    static func coarsened(_ paths: Set<String>) -> Set<String> {
+        var paths = paths
+        while paths.count > pathsPerEntry {
+            let deepest = paths.map { $0.utf8.count(where: { $0 == UInt8(ascii: "/") }) }.max() ?? 0
+            guard deepest > 0 else { break }
+            paths = Set(paths.map { path in
+                guard path.utf8.count(where: { $0 == UInt8(ascii: "/") }) == deepest, let slash = path.lastIndex(of: "/") else { return path }
+                return String(path[..<slash])
+            })
+        }
+        return paths
     }
 }
 

@@ -36,3 +36,25 @@ public struct FieldChange: Sendable, Hashable {
         self.droppedBefore = droppedBefore
     }
 }
+
+extension FieldChange {
+    /// The change as `replay-cli why --json` and the viewer's API send it: `seq`, `action`, `label`,
+    /// `touched` (JSON Pointers), `droppedBefore`, and `oldValue` and `newValue`, each left out where
+    /// the path did not exist (`null` is a value a field may hold), and replaced by `oldValueOmitted`
+    /// or `newValueOmitted` (`true`) past `largestValue` of JSON text.
+    ///
+    /// - Parameter largestValue: the most JSON text, in bytes about, a value sent whole may weigh.
+    package func jsonValue(largestValue: Int) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "seq": .number(String(seq)), "action": .number(String(action)),
+            "label": label.map(JSONValue.string) ?? .null,
+            "touched": .array(touchedPaths.map { .string($0.description) }),
+            "droppedBefore": .number(String(droppedBefore)),
+        ]
+        for (key, value) in [("oldValue", oldValue), ("newValue", newValue)] {
+            guard let value else { continue }
+            if value.measure(weightLimit: largestValue).isComplete { members[key] = value } else { members[key + "Omitted"] = true }
+        }
+        return .object(members)
+    }
+}

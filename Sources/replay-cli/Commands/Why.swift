@@ -57,25 +57,8 @@ struct Why: ParsableCommand {
         if json {
             var members = JSONOutput.sessionMembers(session, in: opened)
             members["path"] = .string(pointer.description)
-            members["changes"] = .array(changes.map { change in
-                var object: [String: JSONValue] = [
-                    "seq": JSONOutput.number(change.seq), "action": JSONOutput.number(change.action),
-                    "label": change.label.map(JSONValue.string) ?? .null,
-                    "touched": .array(change.touchedPaths.map { .string($0.description) }),
-                    "droppedBefore": JSONOutput.number(change.droppedBefore),
-                ]
-                // Left out when the path did not exist: `null` is a value a field may hold. A value
-                // of more than a mebibyte of JSON (a whole history) is left out too, and said.
-                for (key, value) in [("oldValue", change.oldValue), ("newValue", change.newValue)] {
-                    guard let value else { continue }
-                    if value.measure(weightLimit: Self.largestJSONValue).isComplete {
-                        object[key] = value
-                    } else {
-                        object[key + "Omitted"] = .string("more than 1 MiB of JSON: read it with replay-cli state --at \(key == "oldValue" ? "SEQ-1" : "SEQ")")
-                    }
-                }
-                return .object(object)
-            })
+            // A value of more than a mebibyte of JSON (a whole history) is left out, and said.
+            members["changes"] = .array(changes.map { $0.jsonValue(largestValue: Self.largestJSONValue) })
             try JSONOutput.print(.object(members))
             return
         }
