@@ -105,8 +105,12 @@ private struct FieldChangeSearch {
         guard !paths.isEmpty else { return }
         var states = StateProbe(journal: journal, session: session)
         var upper = through
+        // A batch is decided with one walk from its oldest entry's keyframe: batches grow while they
+        // find less than asked (a value that few entries became), so a search back through a whole
+        // session costs one keyframe per 4,096 candidates, not one per few dozen.
+        var batchSize = Swift.max(32, 2 * limit)
         while found.count < limit, upper >= 1 {
-            let batchSize = Swift.min(4096, Swift.max(32, 2 * (limit - found.count)))
+            defer { batchSize = Swift.min(4096, batchSize * 2) }
             let batch = try candidates(journal, session: session, paths: paths, through: upper, count: batchSize)
             guard let oldest = batch.first?.seq else { return }
             var decided: [FieldChange] = []
