@@ -194,7 +194,7 @@ struct ViewerServerTests {
             let response = try get(port: server.port, "/api/sessions/1/entries/3")
             #expect(response.status == 200)
             #expect(response.body == #"""
-                {"action":{"removeItem":{"index":0}},"change":[{"old":"tea","op":"remove","path":"/items/0"},{"old":5,"op":"replace","path":"/total","value":3}],"changeSource":"delta","dropped":null,"effect":null,"handler":null,"kind":"delta","label":"removeItem","note":null,"offset":1.250000,"reducerNanoseconds":null,"seq":3,"session":"1","state":{"items":["</script><script>alert(1)</script>"],"total":3}}
+                {"action":{"removeItem":{"index":0}},"actionNumber":3,"change":[{"old":"tea","op":"remove","path":"/items/0"},{"old":5,"op":"replace","path":"/total","value":3}],"changeSource":"delta","dropped":null,"effect":null,"handler":null,"kind":"delta","label":"removeItem","note":null,"offset":1.250000,"reducerNanoseconds":null,"seq":3,"session":"1","state":{"items":["</script><script>alert(1)</script>"],"total":3}}
                 """#)
         }
     }
