@@ -25,9 +25,16 @@ extension JSONValue {
     /// let cart = try json.decode(Cart.self)
     /// ```
     ///
+    /// Without a `decoder`, a `Date` reads from either form a journal holds: the ISO 8601 text
+    /// journals write now (`"2026-11-28T12:31:00.123456Z"`) or a number of seconds since 2001 (what
+    /// `JSONEncoder` writes by default, and journals held before).
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the decoder to use; `nil` for the one that reads journaled dates in both forms.
     /// - Throws: the decoder's `DecodingError`; `JSONValue.describe(_:)` turns it into a short sentence.
-    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(T.self, from: Data(canonicalBytes))
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder? = nil) throws -> T {
+        try (decoder ?? JournalDate.decoder()).decode(T.self, from: Data(canonicalBytes))
     }
 
     /// A short sentence for an error decoding `json`, which can say more than `describe(_:)`: an

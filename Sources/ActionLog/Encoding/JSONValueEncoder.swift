@@ -6,7 +6,9 @@
 /// so that equal numbers (`-0.0 == 0.0`) always give equal JSON; the two results are always
 /// ``JSONValue/isEquivalent(to:)``. In particular:
 ///
-/// - `Date` is its seconds since the reference date (`Date`'s own `encode(to:)`), `Data` a base64
+/// - `Date` is ISO 8601 text in UTC with microseconds (`"2026-11-28T12:31:00.123456Z"`, see
+///   ``DateConvention``) where `JSONEncoder` writes its seconds since the reference date; with
+///   ``dates`` set to ``DateConvention/referenceSeconds``, those seconds, as `JSONEncoder`. `Data` a base64
 ///   string, `URL` its `absoluteString`, `Decimal` a number (its `description`);
 /// - `Double` and `Float` are Swift's shortest round-tripping text without a trailing `.0`
 ///   (`1`, `0.1`, `1e-07`, `1.5e+300`), as `JSONEncoder` writes them; integers are their decimal text;
@@ -26,6 +28,8 @@
 package struct JSONValueEncoder: Sendable {
     /// What `Encoder.userInfo` gives the values' `encode(to:)`.
     package var userInfo: [CodingUserInfoKey: any Sendable]
+    /// How dates are written: ISO 8601 unless replaying a session recorded before.
+    package var dates: DateConvention
 
     /// Makes an encoder.
     ///
@@ -34,9 +38,12 @@ package struct JSONValueEncoder: Sendable {
     /// encoder.userInfo[.init(rawValue: "redact")!] = true
     /// ```
     ///
-    /// - Parameter userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
-    package init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+    /// - Parameters:
+    ///   - userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
+    ///   - dates: how dates are written.
+    package init(userInfo: [CodingUserInfoKey: any Sendable] = [:], dates: DateConvention = .iso8601) {
         self.userInfo = userInfo
+        self.dates = dates
     }
 
     /// Encodes `value` as JSON.
@@ -52,7 +59,7 @@ package struct JSONValueEncoder: Sendable {
     ///   `Decimal`, or a top-level value that encodes nothing; any error the value's own
     ///   `encode(to:)` throws.
     package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        try EncodingContext(tracking: false, userInfo: userInfo).encodeWhole(value)
+        try EncodingContext(tracking: false, userInfo: userInfo, dates: dates).encodeWhole(value)
     }
 }
 
