@@ -8,12 +8,15 @@ extension JSONValue {
     /// let json = try JSONValue(encoding: Cart(items: []))
     /// ```
     ///
+    /// Without an `encoder`, a `Date` is written as journals write it: ISO 8601 text in UTC with
+    /// microseconds (`"2026-11-28T12:31:00.123456Z"`).
+    ///
     /// - Parameters:
     ///   - value: the value to encode.
-    ///   - encoder: the encoder to use; its `outputFormatting` does not matter.
+    ///   - encoder: the encoder to use, `nil` for one with the journals' dates; its `outputFormatting` does not matter.
     /// - Throws: the encoder's `EncodingError` (for example for a `Double.nan`).
-    public init(encoding value: some Encodable, encoder: JSONEncoder = JSONEncoder()) throws {
-        let data = try encoder.encode(value)
+    public init(encoding value: some Encodable, encoder: JSONEncoder? = nil) throws {
+        let data = try (encoder ?? JournalDate.encoder()).encode(value)
         self = try data.withUnsafeBytes { raw in
             try JSONValue.parse(raw.bindMemory(to: UInt8.self))
         }

@@ -128,6 +128,17 @@ package enum JournalDate {
         return decoder
     }
 
+    /// A `JSONEncoder` that writes dates as journals do: ``text(_:)``, or beyond the years it writes,
+    /// seconds since 2001 (a date that is not finite throws, as `JSONEncoder` does for a `Double`).
+    package static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            if let text = text(date) { try container.encode(text) } else { try container.encode(date.timeIntervalSinceReferenceDate) }
+        }
+        return encoder
+    }
+
     // MARK: - Calendar arithmetic (proleptic Gregorian)
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {

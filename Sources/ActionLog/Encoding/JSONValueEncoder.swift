@@ -1,7 +1,7 @@
 /// Encodes any `Encodable` value straight into a ``JSONValue``, without writing and parsing JSON text.
 ///
-/// The result is the JSON that `JSONEncoder` writes with its default strategies, read back with
-/// ``JSONValue/init(encoding:encoder:)``: the same members, elements and number texts, so the two
+/// The result is the JSON that `JSONEncoder` writes with its default strategies but for dates, read back with
+/// ``JSONValue/init(encoding:encoder:)`` (whose default encoder writes dates as journals do): the same members, elements and number texts, so the two
 /// give the same ``JSONValue/canonicalText`` — but for negative zero, written `0` rather than `-0`,
 /// so that equal numbers (`-0.0 == 0.0`) always give equal JSON; the two results are always
 /// ``JSONValue/isEquivalent(to:)``. In particular:

@@ -95,6 +95,11 @@ enum JSONLTime {
         return seconds.description
     }
 
+    /// Whether two times in seconds since 1970 are the same in the text form (to the microsecond).
+    static func same(_ a: Double, _ b: Double) -> Bool {
+        a == b || text(Date(timeIntervalSince1970: a)) == text(Date(timeIntervalSince1970: b))
+    }
+
     /// The `Date` whose ``text(_:)`` is `seconds` again.
     ///
     /// A `Date` counts seconds since 2001 internally, so converting from seconds since 1970 rounds.
