@@ -8,12 +8,15 @@ extension JSONValue {
     /// let json = try JSONValue(encoding: Cart(items: []))
     /// ```
     ///
+    /// Without an `encoder`, a `Date` is written as journals write it: ISO 8601 text in UTC with
+    /// microseconds (`"2026-11-28T12:31:00.123456Z"`).
+    ///
     /// - Parameters:
     ///   - value: the value to encode.
-    ///   - encoder: the encoder to use; its `outputFormatting` does not matter.
+    ///   - encoder: the encoder to use, `nil` for one with the journals' dates; its `outputFormatting` does not matter.
     /// - Throws: the encoder's `EncodingError` (for example for a `Double.nan`).
-    public init(encoding value: some Encodable, encoder: JSONEncoder = JSONEncoder()) throws {
-        let data = try encoder.encode(value)
+    public init(encoding value: some Encodable, encoder: JSONEncoder? = nil) throws {
+        let data = try (encoder ?? JournalDate.encoder()).encode(value)
         self = try data.withUnsafeBytes { raw in
             try JSONValue.parse(raw.bindMemory(to: UInt8.self))
         }
@@ -25,9 +28,16 @@ extension JSONValue {
     /// let cart = try json.decode(Cart.self)
     /// ```
     ///
+    /// Without a `decoder`, a `Date` reads from either form a journal holds: the ISO 8601 text
+    /// journals write now (`"2026-11-28T12:31:00.123456Z"`) or a number of seconds since 2001 (what
+    /// `JSONEncoder` writes by default, and journals held before).
+    ///
+    /// - Parameters:
+    ///   - type: the type to decode.
+    ///   - decoder: the decoder to use; `nil` for the one that reads journaled dates in both forms.
     /// - Throws: the decoder's `DecodingError`; `JSONValue.describe(_:)` turns it into a short sentence.
-    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(T.self, from: Data(canonicalBytes))
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder? = nil) throws -> T {
+        try (decoder ?? JournalDate.decoder()).decode(T.self, from: Data(canonicalBytes))
     }
 
     /// A short sentence for an error decoding `json`, which can say more than `describe(_:)`: an

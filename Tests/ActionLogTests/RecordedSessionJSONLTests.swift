@@ -28,11 +28,11 @@ func tinySession(status: SessionHeader.Status = .closed, endedAt: Date? = Date(t
 
 /// The whole text of ``tinySession(status:endedAt:)``.
 let tinyText = #"""
-    {"actionlog":"session","format":1,"name":"checkout \"tiny\"","status":"closed","startedAt":1763700000.0,"endedAt":1763700002.5,"libraryVersion":"0.1.0","appVersion":"2.4.1 (311)","stateType":"App.Cart","actionType":"App.CartAction","effectType":"App.CartEffect","dropped":2,"metadata":{"build":311,"device":"iPhone"}}
-    {"seq":0,"kind":"keyframe","time":1763700000.0,"state":{"items":[],"total":0}}
-    {"seq":1,"kind":"delta","label":"addItem","time":1763700000.25,"durationNs":1500,"action":{"addItem":{"quantity":2,"sku":"tea"}},"effect":{"save":{"total":2}},"patch":[{"op":"add","path":"/items/-","value":"tea"},{"op":"replace","path":"/total","value":2}]}
-    {"seq":2,"kind":"gap","time":1763700001.0,"dropped":2,"note":"2 actions dropped: the writer fell behind"}
-    {"seq":3,"kind":"keyframe","label":"clear","time":1763700002.0,"durationNs":800,"action":{"clear":{}},"state":{"items":[],"total":0}}
+    {"actionlog":"session","format":1,"name":"checkout \"tiny\"","status":"closed","startedAt":"2025-11-21T04:40:00.000000Z","endedAt":"2025-11-21T04:40:02.500000Z","libraryVersion":"0.1.0","appVersion":"2.4.1 (311)","stateType":"App.Cart","actionType":"App.CartAction","effectType":"App.CartEffect","dropped":2,"metadata":{"build":311,"device":"iPhone"}}
+    {"seq":0,"kind":"keyframe","time":"2025-11-21T04:40:00.000000Z","state":{"items":[],"total":0}}
+    {"seq":1,"kind":"delta","label":"addItem","time":"2025-11-21T04:40:00.250000Z","durationNs":1500,"action":{"addItem":{"quantity":2,"sku":"tea"}},"effect":{"save":{"total":2}},"patch":[{"op":"add","path":"/items/-","value":"tea"},{"op":"replace","path":"/total","value":2}]}
+    {"seq":2,"kind":"gap","time":"2025-11-21T04:40:01.000000Z","dropped":2,"note":"2 actions dropped: the writer fell behind"}
+    {"seq":3,"kind":"keyframe","label":"clear","time":"2025-11-21T04:40:02.000000Z","durationNs":800,"action":{"clear":{}},"state":{"items":[],"total":0}}
 
     """#
 
@@ -93,7 +93,7 @@ struct RecordedSessionJSONLTests {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "every line is a JSON object: \(line)")
         }
         #expect(lines[0].hasPrefix(#"{"actionlog":"session","format":1,"name":"shelf","status":"closed","startedAt":"#))
-        #expect(lines[0].hasSuffix(#","libraryVersion":"\#(ActionLogLibrary.version)","appVersion":"1.0 (7)","stateType":"ActionLogTests.Shelf","actionType":"ActionLogTests.ShelfAction","effectType":"ActionLogTests.ShelfEffect","dropped":1,"metadata":{"device":"test","locale":"fr_FR"}}"#))
+        #expect(lines[0].hasSuffix(#","libraryVersion":"\#(ActionLogLibrary.version)","appVersion":"1.0 (7)","stateType":"ActionLogTests.Shelf","actionType":"ActionLogTests.ShelfAction","effectType":"ActionLogTests.ShelfEffect","dropped":1,"metadata":{"actionlog.dates":"iso8601","device":"test","locale":"fr_FR"}}"#))
         #expect(lines[6].hasPrefix(#"{"seq":5,"kind":"gap","time":"#))
         #expect(lines[6].hasSuffix(#","dropped":1,"note":"1 actions dropped: the writer fell behind"}"#))
 
@@ -217,15 +217,17 @@ struct RecordedSessionJSONLTests {
             current = try Journal(path: path).recordedSession(id).jsonl()
             #expect(current == text, "journal round trip \(round)")
         }
-        #expect(text.contains(#""time":1763700000.0,"#), "an integral time is a valid JSON number with its .0")
-        #expect(text.contains(#""time":1e-05,"#) == false, "1e-05 seconds since 1970 is no Date: it reads as the nearest one")
-        #expect(text.contains(#""time":1.0013580322265625e-05,"#))
-        #expect(text.contains(#""time":1e+300,"#))
+        #expect(text.contains(#""time":"2025-11-21T04:40:00.000000Z","#))
+        #expect(text.contains(#""time":"1970-01-01T00:00:00.000010Z","#), "1e-05 seconds since 1970, to the microsecond")
+        #expect(text.contains(#""time":"4001-01-01T00:00:00.000000Z","#), "distantFuture")
+        #expect(text.contains(#""time":1e+300,"#), "past 9999, a number of seconds since 1970 as before")
     }
 
-    @Test("every time is written as a JSON number that reads back as the same Double")
+    @Test("every time is written as ISO 8601, or past 9999 as a JSON number that reads back as the same Double")
     func timeTexts() throws {
-        let seconds: [Double] = [0, -0.0, 1e-05, 1.5e-5, 1e16, 1e+300, -2.5e-308, Double.leastNonzeroMagnitude, 1_763_700_000, 0.1 + 0.2, -1_763_700_000.123]
+        #expect(JSONLTime.text(Date(timeIntervalSince1970: 0)) == #""1970-01-01T00:00:00.000000Z""#)
+        #expect(JSONLTime.text(Date(timeIntervalSince1970: -1_763_700_000.123)) == #""1914-02-10T19:19:59.877000Z""#)
+        let seconds: [Double] = [1e16, 1e+300, -1e16, -4.2e17]
         for value in seconds {
             let date = Date(timeIntervalSince1970: value)
             let text = JSONLTime.text(date)
@@ -244,7 +246,7 @@ struct RecordedSessionJSONLTests {
         #expect(try RecordedSession(jsonl: noFinalNewline, file: "tiny.jsonl").jsonl() == tinyText)
         let reordered = tinyText(
             replacingLine: 5,
-            with: #"{"state":{"total":0,"items":[]},"future":[1,2],"action":{"clear":{}},"durationNs":800,"time":1763700002.0,"label":"clear","kind":"keyframe","seq":3}"#
+            with: #"{"state":{"total":0,"items":[]},"future":[1,2],"action":{"clear":{}},"durationNs":800,"time":"2025-11-21T04:40:02.000000Z","label":"clear","kind":"keyframe","seq":3}"#
         )
         #expect(try RecordedSession(jsonl: reordered, file: "tiny.jsonl").jsonl() == tinyText)
     }
@@ -272,7 +274,7 @@ struct RecordedSessionJSONLTests {
         (1, #"{"actionlog":"session","format":1,"name":"x","startedAt":0,"status":"paused"}"#,
          #"tiny.jsonl: line 1: unknown session status "paused" (expected recording, closed or interrupted)"#),
         (1, #"{"actionlog":"session","format":1,"name":"x","status":"closed","startedAt":"yesterday"}"#,
-         #"tiny.jsonl: line 1: "startedAt" must be a number of seconds since 1970, not a string"#),
+         #"tiny.jsonl: line 1: "startedAt" must be an ISO 8601 time in UTC such as "2026-11-28T12:31:00.123456Z" (or a number of seconds since 1970), not "yesterday""#),
         (3, #"{"seq":1,"kind":"delta""#, "tiny.jsonl, entry 1: line 3: not JSON: invalid JSON at byte 23: unexpected end of text"),
         (3, "[1]", "tiny.jsonl, entry 1: line 3: an entry must be a JSON object, not an array"),
         (3, "", "tiny.jsonl, entry 1: line 3: a blank line; after the header, every line holds one entry"),
@@ -292,9 +294,9 @@ struct RecordedSessionJSONLTests {
         (4, #"{"seq":2,"kind":"gap","time":1,"dropped":1,"state":{}}"#, "tiny.jsonl, entry 2: line 4: a gap holding a state"),
         (3, #"{"seq":1,"kind":"delta","patch":[]}"#, #"tiny.jsonl, entry 1: line 3: the entry has no "time""#),
         (3, #"{"seq":1,"kind":"delta","time":1e999,"patch":[]}"#,
-         #"tiny.jsonl, entry 1: line 3: "time" must be a number of seconds since 1970, not 1e999"#),
+         #"tiny.jsonl, entry 1: line 3: "time" must be an ISO 8601 time in UTC such as "2026-11-28T12:31:00.123456Z" (or a number of seconds since 1970), not 1e999"#),
         (3, #"{"seq":1,"kind":"delta","time":"inf","patch":[]}"#,
-         #"tiny.jsonl, entry 1: line 3: "time" must be a number of seconds since 1970, not a string"#),
+         #"tiny.jsonl, entry 1: line 3: "time" must be an ISO 8601 time in UTC such as "2026-11-28T12:31:00.123456Z" (or a number of seconds since 1970), not "inf""#),
         (3, #"{"seq":1,"kind":"delta","time":1,"patch":[],"label":7}"#,
          #"tiny.jsonl, entry 1: line 3: "label" must be a string, not 7"#),
     ])
@@ -401,14 +403,14 @@ struct RecordedSessionJSONLTests {
     func liveSession() throws {
         let live = tinySession(status: .recording, endedAt: nil)
         let text = live.jsonl()
-        #expect(text.hasPrefix(#"{"actionlog":"session","format":1,"name":"checkout \"tiny\"","status":"recording","startedAt":1763700000.0,"libraryVersion":"0.1.0","#))
+        #expect(text.hasPrefix(#"{"actionlog":"session","format":1,"name":"checkout \"tiny\"","status":"recording","startedAt":"2025-11-21T04:40:00.000000Z","libraryVersion":"0.1.0","#))
         let path = directory.path("live.actionlog")
         let id = try Journal(path: path, mode: .readWrite).insert(RecordedSession(jsonl: text, file: "live.jsonl"))
         let session = try Journal(path: path).session(id)
         #expect(session.status == .interrupted)
         #expect(session.endedAt == Date(timeIntervalSince1970: 1_763_700_002))
         let reexported = try Journal(path: path).recordedSession(id).jsonl()
-        #expect(reexported.hasPrefix(#"{"actionlog":"session","format":1,"name":"checkout \"tiny\"","status":"interrupted","startedAt":1763700000.0,"endedAt":1763700002.0,"#))
+        #expect(reexported.hasPrefix(#"{"actionlog":"session","format":1,"name":"checkout \"tiny\"","status":"interrupted","startedAt":"2025-11-21T04:40:00.000000Z","endedAt":"2025-11-21T04:40:02.000000Z","#))
     }
 
     @Test("state(at:) of a text session: the states, a gap, an entry that is not there")

@@ -91,7 +91,7 @@ struct RedactedPathTests {
         let recorder = try Recorder<Int, Int, Int>(path: path, sessionName: "s", initialState: 0, configuration: configuration)
         recorder.close()
         let metadata = try Journal(path: path).session(recorder.sessionID).metadata
-        #expect(metadata == ["actionlog.redactedPaths": ["/token", "action:/signedIn/token", "effect:/store/_0"]])
+        #expect(metadata == ["actionlog.redactedPaths": ["/token", "action:/signedIn/token", "effect:/store/_0"], "actionlog.dates": "iso8601"])
         let redaction = try Redaction.recorded(in: metadata).get()
         #expect(redaction.state.paths == ["/token"])
         #expect(redaction.actions.paths == ["action:/signedIn/token"])

@@ -212,7 +212,7 @@ struct RedactionTests {
         })
         recorder.close()
         let session = try Journal(path: path).session(recorder.sessionID)
-        #expect(session.metadata == ["device": "test", "actionlog.redactedPaths": ["/user/token", "/cards/*/number"]])
+        #expect(session.metadata == ["device": "test", "actionlog.redactedPaths": ["/user/token", "/cards/*/number"], "actionlog.dates": "iso8601"])
     }
 
     @Test("a redacted path that is not a JSON Pointer, or metadata that cannot list the paths, is refused at start")

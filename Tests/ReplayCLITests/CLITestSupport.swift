@@ -192,7 +192,7 @@ func matches(_ text: String, _ pattern: String) -> Bool {
 }
 
 /// An ISO 8601 UTC timestamp with milliseconds, as the CLI prints them.
-let timestampPattern = #"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z"#
+let timestampPattern = #"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z"#
 /// A duration as the CLI prints them: `0.012s`.
 let secondsPattern = #"\d+\.\d{3}s"#
 

@@ -42,7 +42,7 @@ struct EmptySessionTests {
             try addEmptySession(status: "interrupted", in: directory)
             let sessions = try runCLI(["sessions", "demo.actionlog"], in: directory)
             #expect(sessions.status == 0)
-            #expect(lines(sessions.stdout).last.map { matches($0, #"5\s+killed\s+interrupted\s+0\s+1970-01-01T00:16:40\.000Z\s+-"#) } == true, "\(sessions.stdout)")
+            #expect(lines(sessions.stdout).last.map { matches($0, #"5\s+killed\s+interrupted\s+0\s+1970-01-01T00:16:40\.000000Z\s+-"#) } == true, "\(sessions.stdout)")
             let verify = try runCLI(["verify", "demo.actionlog"], in: directory)
             #expect(verify.status == 0)
             #expect(verify.stdout == "demo.actionlog: 5 sessions, 50 entries: OK\n")

@@ -40,8 +40,8 @@ struct EscapingTests {
             #expect(result.stderr == "")
             #expect(rawControls(result.stdout) == [])
             #expect(result.stdout == #"""
-                ID  NAME                                       STATUS  ENTRIES        STARTED                   DURATION
-                1   \u{1B}]0;pwned\u{7}\u{D}\u{A}\u{202E}evil  closed  3 (1 dropped)  1970-01-01T00:16:40.000Z  1.000s
+                ID  NAME                                       STATUS  ENTRIES        STARTED                      DURATION
+                1   \u{1B}]0;pwned\u{7}\u{D}\u{A}\u{202E}evil  closed  3 (1 dropped)  1970-01-01T00:16:40.000000Z  1.000s
 
                 """#)
         }
@@ -170,7 +170,7 @@ struct EscapingTests {
             #expect(entries[1]["label"] as? String == "type\ntext\r")
             #expect((entries[1]["action"] as? [String: Any])?.keys.first == "type\t\u{7F}")
             #expect(entries[2]["note"] as? String == "lost\u{1B}[2K\u{2066}")
-            #expect(lines(log.stdout)[2] == #"{"action":null,"actionNumber":2,"dropped":1,"effect":null,"kind":"gap","label":null,"note":"lost\u001b[2K\u2066","offsetNanoseconds":500000000,"reducerNanoseconds":null,"seq":2,"session":1,"time":"1970-01-01T00:16:40.500Z"}"#)
+            #expect(lines(log.stdout)[2] == #"{"action":null,"actionNumber":2,"dropped":1,"effect":null,"kind":"gap","label":null,"note":"lost\u001b[2K\u2066","offsetNanoseconds":500000000,"reducerNanoseconds":null,"seq":2,"session":1,"time":"1970-01-01T00:16:40.500000Z"}"#)
 
             let diff = try runCLI(["diff", "hostile.actionlog", "--session", "1", "0", "1", "--json"], in: directory)
             #expect(diff.status == 0)

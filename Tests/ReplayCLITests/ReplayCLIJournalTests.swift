@@ -256,7 +256,7 @@ struct LiveSessionTests {
             let table = try runCLI(["sessions", "live.actionlog"], in: directory)
             #expect(table.status == 0)
             let rows = lines(table.stdout)
-            #expect(rows.first == "ID  NAME     STATUS     ENTRIES  STARTED                   DURATION")
+            #expect(rows.first == "ID  NAME     STATUS     ENTRIES  STARTED                      DURATION")
             #expect(matches(rows.dropFirst().first ?? "", "1   counter  recording  4        \(timestampPattern)  \(secondsPattern)"), "\(table.stdout)")
 
             let log = try runCLI(["log", "live.actionlog", "--session", "counter"], in: directory)

@@ -34,7 +34,7 @@ enum DemoJournal {
         #"doneTapped        {"doneTapped":{}}"#,
     ]
 
-    static let sessionsHeader = "ID  NAME          STATUS  ENTRIES  STARTED                   DURATION"
+    static let sessionsHeader = "ID  NAME          STATUS  ENTRIES  STARTED                      DURATION"
 
     /// The expected output of the demo when it records sessions `first` to `first + 3` into `file`.
     static func demoOutput(file: String, first: Int) -> String {

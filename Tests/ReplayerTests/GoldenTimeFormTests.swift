@@ -62,7 +62,7 @@ struct GoldenTimeFormTests {
         let path = directory.path("product.jsonl")
         _ = await verify(path, .missing, .none)
         let before = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(before.hasPrefix(#"{"actionlog":"session","format":1,"name":"product card","status":"closed","startedAt":0.0,"endedAt":0.0,"#))
+        #expect(before.hasPrefix(#"{"actionlog":"session","format":1,"name":"product card","status":"closed","startedAt":"1970-01-01T00:00:00.000000Z","endedAt":"1970-01-01T00:00:00.000000Z","#))
         #expect(!before.contains("durationNs"))
         _ = await verify(path, .all, .none)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == before, "a new live session of the same script writes the same bytes")
@@ -183,6 +183,6 @@ struct GoldenTimeFormTests {
         #expect(zeroed.handlers == fixture.handlers)
         let text = zeroed.jsonl()
         #expect(try RecordedSession(jsonl: text, file: "sign-in.jsonl").jsonl() == text)
-        #expect(text.split(separator: "\n")[1] == #"{"seq":0,"kind":"keyframe","time":0.0,"state":{}}"#)
+        #expect(text.split(separator: "\n")[1] == #"{"seq":0,"kind":"keyframe","time":"1970-01-01T00:00:00.000000Z","state":{}}"#)
     }
 }

@@ -57,7 +57,7 @@ struct RecordModeTests {
         #expect(first.wroteGolden)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.split(separator: "\n").count == 7, "a header and 6 entries")
-        #expect(text.hasPrefix(#"{"actionlog":"session","format":1,"name":"tally","status":"closed","startedAt":0.0,"#))
+        #expect(text.hasPrefix(#"{"actionlog":"session","format":1,"name":"tally","status":"closed","startedAt":"1970-01-01T00:00:00.000000Z","#))
 
         let second = verify(path)
         #expect(second.passed, "\(second.message ?? "")")

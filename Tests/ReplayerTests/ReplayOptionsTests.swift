@@ -231,7 +231,7 @@ struct ReplayOptionsTests {
     @Test("a session recorded with a newer version of the state type is refused")
     func newerStateVersionRefused() throws {
         let (journal, id) = try record(directory.path("counter.actionlog"), initial: CounterV2(), [1, 2], reduce: CounterV2.reduce)
-        #expect(try journal.session(id).metadata == ["actionlog.stateVersion": 2])
+        #expect(try journal.session(id).metadata == ["actionlog.stateVersion": 2, "actionlog.dates": "iso8601"])
         let report = try Replay(journal: journal, session: id, reducer: CounterV1.reduce).run()
         #expect(report.failure?.description == """
             counter.actionlog, session 1 "notes": recorded with version 2 of ReplayerTests.CounterV1, newer than \

@@ -8,6 +8,9 @@ package protocol HandlerHost: Sendable {
     func call<Result: Codable & Sendable>(
         _ request: CallRequest, in run: HandlerRun, live: () async throws -> Result
     ) async throws -> Result
+
+    /// How the arguments of calls are encoded: as the session being recorded or replayed writes dates.
+    var dates: DateConvention { get }
 }
 
 /// A service call as it is made: who, what, with which arguments (encoded), and the error types

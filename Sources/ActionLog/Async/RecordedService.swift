@@ -81,7 +81,9 @@ public struct RecordedService: Sendable {
         _ method: String, _ arguments: any (Encodable & Sendable)..., perform: () async throws -> Result
     ) async throws -> Result {
         guard let run = HandlerRun.current else { return try await perform() }
-        let request = CallRequest(service: name, method: method, arguments: arguments.map(Self.encode), errorTypes: errorTypes)
+        let dates = run.host.dates
+        let request = CallRequest(
+            service: name, method: method, arguments: arguments.map { Self.encode($0, dates: dates) }, errorTypes: errorTypes)
         return try await run.host.call(request, in: run, live: perform)
     }
 
@@ -98,7 +100,9 @@ public struct RecordedService: Sendable {
     /// - Throws: what the live service threw, or on replay the recorded error or a ``ActionLogError`` of code ``ActionLogError/Code/serviceCallDiverged``.
     public func call(_ method: String, _ arguments: any (Encodable & Sendable)..., perform: () async throws -> Void) async throws {
         guard let run = HandlerRun.current else { return try await perform() }
-        let request = CallRequest(service: name, method: method, arguments: arguments.map(Self.encode), errorTypes: errorTypes)
+        let dates = run.host.dates
+        let request = CallRequest(
+            service: name, method: method, arguments: arguments.map { Self.encode($0, dates: dates) }, errorTypes: errorTypes)
         _ = try await run.host.call(request, in: run) { () async throws -> NoResult in
             try await perform()
             return NoResult()
@@ -106,9 +110,9 @@ public struct RecordedService: Sendable {
     }
 
     /// An argument's JSON; one that does not encode is journaled as a string saying so.
-    static func encode(_ argument: any Encodable & Sendable) -> JSONValue {
+    static func encode(_ argument: any Encodable & Sendable, dates: DateConvention = .iso8601) -> JSONValue {
         do {
-            return try JSONValueEncoder().encode(argument)
+            return try JSONValueEncoder(dates: dates).encode(argument)
         } catch {
             return .string("<does not encode: \(EncodingFailure.describe(error))>")
         }

@@ -139,6 +139,8 @@ func makeAsyncRecorder<State: Codable & Sendable, Action: Codable & Sendable>(
 final class AsyncRecordingCore<State: Codable & Sendable, Action: Codable & Sendable>: HandlerHost {
     let recorder: Recorder<State, Action, Never>
     let scheduler: TurnScheduler
+    /// Recorders write ISO 8601 dates (see ``DateConvention``).
+    var dates: DateConvention { .iso8601 }
     private let handle: @Sendable (Action) async -> Void
     private let snapshot: @MainActor @Sendable () -> State
     private let nextToken = Locked(0)

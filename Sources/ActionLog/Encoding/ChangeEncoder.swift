@@ -47,9 +47,11 @@ package final class ChangeEncoder<State: Encodable> {
 
     /// Makes an encoder; its first ``encode(_:)`` is a full one.
     ///
-    /// - Parameter userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
-    package init(userInfo: [CodingUserInfoKey: Any] = [:]) {
-        context = EncodingContext(tracking: true, userInfo: userInfo)
+    /// - Parameters:
+    ///   - userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
+    ///   - dates: how dates are written.
+    package init(userInfo: [CodingUserInfoKey: Any] = [:], dates: DateConvention = .iso8601) {
+        context = EncodingContext(tracking: true, userInfo: userInfo, dates: dates)
     }
 
     /// The JSON of the last state encoded, which the next patch applies to; `nil` after ``reset()``.

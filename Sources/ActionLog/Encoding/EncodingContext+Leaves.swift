@@ -11,7 +11,9 @@ import Foundation
 ///   so ``ChangeEncoder`` reuses the JSON of either for the other; writing both the same keeps its
 ///   result byte-identical to a full encode;
 /// - `Decimal`: its `description` (`123.45`); NaN throws (`JSONEncoder` writes `NaN`, which is not JSON);
-/// - `Date`: `timeIntervalSinceReferenceDate` as a `Double`; `Data`: base64; `URL`: `absoluteString`.
+/// - `Date`: in the context's ``DateConvention``: ISO 8601 text (`"2026-11-28T12:31:00.123456Z"`, where
+///   `JSONEncoder` writes a number), or for sessions recorded before, `timeIntervalSinceReferenceDate`
+///   as a `Double`; `Data`: base64; `URL`: `absoluteString`.
 enum JSONLeaf {
     /// `value` as a JSON number, or `nil` when it is not finite.
     static func number<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) -> JSONValue? {
@@ -90,8 +92,9 @@ extension EncodingContext {
             guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { preconditionFailure("\(T.self) is not a leaf") }
             return JSONLeaf.integer(reinterpret(value, as: UInt128.self))
         case .date:
-            let seconds = reinterpret(value, as: Date.self).timeIntervalSinceReferenceDate
-            return try double(seconds, parent: parent, component: component)
+            let date = reinterpret(value, as: Date.self)
+            if dates == .iso8601, let text = JournalDate.text(date) { return .string(text) }
+            return try double(date.timeIntervalSinceReferenceDate, parent: parent, component: component)
         case .data: return .string(reinterpret(value, as: Data.self).base64EncodedString())
         case .url: return .string(reinterpret(value, as: URL.self).absoluteString)
         case .decimal: return try decimal(reinterpret(value, as: Decimal.self), parent: parent, component: component)

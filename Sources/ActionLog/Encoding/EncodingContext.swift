@@ -30,6 +30,8 @@ final class EncodingContext {
     /// How many array elements the current encode took as unchanged, on the word of ``hints``,
     /// without comparing them.
     @exclusivity(unchecked) var assumedUnchanged = 0
+    /// How dates are written.
+    let dates: DateConvention
     /// What `Encoder.userInfo` returns.
     let userInfo: [CodingUserInfoKey: Any]
     /// The patch operations found by the current encode, in the order they apply.
@@ -80,8 +82,9 @@ final class EncodingContext {
         if count > Self.largeCount { largeContainers += 1 }
     }
 
-    init(tracking: Bool, userInfo: [CodingUserInfoKey: Any]) {
+    init(tracking: Bool, userInfo: [CodingUserInfoKey: Any], dates: DateConvention = .iso8601) {
         self.tracking = tracking
+        self.dates = dates
         self.keepsNodes = tracking
         self.userInfo = userInfo
     }

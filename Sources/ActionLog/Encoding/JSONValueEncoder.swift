@@ -1,12 +1,14 @@
 /// Encodes any `Encodable` value straight into a ``JSONValue``, without writing and parsing JSON text.
 ///
-/// The result is the JSON that `JSONEncoder` writes with its default strategies, read back with
-/// ``JSONValue/init(encoding:encoder:)``: the same members, elements and number texts, so the two
+/// The result is the JSON that `JSONEncoder` writes with its default strategies but for dates, read back with
+/// ``JSONValue/init(encoding:encoder:)`` (whose default encoder writes dates as journals do): the same members, elements and number texts, so the two
 /// give the same ``JSONValue/canonicalText`` — but for negative zero, written `0` rather than `-0`,
 /// so that equal numbers (`-0.0 == 0.0`) always give equal JSON; the two results are always
 /// ``JSONValue/isEquivalent(to:)``. In particular:
 ///
-/// - `Date` is its seconds since the reference date (`Date`'s own `encode(to:)`), `Data` a base64
+/// - `Date` is ISO 8601 text in UTC with microseconds (`"2026-11-28T12:31:00.123456Z"`, see
+///   ``DateConvention``) where `JSONEncoder` writes its seconds since the reference date; with
+///   ``dates`` set to ``DateConvention/referenceSeconds``, those seconds, as `JSONEncoder`. `Data` a base64
 ///   string, `URL` its `absoluteString`, `Decimal` a number (its `description`);
 /// - `Double` and `Float` are Swift's shortest round-tripping text without a trailing `.0`
 ///   (`1`, `0.1`, `1e-07`, `1.5e+300`), as `JSONEncoder` writes them; integers are their decimal text;
@@ -26,6 +28,8 @@
 package struct JSONValueEncoder: Sendable {
     /// What `Encoder.userInfo` gives the values' `encode(to:)`.
     package var userInfo: [CodingUserInfoKey: any Sendable]
+    /// How dates are written: ISO 8601 unless replaying a session recorded before.
+    package var dates: DateConvention
 
     /// Makes an encoder.
     ///
@@ -34,9 +38,12 @@ package struct JSONValueEncoder: Sendable {
     /// encoder.userInfo[.init(rawValue: "redact")!] = true
     /// ```
     ///
-    /// - Parameter userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
-    package init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+    /// - Parameters:
+    ///   - userInfo: what `Encoder.userInfo` gives the values' `encode(to:)`.
+    ///   - dates: how dates are written.
+    package init(userInfo: [CodingUserInfoKey: any Sendable] = [:], dates: DateConvention = .iso8601) {
         self.userInfo = userInfo
+        self.dates = dates
     }
 
     /// Encodes `value` as JSON.
@@ -52,7 +59,7 @@ package struct JSONValueEncoder: Sendable {
     ///   `Decimal`, or a top-level value that encodes nothing; any error the value's own
     ///   `encode(to:)` throws.
     package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-        try EncodingContext(tracking: false, userInfo: userInfo).encodeWhole(value)
+        try EncodingContext(tracking: false, userInfo: userInfo, dates: dates).encodeWhole(value)
     }
 }
 

@@ -62,7 +62,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     private let file: String
     private let onError: @Sendable (ActionLogError) -> Void
     /// Encodes actions, effects and whole states, keeping its per-type decisions between them.
-    private let encoder = EncodingContext(tracking: false, userInfo: [:])
+    private let encoder: EncodingContext
     private let labeler = ActionLabeler<Action>()
     private let actionTexts = CanonicalTextCache<Action>()
     private let effectTexts = CanonicalTextCache<Effect>()
@@ -125,7 +125,10 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         let file = JournalFile.displayName(path)
         self.file = file
         self.onError = onError
-        let changeEncoder = ChangeEncoder<State>()
+        // Dates as the metadata says: ISO 8601, unless metadata that is not an object cannot say so.
+        let dates = DateConvention.recorded(in: session.metadata)
+        encoder = EncodingContext(tracking: false, userInfo: [:], dates: dates)
+        let changeEncoder = ChangeEncoder<State>(dates: dates)
         changeEncoder.patchesPreviousJSON = true
         self.changeEncoder = changeEncoder
         redactor = session.redaction.state

@@ -306,10 +306,19 @@ private struct Fields {
 
     func time(_ key: String) throws(ActionLogError) -> Date? {
         guard let value = members[key] else { return nil }
-        guard case .number(let text) = value, let seconds = Double(text), seconds.isFinite else {
-            throw fail("\"\(key)\" must be a number of seconds since 1970, not \(Self.described(value))")
+        switch value {
+        case .string(let text):
+            if let date = JournalDate.date(text) { return date }
+        case .number(let text):
+            if let seconds = Double(text), seconds.isFinite { return JSONLTime.date(seconds) }
+        default: break
         }
-        return JSONLTime.date(seconds)
+        let shown: String
+        if case .string(let text) = value { shown = JSONValue.string(String(text.prefix(40))).canonicalText } else { shown = Self.described(value) }
+        throw fail("""
+            "\(key)" must be an ISO 8601 time in UTC such as "2026-11-28T12:31:00.123456Z" \
+            (or a number of seconds since 1970), not \(shown)
+            """)
     }
 
     func status() throws(ActionLogError) -> SessionHeader.Status {

@@ -206,7 +206,8 @@ extension Journal {
 }
 
 /// A session of a journal that may hold the recording being imported: same name and start time,
-/// its entries compared one by one as the text form is read.
+/// its entries compared one by one as the text form is read. Times are compared as the text form
+/// writes them, to the microsecond: an exported session is the same as the one it came from.
 private struct SameRecording {
     let journal: Journal
     let session: JournalSession
@@ -227,7 +228,7 @@ private struct SameRecording {
         var sessions = journal.sessionCursor()
         while let row = try sessions.nextRow() {
             guard case .success(let session) = row, session.name == header.name,
-                session.startedAt.timeIntervalSince1970 == header.startedAt.timeIntervalSince1970
+                JSONLTime.same(session.startedAt.timeIntervalSince1970, header.startedAt.timeIntervalSince1970)
             else { continue }
             found.append(SameRecording(journal: journal, session: session, cursor: try journal.entryCursor(in: session.id)))
         }
@@ -238,8 +239,9 @@ private struct SameRecording {
     mutating func next(matches entry: StoredEntry) throws(ActionLogError) -> Bool {
         // A damaged row is no match: the import goes on to store the text form's session.
         do {
-            guard let raw = try cursor.nextRaw() else { return false }
-            return raw.stored == entry
+            guard var stored = try cursor.nextRaw()?.stored, JSONLTime.same(stored.time, entry.time) else { return false }
+            stored.time = entry.time
+            return stored == entry
         } catch {
             return false
         }

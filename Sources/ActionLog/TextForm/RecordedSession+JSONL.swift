@@ -80,17 +80,24 @@ extension RecordedSession {
 
 // MARK: - Times
 
-/// Times in the text form: seconds since 1970 as a JSON number.
+/// Times in the text form: ISO 8601 text in UTC with microseconds (``JournalDate``), as dates in
+/// journaled values; files written before hold seconds since 1970 as a JSON number, which still read.
 enum JSONLTime {
-    /// The time as JSON: Swift's shortest round-trip description of `timeIntervalSince1970`
-    /// (`1795242001.330305`, `978307200.0`, `1e-05`, `-1.5e+20`), which is already a valid JSON number
-    /// for every finite value (digits before any point, exponents written `e-05` / `e+16`). A time
-    /// that is not finite cannot be a JSON number: it is written as a string (`"inf"`), which keeps
-    /// the line valid JSON and makes reading it refuse the file with a message naming the line.
+    /// The time as JSON: `"2026-11-28T12:31:00.123456Z"`. A time whose year is outside 0001...9999
+    /// is written as before, Swift's shortest round-trip description of `timeIntervalSince1970`
+    /// (`-1.5e+20`), a valid JSON number for every finite value. A time that is not finite cannot be
+    /// a JSON number: it is written as a string (`"inf"`), which keeps the line valid JSON and makes
+    /// reading it refuse the file with a message naming the line.
     static func text(_ date: Date) -> String {
+        if let text = JournalDate.text(date) { return "\"\(text)\"" }
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite else { return "\"\(seconds)\"" }
         return seconds.description
+    }
+
+    /// Whether two times in seconds since 1970 are the same in the text form (to the microsecond).
+    static func same(_ a: Double, _ b: Double) -> Bool {
+        a == b || text(Date(timeIntervalSince1970: a)) == text(Date(timeIntervalSince1970: b))
     }
 
     /// The `Date` whose ``text(_:)`` is `seconds` again.

@@ -164,7 +164,8 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
             let step = Step(entry: entry, label: "initial state", actions: [], handler: initialRecord, state: initial, calls: [])
             if let difference = outputs.divergence()?.difference ?? outputs.missing(0) { return diverged(step, output: difference) }
         }
-        let host = ReplayHost()
+        let dates = DateConvention.recorded(in: recording.session.metadata)
+        let host = ReplayHost(dates: dates)
         // Read by `refusal()` first, which refuses a damaged list.
         let redaction = (try? Redaction.recorded(in: recording.session.metadata).get()) ?? .none
         let redactor = redaction.state
@@ -214,7 +215,7 @@ struct AsyncReplayRun<State: Codable & Sendable, Action: Codable & Sendable> {
                 let snapshot = await viewModel.snapshot()
                 let replayed: JSONValue
                 do {
-                    replayed = try JSONValueEncoder().encode(snapshot)
+                    replayed = try JSONValueEncoder(dates: dates).encode(snapshot)
                 } catch {
                     return .stop(findings.report(recording.failure(.encodingFailed, entry: seq, label: step.label, "the replayed state does not encode: \(error)")))
                 }

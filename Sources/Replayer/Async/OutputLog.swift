@@ -16,9 +16,12 @@ final class OutputLog: Sendable {
     private let redactor: Redactor
     /// The custom-dump diff of a recorded event against none, for an event type that allows it.
     private let dumpAgainstNone: @Sendable (JSONValue) -> String?
+    /// How the session wrote dates, and so how replayed events are encoded.
+    private let dates: DateConvention
 
-    init<Event: Encodable & Sendable>(ignoring: [FieldPattern], redactor: Redactor, eventType: Event.Type) {
+    init<Event: Encodable & Sendable>(ignoring: [FieldPattern], redactor: Redactor, dates: DateConvention, eventType: Event.Type) {
         self.ignoring = ignoring
+        self.dates = dates
         self.redactor = redactor
         dumpAgainstNone = { recorded in
             DumpDiff.effectDiff(recorded: recorded, replayed: nil as Event?, ignored: IgnoredFields(patterns: [], redactor: .none), replayedJSON: nil)
@@ -47,7 +50,7 @@ final class OutputLog: Sendable {
     /// Checks an event the replayed ViewModel emitted, against the next recorded one of its entry.
     func emitted<Event: Encodable>(_ event: Event) {
         let token = HandlerRun.current?.token
-        let json = (try? JSONValueEncoder().encode(event)).map(redactor.keyframe)
+        let json = (try? JSONValueEncoder(dates: dates).encode(event)).map(redactor.keyframe)
         let ignored = IgnoredFields(patterns: ignoring, redactor: redactor)
         state.withLock { state in
             guard state.divergence == nil, let seq = token ?? state.active, !state.finished.contains(seq) else { return }

@@ -74,6 +74,13 @@ struct ReplayStopped: Error, CustomStringConvertible {
 /// Answers the service calls of replayed handlers: each call waits, in its handler's mailbox, for
 /// the driver to check it against the recording and give the recorded answer in its turn.
 final class ReplayHost: HandlerHost {
+    /// How the replayed session wrote dates, and so how replayed arguments are encoded.
+    let dates: DateConvention
+
+    init(dates: DateConvention) {
+        self.dates = dates
+    }
+
     private struct State {
         var mailboxes: [Int: HandlerMailbox] = [:]
         /// Set when the replay stops: calls made from then on fail at once.

@@ -192,7 +192,8 @@ public struct EventViewModelReplay<ViewEvent: Codable & Sendable, ViewModelEvent
     public func run() async -> ReplayReport {
         // A damaged list of redacted paths is refused by the run before any event is compared.
         let redaction = (try? Redaction.recorded(in: recording.session.metadata).get()) ?? .none
-        let outputs = OutputLog(ignoring: options.ignoring, redactor: redaction.outputs, eventType: ViewModelEvent.self)
+        let outputs = OutputLog(ignoring: options.ignoring, redactor: redaction.outputs,
+            dates: DateConvention.recorded(in: recording.session.metadata), eventType: ViewModelEvent.self)
         let make = self.make
         return await AsyncReplayRun<NoState, ViewEvent>(
             recording: recording, options: options, architecture: .eventViewModel, services: services, outputs: outputs

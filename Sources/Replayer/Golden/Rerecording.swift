@@ -23,7 +23,8 @@ enum Rerecording {
     static func rerecord<State: Codable, Action: Decodable, Effect: Encodable>(
         _ recorded: RecordedSession, upcasters: [Upcaster], reducer: (inout State, Action) -> Effect?
     ) throws -> Result {
-        let encoder = JSONValueEncoder()
+        // Dates as the session wrote them: a golden recorded before ISO 8601 dates keeps its numbers.
+        let encoder = JSONValueEncoder(dates: DateConvention.recorded(in: recorded.session.metadata))
         func decodeState(_ json: JSONValue, _ entry: Entry) throws -> State {
             do { return try json.decode(State.self) } catch {
                 throw recorded.failure(.stateDoesNotDecode, at: entry, recorded.undecodable(error, redactedBy: \.state))
@@ -108,7 +109,7 @@ enum Rerecording {
         }
         let session = SessionHeader(
             name: name, startedAt: epoch, endedAt: epoch, status: .closed, libraryVersion: "", appVersion: nil, stateType: "",
-            actionType: "", effectType: nil, metadata: [:], entryCount: 0, droppedCount: 0, lastEntryAt: epoch)
+            actionType: "", effectType: nil, metadata: DateConvention.iso8601.marking([:]), entryCount: 0, droppedCount: 0, lastEntryAt: epoch)
         return RecordedSession(
             session: session.rewritten(for: State.self, Action.self, Effect.self, entries: builder.entries),
             entries: builder.entries, source: .textFile(file))

@@ -7,8 +7,10 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     let replay: Replay<State, Action, Effect>
     let recording: RecordedSession
     private var options: ReplayOptions { replay.options }
-    private let encoder = JSONValueEncoder()
-    private let changes = ChangeEncoder<State>()
+    /// Encode dates as the session did (see ``DateConvention``), so that a session recorded before
+    /// ISO 8601 dates replays unchanged.
+    private let encoder: JSONValueEncoder
+    private let changes: ChangeEncoder<State>
 
     /// The replayed state.
     private var state: State?
@@ -64,6 +66,9 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
         self.replay = replay
         self.recording = recording
         findings = ReplayFindings(recording: recording)
+        let dates = DateConvention.recorded(in: recording.session.metadata)
+        encoder = JSONValueEncoder(dates: dates)
+        changes = ChangeEncoder<State>(dates: dates)
         self.hintedThrough = replay.options.comparesWholeStates ? .min : hintedThrough
         if let entries {
             nextEntry = entries
@@ -303,7 +308,7 @@ struct ReplayRun<State: Codable, Action: Decodable, Effect: Encodable> {
     ///   back the same (a text written by another encoder): the caller then starts from the parsed
     ///   state, which names any problem.
     private mutating func startFromText(_ recorded: inout StateWalk, at entry: Entry) -> Bool {
-        guard let text = recorded.pendingKeyframeText, let decoded = try? JSONDecoder().decode(State.self, from: Data(text)) else {
+        guard let text = recorded.pendingKeyframeText, let decoded = try? JournalDate.decoder().decode(State.self, from: Data(text)) else {
             return false
         }
         guard let encoded = try? encodeStart(decoded) else { return false }

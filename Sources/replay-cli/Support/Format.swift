@@ -1,13 +1,15 @@
+import ActionLog
 import Foundation
 
 /// Formats values for people.
 enum Format {
-    /// `2026-11-21T06:30:12.345Z` (UTC)
+    /// `2026-11-21T06:30:12.345678Z` (UTC): as journals write dates (`JournalDate`), everywhere the
+    /// CLI shows a time; past the years 0001...9999 it writes, Foundation's ISO 8601 text.
     static func timestamp(_ date: Date) -> String {
-        timestampStyle.format(date)
+        JournalDate.text(date) ?? timestampStyle.format(date)
     }
 
-    /// A value made once: making a formatter per line was most of what `log --json` cost.
+    /// A value made once.
     private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// `1.234s`, `+0.012s`

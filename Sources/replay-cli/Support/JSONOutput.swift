@@ -23,7 +23,7 @@ enum JSONOutput {
         .number(String(value))
     }
 
-    /// A time as the CLI prints it: `2026-11-21T06:30:12.345Z`.
+    /// A time as journals write dates: `2026-11-21T06:30:12.345678Z` (see `Format.timestamp`).
     static func time(_ date: Date) -> JSONValue {
         .string(Format.timestamp(date))
     }

@@ -69,10 +69,11 @@ struct JSONValueEncoderTests {
         try expectSameAsJSONEncoder([Decimal(string: "-0.000001")!, Decimal(string: "1e30")!, 0, Decimal(string: "12345678901234567890.5")!])
     }
 
-    @Test("leaves: Date, Data, URL and Decimal as JSONEncoder writes them")
+    @Test("leaves: Date as journals write it, Data, URL and Decimal as JSONEncoder writes them")
     func leaves() throws {
         let encoder = JSONValueEncoder()
-        #expect(try encoder.encode(Date(timeIntervalSinceReferenceDate: 123.456)) == .number("123.456"))
+        #expect(try encoder.encode(Date(timeIntervalSinceReferenceDate: 123.456)) == .string("2001-01-01T00:02:03.456000Z"))
+        #expect(try JSONValueEncoder(dates: .referenceSeconds).encode(Date(timeIntervalSinceReferenceDate: 123.456)) == .number("123.456"))
         #expect(try encoder.encode(Data([1, 2, 3, 255])) == .string("AQID/w=="))
         #expect(try encoder.encode(Model.Everything().relativeURL) == .string("https://example.com/base/sub/page"))
         #expect(try encoder.encode(Decimal(string: "123.4500")!) == .number("123.45"))
