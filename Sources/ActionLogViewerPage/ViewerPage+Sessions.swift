@@ -18,13 +18,17 @@ extension ViewerPage {
             return node;
           }
           const pad = (n, width) => String(n).padStart(width || 2, "0");
-          // A time (seconds since 1970) in the browser's time zone: 2026-11-24 10:32:05.
-          function localTime(value) {
+          // A time (seconds since 1970) as every time ActionLog shows one: ISO 8601 in UTC with
+          // microseconds, 2026-11-24T10:32:05.123456Z.
+          function isoTime(value) {
             if (value === null || value === undefined) return "";
-            const date = new Date(Number(value) * 1000);
+            const micros = Math.round(Number(value) * 1e6);
+            if (!Number.isFinite(micros)) return "";
+            const millis = Math.floor(micros / 1000);
+            const date = new Date(millis);
             if (Number.isNaN(date.getTime())) return "";
-            return date.getFullYear() + "-" + pad(date.getMonth() + 1) + "-" + pad(date.getDate()) + " " +
-              pad(date.getHours()) + ":" + pad(date.getMinutes()) + ":" + pad(date.getSeconds());
+            const fraction = micros - Math.floor(micros / 1e6) * 1e6;
+            return date.toISOString().slice(0, 19) + "." + pad(fraction, 6) + "Z";
           }
           function seconds(value) {
             if (value === null || value === undefined) return "";
@@ -103,7 +107,7 @@ extension ViewerPage {
             meta.appendChild(document.createTextNode(" · #" + s.id));
             item.appendChild(meta);
             const when = el("div", "meta started");
-            when.appendChild(document.createTextNode("started " + localTime(s.startedAt)));
+            when.appendChild(document.createTextNode("started " + isoTime(s.startedAt)));
             if (s.appVersion !== null && s.appVersion !== undefined) {
               when.appendChild(document.createTextNode(" · app "));
               when.appendChild(bdi(s.appVersion, "app-version"));

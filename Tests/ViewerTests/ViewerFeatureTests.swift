@@ -220,11 +220,8 @@ extension BrowserTests {
         @Test("the sessions list shows each session's start time, app version and metadata")
         func sessionDetails() async throws {
             let path = try importJournal(featuresJSONL, named: "features", in: directory)
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone.current
-            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-            let started = formatter.string(from: Date(timeIntervalSince1970: 1_700_000_000))
+            // ISO 8601 in UTC with microseconds, as the CLI and the text form write times.
+            let started = "2023-11-14T22:13:20.000000Z"
             try await withServer(path) { server in
                 try await Browser.with { browser in
                     let page = try await browser.openViewer(server.url.absoluteString)

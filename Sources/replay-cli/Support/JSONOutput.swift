@@ -7,7 +7,7 @@ import Foundation
 /// - keys are camelCase;
 /// - `session` is a session's numeric id, `sessionName` its name, `seq` an entry's sequence number;
 /// - `file` is a path as given on the command line;
-/// - times (`time`, `startedAt`, `endedAt`) are ISO 8601 strings in UTC with milliseconds;
+/// - times (`time`, `startedAt`, `endedAt`) are ISO 8601 strings in UTC with microseconds, as journals write dates;
 /// - durations are whole nanoseconds, in keys that end in `Nanoseconds`; sizes are bytes, in keys
 ///   that say `bytes`;
 /// - a stream of entries (`log`) is JSON Lines, one object per line; everything else is one JSON
