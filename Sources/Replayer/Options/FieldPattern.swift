@@ -65,6 +65,21 @@ public struct FieldPattern: Hashable, Sendable, CustomStringConvertible, Express
         return true
     }
 
+    /// `text` read as one path, without wildcards (`cart.items[0]["a key"]`), as the CLI takes a
+    /// path where it names one field (`replay-cli why`); `nil` when it is not one.
+    package static func path(_ text: String) -> FieldPath? {
+        guard let components = parse(text) else { return nil }
+        var path = FieldPath()
+        for component in components {
+            switch component {
+            case .key(let key): path.components.append(.key(key))
+            case .index(let index): path.components.append(.index(index))
+            case .anyKey, .anyIndex: return nil
+            }
+        }
+        return path
+    }
+
     private static func parse(_ text: String) -> [Component]? {
         var components: [Component] = []
         var rest = Substring(text)

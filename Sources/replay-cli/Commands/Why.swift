@@ -1,6 +1,7 @@
 import ActionLog
 import ArgumentParser
 import CommandLineSupport
+import Replayer
 
 /// `replay-cli why FILE [--session S] PATH [--at N] [--value V] [--limit N] [--json]`: which entries
 /// changed the value at a path of the state.
@@ -117,38 +118,9 @@ struct Why: ParsableCommand {
     }
 
     /// `path` as a JSON Pointer: one already (`/a/0`, or empty for the root), or the dotted form
-    /// (`a.b[0]["a key"]`).
+    /// the other commands print (`a.b[0]["a key"]`), read as the Replayer reads a ``FieldPattern``, without wildcards.
     static func pointer(_ path: String) -> JSONPointer? {
         if path.isEmpty || path.hasPrefix("/") { return JSONPointer(path) }
-        var tokens: [String] = []
-        var rest = Substring(path)
-        while !rest.isEmpty {
-            if rest.hasPrefix("[") {
-                guard let close = rest.firstIndex(of: "]") else { return nil }
-                var inside = rest[rest.index(after: rest.startIndex)..<close]
-                if inside.hasPrefix("\"") {
-                    // A quoted key may hold "]": read to the closing quote that a "]" follows.
-                    guard let end = rest.range(of: "\"]")?.lowerBound else { return nil }
-                    inside = rest[rest.index(after: rest.startIndex)...end]
-                    guard case .string(let key)? = try? JSONValue(parsing: String(inside)) else { return nil }
-                    tokens.append(key)
-                    rest = rest[rest.index(end, offsetBy: 2)...]
-                } else {
-                    guard !inside.isEmpty, inside.allSatisfy(\.isASCII), inside.allSatisfy(\.isNumber) else { return nil }
-                    tokens.append(String(inside))
-                    rest = rest[rest.index(after: close)...]
-                }
-            } else {
-                if !tokens.isEmpty {
-                    guard rest.hasPrefix(".") else { return nil }
-                    rest = rest.dropFirst()
-                }
-                let end = rest.firstIndex { $0 == "." || $0 == "[" } ?? rest.endIndex
-                guard end > rest.startIndex else { return nil }
-                tokens.append(String(rest[..<end]))
-                rest = rest[end...]
-            }
-        }
-        return JSONPointer(tokens: tokens)
+        return FieldPattern.path(path).map(JSONPointer.init)
     }
 }
