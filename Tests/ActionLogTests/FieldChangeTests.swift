@@ -108,6 +108,14 @@ struct FieldChangeTests {
         #expect(beyond?.description == "cart.actionlog, session \(id): no action 9: the session has actions 0...8")
         let numbers = try journal.actionNumbers(in: id)
         #expect((0...6).map(numbers.action(ofEntry:)) == [0, 1, 2, 3, 4, 5, 8])
+        let negative = #expect(throws: ActionLogError.self) { try journal.seq(ofAction: .min, in: id) }
+        #expect(negative?.description == "cart.actionlog, session \(id): no action \(Int.min): the session has actions 0...8")
+        // Gaps whose counts a damaged file made huge add up without overflowing.
+        let huge = ActionNumbers(gaps: [(seq: 1, dropped: .max), (seq: 2, dropped: .max), (seq: 4, dropped: 3)], entryCount: 6)
+        #expect(huge.gapsBefore(3) == (count: 2, dropped: .max))
+        #expect(huge.gapsBefore(5) == (count: 1, dropped: 3))
+        #expect(huge.gapsBefore(1) == (count: 0, dropped: 0))
+        #expect(huge.action(ofEntry: 5) == .max)
     }
 
     @Test("a recorder keeps the index; a file without it is walked by readers, left unchanged, and indexed by the next writer")

@@ -23,16 +23,36 @@ package struct ActionNumbers: Sendable {
         }
     }
 
-    /// The action that produced entry `seq` (0 for entry 0): its number counting lost actions. For
-    /// a gap, the first action it lost.
-    package func action(ofEntry seq: Int) -> Int {
-        // The last gap at or before `seq`.
+    /// How many gaps are at or before entry `seq`: a binary search.
+    private func gapCount(through seq: Int) -> Int {
         var low = 0
         var high = gaps.count
         while low < high {
             let middle = (low + high) / 2
             if gaps[middle].seq <= seq { low = middle + 1 } else { high = middle }
         }
+        return low
+    }
+
+    /// The entries just before `seq` that are gaps, and the actions they lost: `seq - 1`, `seq - 2`, …
+    /// as long as each is a gap. What lies between entry `seq` and the last state known before it.
+    package func gapsBefore(_ seq: Int) -> (count: Int, dropped: Int) {
+        var index = gapCount(through: seq - 1) - 1
+        var count = 0
+        var dropped = 0
+        while index >= 0, gaps[index].seq == seq - 1 - count {
+            dropped = dropped.addingSaturating(gaps[index].dropped)
+            count += 1
+            index -= 1
+        }
+        return (count, dropped)
+    }
+
+    /// The action that produced entry `seq` (0 for entry 0): its number counting lost actions. For
+    /// a gap, the first action it lost.
+    package func action(ofEntry seq: Int) -> Int {
+        // The last gap at or before `seq`.
+        let low = gapCount(through: seq)
         guard low > 0 else { return seq }
         let gap = gaps[low - 1]
         if gap.seq == seq { return gap.firstAction }
@@ -48,6 +68,7 @@ package struct ActionNumbers: Sendable {
 
     /// Where action `number` is.
     package func place(ofAction number: Int) -> Place {
+        guard number >= 0 else { return .beyondEnd(actions: entryCount == 0 ? 0 : action(ofEntry: entryCount - 1)) }
         var offset = 0
         for gap in gaps {
             if number < gap.firstAction { break }
@@ -64,7 +85,7 @@ package struct ActionNumbers: Sendable {
 
 extension Int {
     /// `self + other`, or the nearest bound when that overflows: for counts read from a file.
-    fileprivate func addingSaturating(_ other: Int) -> Int {
+    func addingSaturating(_ other: Int) -> Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other > 0 ? .max : .min) : sum
     }

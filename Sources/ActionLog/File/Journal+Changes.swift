@@ -161,13 +161,8 @@ private struct FieldChangeSearch {
     /// The change entry `seq` made at the path, when it changed the value there and is one to list.
     private func decide(_ seq: Int, touched: [String], states: inout StateProbe) throws(ActionLogError) -> FieldChange? {
         // The state before: the last entry before `seq` that is not a gap.
-        var before = seq - 1
-        var dropped = 0
-        for gap in numbers.gaps.reversed() where gap.seq <= before {
-            guard gap.seq == before else { break }
-            dropped += gap.dropped
-            before -= 1
-        }
+        let (gaps, dropped) = numbers.gapsBefore(seq)
+        let before = seq - 1 - gaps
         guard before >= 0 else { return nil }
         let old = try states.state(at: before)?.value(at: path)
         guard let after = try states.state(at: seq) else { return nil }
@@ -191,7 +186,7 @@ private struct FieldChangeSearch {
         var newestFirst: [FieldChange] = []
         while let entry = try cursor.next(), entry.seq <= through {
             guard let touched = try tracker.advance(&states, past: entry) else {
-                if case .gap(let count, _) = entry.content { dropped += count } else { value = states.state?.value(at: path) }
+                if case .gap(let count, _) = entry.content { dropped = dropped.addingSaturating(count) } else { value = states.state?.value(at: path) }
                 continue
             }
             let old = value
