@@ -96,6 +96,29 @@ struct FieldChangeTests {
         #expect(found == [FieldChange(seq: 1, action: 1, label: "search", touchedPaths: [JSONPointer("/results")!], oldValue: "o3", newValue: "r3", droppedBefore: 0)])
     }
 
+    @Test("a path with hundreds of children (a history): the newest entries that added one, read in one statement")
+    func manyChildren() throws {
+        let path = directory.path("history.actionlog")
+        let time = Date(timeIntervalSince1970: 1_763_700_000)
+        let count = 300  // more children than are read one lookup each
+        var entries = [Entry(seq: 0, time: time, label: nil, action: nil, content: .keyframe(["history": []]), effect: nil)]
+        for seq in 1...count {
+            let added = JSONPatch(operations: [.add(path: JSONPointer("/history/\(seq - 1)")!, value: .number(String(seq)))])
+            entries.append(Entry(seq: seq, time: time, label: "post", action: ["post": .number(String(seq))], content: .delta(added), effect: nil))
+        }
+        let header = SessionHeader(
+            name: "history", startedAt: time, endedAt: time, status: .closed, libraryVersion: "0.1.0", appVersion: nil,
+            stateType: "Ledger", actionType: "LedgerAction", effectType: nil, metadata: [:], entryCount: count + 1, droppedCount: 0, lastEntryAt: time)
+        var remaining = entries[...]
+        let id = try Journal(path: path, mode: .readWrite).insert(session: header, file: "history.jsonl") { remaining.popFirst() }
+        let found = try Journal(path: path).changes(to: JSONPointer("/history")!, in: id, limit: 3)
+        #expect(found.map(\.seq) == [count, count - 1, count - 2])
+        #expect(found.map(\.touchedPaths) == [[JSONPointer("/history/\(count - 1)")!], [JSONPointer("/history/\(count - 2)")!], [JSONPointer("/history/\(count - 3)")!]])
+        let newest = try #require(found.first)
+        #expect(newest.newValue == .array((1...count).map { .number(String($0)) }))
+        #expect(try Journal(path: path).changes(to: JSONPointer("/history")!, in: id, through: 5).map(\.seq) == [5, 4, 3, 2, 1])
+    }
+
     @Test("action numbers count what a gap lost: the entry after action k, and an action a gap lost said by name")
     func actionNumbers() throws {
         let (journal, id) = try cartJournal()

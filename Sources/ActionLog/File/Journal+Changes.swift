@@ -108,7 +108,8 @@ private struct FieldChangeSearch {
         // A batch is decided with one walk from its oldest entry's keyframe: batches grow while they
         // find less than asked (a value that few entries became), so a search back through a whole
         // session costs one keyframe per 4,096 candidates, not one per few dozen.
-        var batchSize = Swift.max(32, 2 * limit)
+        // The first batch is what was asked for (most candidates are changes to list), a few more.
+        var batchSize = limit + 8
         while found.count < limit, upper >= 1 {
             defer { batchSize = Swift.min(4096, batchSize * 2) }
             let batch = try candidates(journal, session: session, paths: paths, through: upper, count: batchSize)
@@ -138,6 +139,10 @@ private struct FieldChangeSearch {
         }
     }
 
+    /// Beyond this many child paths, the children's rows are read in one statement rather than one
+    /// lookup each.
+    static let childrenReadApart = 256
+
     /// The newest `count` entries at or before `through` that touched one of `paths`, oldest first,
     /// each with what it touched: the newest rows of each path, merged.
     private func candidates(
@@ -149,11 +154,26 @@ private struct FieldChangeSearch {
                 SELECT seq FROM changes WHERE session_id = ?1 AND path_id = ?2 AND seq <= ?3 AND seq >= 1
                 ORDER BY seq DESC LIMIT ?4
                 """)
-            for path in paths {
+            // The path and its parents, one lookup each; its children too while they are few. Many
+            // children (a history of 100,000 lines, each its own path) are read in one statement,
+            // SQLite keeping the newest rows of them all.
+            let children = paths.filter { $0.path.hasPrefix(target + "/") }
+            let separately = children.count > Self.childrenReadApart ? paths.filter { !$0.path.hasPrefix(target + "/") } : paths
+            for path in separately {
                 for seq in try statement.rows([.integer(session), .integer(path.id), .integer(Int64(through)), .integer(Int64(count))], { Int(clamping: $0.int(0)) }) {
                     touched[seq, default: []].append(path.path)
                 }
             }
+            guard separately.count < paths.count else { return }
+            let together = try connection.cachedStatement("""
+                SELECT c.seq, p.path FROM change_paths p JOIN changes c ON c.session_id = ?1 AND c.path_id = p.id
+                WHERE p.path >= ?2 AND p.path < ?3 AND c.seq <= ?4 AND c.seq >= 1
+                ORDER BY c.seq DESC LIMIT ?5
+                """)
+            let rows = try together.rows([.integer(session), .text(target + "/"), .text(target + "0"), .integer(Int64(through)), .integer(Int64(count))]) {
+                (seq: Int(clamping: $0.int(0)), path: $0.text(1) ?? "")
+            }
+            for row in rows { touched[row.seq, default: []].append(row.path) }
         }
         return touched.keys.sorted(by: >).prefix(count).reversed().map { ($0, touched[$0, default: []].sorted()) }
     }
