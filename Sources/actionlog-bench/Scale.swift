@@ -255,20 +255,7 @@ private func measureReaders(_ session: ScaleSession, repeats: Int, timeLimit: Do
     }
     try sampled("diff A B (B−A ≤ 10)", pairs, session: session, timeLimit: timeLimit, into: &costs, cli: cli) { ["diff", file, "--session", id, String($0[0]), String($0[1])] }
 
-    // Field blame: `why` on a path every entry changes, one a few entries changed long ago, and (ledger)
-    // a path whose children every entry adds; the floor is a SELECT of the rows it lists.
-    for path in whyPaths[session.workload] ?? [] {
-        var runs: [ChildRun] = []
-        for _ in 0..<repeats {
-            runs.append(try runChild(cli, ["why", file, "--session", id, path, "--json"], output: .capture, timeLimit: timeLimit))
-        }
-        let listed = try whySeqs(runs.last?.output ?? "")
-        let floor = median(try (0..<3).map { _ in try selectRows(path: file, session: session.id, seqs: listed) })
-        costs.append(ReaderCost(
-            command: "why \(path) (\(listed.count) listed)", workload: session.workload, entries: entries,
-            time: median(runs.map(\.elapsed)), peakResident: runs.map(\.peakResidentBytes).max() ?? 0, floor: floor,
-            timedOut: runs.contains { $0.timedOut }))
-    }
+    costs += try measureWhy(session, repeats: repeats, timeLimit: timeLimit, cli: cli)
 
     let replays = try measure("Replay.run()", executable: ownExecutable().path, output: .capture) { _ in ["--replay-child", file, id, session.workload] }
     let expected = "\(session.actions) match"  // Replay counts the entries after the initial state.
@@ -333,43 +320,6 @@ func selectFloor(path: String, session: JournalSession.ID, from: Int, through: I
     let elapsed = start.duration(to: clock.now).seconds
     blackHole(checksum)
     return elapsed
-}
-
-/// The paths `why` is asked about, by workload: one every entry changes, one changed at the start only,
-/// and for the ledger the history, whose children every entry adds.
-private let whyPaths = [
-    "counter": ["/count"],
-    "ledger": ["/balanceCents", "/history/0/memo", "/history"],
-]
-
-/// The entries `why --json` listed.
-private func whySeqs(_ output: String) throws -> [Int] {
-    guard let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
-        let changes = object["changes"] as? [[String: Any]]
-    else { throw BenchError("why printed no changes: \(output.prefix(200))") }
-    return changes.compactMap { ($0["seq"] as? NSNumber)?.intValue }
-}
-
-/// Opens `path` on a bare sqlite3 connection and reads the rows of `seqs`, every byte of their texts:
-/// the least a reader listing those entries pays. Seconds.
-private func selectRows(path: String, session: JournalSession.ID, seqs: [Int]) throws -> Double {
-    let start = clock.now
-    let database = try Database(path: path, readOnly: true)
-    let query = try database.prepare("SELECT seq, kind, time, label, action, state, effect FROM entries WHERE session_id = ?1 AND seq = ?2")
-    var checksum = 0
-    for seq in seqs {
-        query.bind(1, Int(session))
-        query.bind(2, seq)
-        while try query.step() {
-            for column: Int32 in [1, 3, 4, 5, 6] {
-                guard let text = sqlite3_column_text(query.handle, column) else { continue }
-                checksum &+= UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(query.handle, column))).reduce(0) { $0 &+ Int($1) }
-            }
-        }
-        query.reset()
-    }
-    blackHole(checksum)
-    return start.duration(to: clock.now).seconds
 }
 
 /// The keyframe a state at `seq` is rebuilt from.
