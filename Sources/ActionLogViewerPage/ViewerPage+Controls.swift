@@ -106,7 +106,13 @@ extension ViewerPage {
                   await select(isFiltered() ? last : newest(), true);
                 }
               }
-            } catch (error) { showError(error); }
+              // A read that failed said so; the next that succeeds takes its message down.
+              if (ui.pollError !== null && $("message").textContent === ui.pollError) showError(null);
+              ui.pollError = null;
+            } catch (error) {
+              showError(error);
+              ui.pollError = $("message").textContent;
+            }
             finally { ui.polling = false; }
           }
           async function refreshSessions() {

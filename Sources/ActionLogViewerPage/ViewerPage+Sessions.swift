@@ -60,7 +60,7 @@ extension ViewerPage {
           // ---- State ----
           const ui = {
             sessions: [], older: null, session: null, rows: [], filter: "", next: null, end: 0,
-            selected: null, entryToken: 0, changedByToken: 0, windowToken: 0, loadingMore: false, polling: false,
+            selected: null, entryToken: 0, changedByToken: 0, windowToken: 0, loadingMore: false, polling: false, pollError: null,
             // Whether the window holds the last rows read of the session (new ones are appended to it),
             // and whether the selection follows the newest entry of a session still recording.
             atTail: false, follow: false,

@@ -93,5 +93,61 @@ extension BrowserTests {
                 }
             }
         }
+
+        @Test("a timeline read that fails while the sessions list learns of newer entries does not stop the paused timeline reading: once reads succeed, every entry appears, the message goes, and Jump to latest follows again")
+        func followsAfterFailedReadsWhileTheCountGrows() async throws {
+            let path = directory.path("blip.actionlog")
+            let recorder = try ShopRecorder(path: path, sessionName: "blip", initialState: Shop(), configuration: quietConfiguration())
+            let reduce = recorder.recording(reduceShop)
+            var state = Shop()
+            for index in 1...5 { _ = reduce(&state, .setNote("n\(index)")) }
+            recorder.flush()
+            try await withServer(path) { server in
+                try await Browser.with { browser in
+                    let page = try await browser.newPage(server.url.absoluteString)
+                    try await page.waitFor("document.body.dataset.loaded === 'true'")
+                    try await page.waitFor(selected(5))
+                    try await page.evaluate(recordSeenRows)
+                    // Paused, so that only polling reads the new rows (following reloads around the newest).
+                    try await page.click("#pause")
+                    try await page.waitFor("document.querySelector('#live').textContent === '● live, paused'")
+                    // The network drops every timeline read (the sessions list still loads) until the
+                    // test lets them through: the order of a poll and a sessions refresh is set by
+                    // the test, not by timers. The page must not take the list's larger count to
+                    // mean it has read those rows.
+                    try await page.evaluate("""
+                        window.__realFetch = window.fetch;
+                        window.__dropTimeline = true;
+                        window.__dropped = 0;
+                        window.fetch = (path, options) => {
+                          if (window.__dropTimeline && String(path).includes('/timeline')) {
+                            window.__dropped += 1;
+                            return Promise.reject(new TypeError('network connection lost'));
+                          }
+                          return window.__realFetch(path, options);
+                        };
+                        """)
+                    for index in 6...20 { _ = reduce(&state, .setNote("n\(index)")) }
+                    recorder.flush()
+                    // The sessions list says 21 entries and a timeline read has failed since.
+                    try await page.waitFor("document.querySelector('#sessions').textContent.includes('21 entries')", timeout: .seconds(60))
+                    let droppedThen = try #require(try await page.evaluate("window.__dropped")?.int)
+                    try await page.waitFor("window.__dropped > \(droppedThen)", timeout: .seconds(60))
+                    #expect(try await page.evaluate("document.querySelector('#message').textContent") == "network connection lost")
+                    #expect(try await page.evaluate("window.__seen.has(6)") == false)
+
+                    try await page.evaluate("window.__dropTimeline = false")
+                    try await page.waitFor("window.__seen.has(20)", timeout: .seconds(60))
+                    #expect(try await page.evaluate("[...window.__seen].sort((a, b) => a - b).join(',')") == .string((0...20).map(String.init).joined(separator: ",")))
+                    #expect(try await page.evaluate(shownSeq) == 5)
+                    try await page.waitFor("document.querySelector('#message').hidden")
+                    try await page.click("#latest")
+                    try await page.waitFor(selected(20))
+                    #expect(try await page.evaluate("document.querySelector('#live').textContent") == "● live, following")
+                    recorder.close()
+                    #expect(page.exceptions.isEmpty)
+                }
+            }
+        }
     }
 }
