@@ -18,6 +18,9 @@ let package = Package(
         // `@Recordable` on a service protocol writes its recording wrapper; a product of its own, as it
         // builds swift-syntax.
         .library(name: "ActionLogMacros", targets: ["ActionLogMacros"]),
+        // The team store: a journal's sessions pushed to PostgreSQL and read back (`replay-cli push`); a
+        // product of its own, so that an app embedding `ActionLog` does not link postgres-nio.
+        .library(name: "ActionLogPostgres", targets: ["ActionLogPostgres"]),
         .executable(name: "replay-cli", targets: ["replay-cli"]),
         // `swift run actionlog-demo`: records the example features into a journal and replays them.
         .executable(name: "actionlog-demo", targets: ["actionlog-demo"]),
@@ -28,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -70,10 +74,12 @@ let package = Package(
             name: "CommandLineSupport",
             dependencies: ["ActionLog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The team store on PostgreSQL: push, and the sessions read back into temporary journals.
+        .target(name: "ActionLogPostgres", dependencies: ["ActionLog", .product(name: "PostgresNIO", package: "postgres-nio")]),
         .executableTarget(
             name: "replay-cli",
             dependencies: [
-                "ActionLog", "Replayer", "ActionLogViewer", "CommandLineSupport",
+                "ActionLog", "Replayer", "ActionLogViewer", "CommandLineSupport", "ActionLogPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -86,7 +92,7 @@ let package = Package(
             ]
         ),
         // `swift run -c release actionlog-bench`: journaling cost against baselines measured in the same run.
-        .executableTarget(name: "actionlog-bench", dependencies: ["ActionLog", "Replayer", "CSQLite", "ActionLogViewer", "CPerfCounter"]),
+        .executableTarget(name: "actionlog-bench", dependencies: ["ActionLog", "Replayer", "CSQLite", "ActionLogViewer", "CPerfCounter", "ActionLogPostgres"]),
         // The benchmark's count of the instructions one thread retires (Linux perf events; none elsewhere).
         .target(name: "CPerfCounter"),
         // Test support: records until it is killed (`CrashDurabilityTests` SIGKILLs it).
@@ -146,6 +152,15 @@ let package = Package(
         .testTarget(
             name: "ReplayCLITests",
             dependencies: ["ActionLog", "ActionLogExamples", "ActionLogViewer", "HostileFileSupport", "replay-cli", "actionlog-demo"]
+        ),
+        // The team store against a real PostgreSQL server (`ACTIONLOG_TEST_POSTGRES_URL`, which
+        // `scripts/with-postgres` sets; skipped with a notice without it): the library and `replay-cli`.
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: [
+                "ActionLogPostgres", "ActionLog", "replay-cli", "actionlog-demo",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -15,6 +15,9 @@
 ///                                                      # (Backpressure.swift): max, p99, drops, memory, close; then a
 ///                                                      # growing ledger back to back (Overload.swift): gaps, file, replay
 /// swift build -c release && ./.build/release/actionlog-bench --scale   # only the readers at scale, full size
+/// swift build -c release && ./.build/release/actionlog-bench --postgres URL   # only the team store: push
+///                                                  # throughput beside a plain COPY and a file copy, state --at from
+///                                                  # the store beside the file (--long: 1,000,000 entries)
 /// swift run -c release actionlog-bench --viewer    # only the viewer's server (`replay-cli serve`) on the long
 ///                                                  # sessions (1,000,000 counter, 100,000 ledger entries)
 /// ```
@@ -84,6 +87,8 @@ var runs = 3
 var callerCostOnly = false
 var replayOnly = false
 var backpressureOnly = false
+var postgresOnly = false
+var postgresURL: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -94,6 +99,13 @@ while let argument = arguments.next() {
     case "--scale": scaleOnly = true
     case "--viewer": viewerOnly = true
     case "--replay": replayOnly = true
+    case "--postgres":
+        guard let value = arguments.next() else {
+            print("--postgres takes a server's URL (postgres://USER@HOST:PORT/DATABASE)")
+            exit(64)
+        }
+        postgresURL = value
+        postgresOnly = true
     case "--runs":
         guard let value = arguments.next().flatMap(Int.init), value > 0 else {
             print("--runs takes a positive number")
@@ -101,10 +113,10 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--viewer] [--replay] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--viewer] [--replay] [--postgres URL] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--viewer] [--replay] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--viewer] [--replay] [--postgres URL] [--runs N]")
         exit(64)
     }
 }
@@ -135,6 +147,12 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("a
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 if viewerOnly {
     runViewerSection(sizes: quick ? .quick : .full, directory: directory)
+    removeUnlessKept(directory)
+    print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
+    exit(0)
+}
+if postgresOnly {
+    runPostgresSection(url: postgresURL, entries: longSessions ? 1_000_000 : quick ? 10_000 : 100_000, repeats: runs, directory: directory)
     removeUnlessKept(directory)
     print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
     exit(0)
@@ -390,6 +408,10 @@ print()
 // MARK: - Readers at scale
 
 runScaleSection(sizes: quick ? .quick : .reduced, repeats: runs, directory: directory)
+
+// MARK: - The team store
+
+runPostgresSection(url: postgresBenchURL(nil), entries: quick ? 10_000 : 100_000, repeats: runs, directory: directory)
 
 // MARK: - Targets
 

@@ -14,7 +14,7 @@ struct ReplayCLI: AsyncParsableCommand {
             entry).
             """,
         version: "0.1.0",
-        subcommands: [Sessions.self, Log.self, StateCommand.self, Stats.self, Verify.self, Export.self, Import.self, Diff.self, Copy.self, Prune.self, Vacuum.self, Serve.self, Report.self, Why.self]
+        subcommands: [Sessions.self, Log.self, StateCommand.self, Stats.self, Verify.self, Export.self, Import.self, Diff.self, Copy.self, Prune.self, Vacuum.self, Serve.self, Report.self, Why.self, Push.self]
     )
 
     /// ArgumentParser's `main` with checked help output and `SIGPIPE`'s default action.

@@ -53,7 +53,7 @@ struct Diff: ParsableCommand {
                 return .object(members)
             }
             try JSONOutput.print(.object([
-                "file": .string(source.file),
+                "file": .string(source.shownFile),
                 "session": opened.shownID(session).map(JSONOutput.number) ?? .null,
                 "sessionName": .string(session.name),
                 "fromSeq": JSONOutput.number(from),

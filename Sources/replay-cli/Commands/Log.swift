@@ -89,6 +89,9 @@ struct Log: ParsableCommand {
             throw ValidationError(
                 "--follow follows a journal that an app records into; \(source.file.displayEscaped) is a session in text form (.jsonl), which nothing records into")
         }
+        if follow, source.isStore {
+            throw ValidationError("--follow follows a journal that an app records into; a team store holds closed sessions only (push sends them once closed)")
+        }
     }
 
     /// Whether `entry` is one the filters keep.

@@ -1,4 +1,5 @@
 import ActionLog
+import ActionLogPostgres
 import ArgumentParser
 import CommandLineSupport
 
@@ -10,15 +11,23 @@ struct Sessions: ParsableCommand {
             With --json it prints an array with one object per session: session (the id), sessionName, \
             status, entries, dropped, startedAt, endedAt, durationNanoseconds, stateType, actionType, \
             appVersion, libraryVersion. FILE may be a session's text form (.jsonl): its one session is \
-            listed without an id (ID -, session null), as import would store it.
+            listed without an id (ID -, session null), as import would store it. FILE may be a team \
+            store's URL (postgres://USER@HOST:PORT/DATABASE, see push): its complete sessions are listed \
+            oldest first, without ids (pass a session's uuid or name to --session of the other readers).
+
+            The filters keep the sessions that pass them all: --app-version, --since and --until (the \
+            start time), --name and --label (patterns: * any run of characters, ? one), --has-gaps.
 
             Examples:
               replay-cli sessions app.actionlog
               replay-cli sessions app.actionlog --json | jq '.[].sessionName'
+              replay-cli sessions postgres://ci@db.internal/actionlog --app-version 2.3 --since 2026-11-01 --has-gaps
             """
     )
 
     @OptionGroup var input: FileOptions
+
+    @OptionGroup var filters: SessionFilterOptions
 
     @Flag(help: "Print JSON for scripts.")
     var json = false
@@ -47,8 +56,18 @@ struct Sessions: ParsableCommand {
     }
 
     func run() throws {
-        let opened = try input.open()
+        let opened = try PostgresLocation.isURL(input.file)
+            ? OpenedFile(input.file, listing: try filters.filter()) : input.open()
         let journal = opened.journal
+        // A store's list was filtered by its query; a file's is filtered here, session by session.
+        let filter = try filters.filter()
+        let filtering = opened.store == nil && !filter.isEmpty
+        func walkSessions(in journal: Journal, _ body: (JournalSession) throws -> Void) throws -> SessionWalk {
+            try replay_cli.walkSessions(in: journal) { session in
+                if filtering, !(try filters.keeps(session, in: journal)) { return }
+                try body(session)
+            }
+        }
         var output = BufferedOutput()
         let walk: SessionWalk
         if json {

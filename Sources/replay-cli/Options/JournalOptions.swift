@@ -1,4 +1,5 @@
 import ActionLog
+import ActionLogPostgres
 import ArgumentParser
 import CommandLineSupport
 
@@ -13,7 +14,8 @@ struct JournalOptions: ParsableArguments {
 
     /// Opens the journal read-only.
     func open() throws -> Journal {
-        try reportingErrors { () throws(ActionLogError) in try Journal(path: file) }
+        try refuseStore(file)
+        return try reportingErrors { () throws(ActionLogError) in try Journal(path: file) }
     }
 }
 
@@ -39,8 +41,20 @@ struct FileOptions: ParsableArguments {
 
     /// Opens the file read-only: a text form is read into a temporary journal (``OpenedFile``).
     func open(keepingPath: Bool = false) throws -> OpenedFile {
-        try OpenedFile(file, keepingPath: keepingPath)
+        try refuseStore(file)
+        return try OpenedFile(file, keepingPath: keepingPath)
     }
+}
+
+/// Refuses a team store's URL for a command that reads files only, without repeating the URL (it
+/// may hold a password).
+func refuseStore(_ file: String) throws {
+    guard PostgresLocation.isURL(file) else { return }
+    Terminal.printError("""
+        a team store (postgres://…) where this command takes a file; sessions, log, state, diff, why, export and report read a store, \
+        and push sends sessions to one
+        """)
+    throw ExitCode(64)
 }
 
 /// `--session`: a session id, or the name of a session (the newest with that name). A number is an

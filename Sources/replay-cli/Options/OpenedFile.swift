@@ -1,4 +1,5 @@
 import ActionLog
+import ActionLogPostgres
 import ArgumentParser
 import CommandLineSupport
 import Foundation
@@ -27,6 +28,8 @@ final class OpenedFile {
     let journal: Journal
     /// The path of the text form given, as given; `nil` for a journal.
     let textForm: String?
+    /// The team store given (a `postgres://` URL), as messages name it (without its password); `nil` for a file.
+    let store: String?
     /// The directory of the temporary journal while it still has its path.
     private let temporaryDirectory: String?
 
@@ -34,7 +37,26 @@ final class OpenedFile {
     ///
     /// - Parameter keepingPath: whether ``journal``'s path must name the journal until this goes
     ///   away (for a reader that opens the path again).
-    init(_ path: String, keepingPath: Bool = false) throws {
+    /// - Parameters:
+    ///   - keepingPath: whether ``journal``'s path must name the journal until this goes away (for
+    ///     a reader that opens the path again).
+    ///   - session: for a team store's URL, the session to read (`--session`); with `listing`, none.
+    ///   - listing: for a team store's URL, read the list of sessions `listing` keeps instead of one session.
+    init(_ path: String, keepingPath: Bool = false, session: String? = nil, listing: SessionFilter? = nil) throws {
+        if PostgresLocation.isURL(path) {
+            let (journal, directory, name) = try Self.readStore(path, session: session, listing: listing)
+            self.journal = journal
+            textForm = nil
+            store = name
+            if keepingPath {
+                temporaryDirectory = directory
+            } else {
+                Self.remove(directory, journal: journal.path)
+                temporaryDirectory = nil
+            }
+            return
+        }
+        store = nil
         guard RecordedSession.isTextFormPath(path) else {
             journal = try reportingErrors { () throws(ActionLogError) in try Journal(path: path) }
             textForm = nil
@@ -56,6 +78,7 @@ final class OpenedFile {
     init(journal: Journal) {
         self.journal = journal
         textForm = nil
+        store = nil
         temporaryDirectory = nil
     }
 
@@ -66,10 +89,10 @@ final class OpenedFile {
     /// Whether the file given is a text form.
     var isTextForm: Bool { textForm != nil }
 
-    /// The session's id as output shows it: `nil` for a text form, whose session has no id (its
-    /// id in the temporary journal means nothing outside it).
+    /// The session's id as output shows it: `nil` for a text form or a team store, whose sessions
+    /// have no id (their ids in the temporary journal mean nothing outside it).
     func shownID(_ session: JournalSession) -> JournalSession.ID? {
-        isTextForm ? nil : session.id
+        isTextForm || store != nil ? nil : session.id
     }
 
     /// How messages name the session: `session 3 "checkout"`, or `session "checkout"` for a text
@@ -81,7 +104,12 @@ final class OpenedFile {
     /// The session `--session` names (``SessionOptions/resolve(in:)``); a text form holds one
     /// session, which `--session` may name by its name.
     func resolve(_ session: String?) throws -> JournalSession {
+        // A team store's session was chosen when it was read: the temporary journal holds it alone.
         var options = SessionOptions()
+        if store != nil {
+            options.session = nil
+            return try options.resolve(in: journal)
+        }
         // A text form's one session is named by its name only: its id in the temporary journal means nothing.
         options.session = isTextForm ? nil : session
         guard isTextForm else { return try options.resolve(in: journal) }
@@ -109,17 +137,7 @@ final class OpenedFile {
     /// Reads the text form at `path` into a new journal in a new private directory; returns the
     /// journal, opened read-only, and the directory.
     private static func readTextForm(_ path: String) throws -> (Journal, String) {
-        let template = FileManager.default.temporaryDirectory.appendingPathComponent("replay-cli.XXXXXX").path
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else {
-            let reason = String(cString: strerror(errno))
-            return try reportingErrors { () throws(ActionLogError) in
-                throw ActionLogError(
-                    .fileSystem, file: JournalFile.displayName(path),
-                    reason: "cannot make a temporary directory to read it into (\(template)): \(reason)")
-            }
-        }
-        let directory = String(cString: made)
+        let directory = try makeTemporaryDirectory(for: JournalFile.displayName(path))
         let url = URL(fileURLWithPath: path)
         let journalPath = directory + "/" + url.lastPathComponent
         let progress = ProgressLine("read", total: nil, unit: "entries")
@@ -162,8 +180,21 @@ final class OpenedFile {
         }
     }
 
+    /// A new private directory in the temporary directory, for the temporary journal of `file`.
+    static func makeTemporaryDirectory(for file: String) throws -> String {
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("replay-cli.XXXXXX").path
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else {
+            let reason = String(cString: strerror(errno))
+            return try reportingErrors { () throws(ActionLogError) in
+                throw ActionLogError(.fileSystem, file: file, reason: "cannot make a temporary directory to read it into (\(template)): \(reason)")
+            }
+        }
+        return String(cString: made)
+    }
+
     /// Removes the temporary journal, its companions and its directory.
-    private static func remove(_ directory: String, journal: String) {
+    static func remove(_ directory: String, journal: String) {
         for suffix in [""] + JournalFile.companionSuffixes { unlink(journal + suffix) }
         rmdir(directory)
     }

@@ -1,4 +1,5 @@
 import ActionLog
+import ActionLogPostgres
 import ArgumentParser
 import CommandLineSupport
 import Foundation
@@ -8,14 +9,14 @@ import Foundation
 /// and so may a journal: then `--session` can be left out.
 struct SessionFileOptions: ParsableArguments {
     @Argument(
-        help: ArgumentHelp("A journal (.actionlog), or a session in text form (.jsonl).", valueName: "file"),
+        help: ArgumentHelp("A journal (.actionlog), a session in text form (.jsonl), or a team store (postgres://...).", valueName: "file"),
         completion: .file(extensions: ["actionlog", "jsonl"]))
     var file: String
 
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The session: its id, or its name (the newest session of that name). Not needed when the file holds one session.",
+            "The session: its id (in a team store, its uuid), or its name (the newest session of that name). Not needed when the file holds one session.",
             valueName: "id")
     )
     var session: String?
@@ -27,6 +28,15 @@ struct SessionFileOptions: ParsableArguments {
     /// Whether `file` is a session's text form, by its extension.
     var isTextForm: Bool { RecordedSession.isTextFormPath(file) }
 
+    /// Whether `file` is a team store's URL (`postgres://`).
+    var isStore: Bool { PostgresLocation.isURL(file) }
+
+    /// The file as output names it: a team store's URL without its password.
+    var shownFile: String {
+        guard isStore else { return file }
+        return (try? PostgresLocation(url: file).description) ?? "postgres://…"
+    }
+
     /// The file, opened (a text form read into a temporary journal, see ``OpenedFile``), and the
     /// session `--session` names in it.
     ///
@@ -34,7 +44,7 @@ struct SessionFileOptions: ParsableArguments {
     ///   - keepingPath: whether the journal's path must name it while the result lives.
     ///   - requiringEntries: whether a session without entries is refused (``requireEntries(_:in:)``).
     func open(keepingPath: Bool = false, requiringEntries: Bool = true) throws -> (file: OpenedFile, session: JournalSession) {
-        let opened = try OpenedFile(file, keepingPath: keepingPath)
+        let opened = try OpenedFile(file, keepingPath: keepingPath, session: session)
         let resolved = try opened.resolve(session)
         if requiringEntries { try requireEntries(resolved, in: opened.journal) }
         return (opened, resolved)
