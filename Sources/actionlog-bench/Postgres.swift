@@ -85,17 +85,12 @@ func runPostgresSection(url: String?, entries: Int, repeats: Int, directory: Str
     print()
 }
 
-private func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-}
-
 /// Seconds for a plain `COPY` of the session's entry rows, on a connection of its own.
 private func measurePlainCopy(url: String, journal: Journal, session: JournalSession.ID) throws -> Double {
     try waitingFor { () async throws(ActionLogError) -> Double in
         let store = try await PostgresStore.connect(url: url)
         let start = ContinuousClock.now
-        do {
+        do throws(ActionLogError) {
             _ = try await store.plainCopy(journal, session: session)
         } catch {
             await store.close()

@@ -79,8 +79,8 @@ final class Child: @unchecked Sendable {
     init(_ program: String, _ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) throws {
         output = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
         errors = directory.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.executableURL = try binary(program)
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -116,13 +116,14 @@ func insertLongSession(named name: String, entries count: Int, into path: String
     let header = SessionHeader(
         name: name, startedAt: time.addingTimeInterval(Double(count)), endedAt: time.addingTimeInterval(Double(count) + 1), status: .closed,
         libraryVersion: "0.1.0", appVersion: "2.3", stateType: "Counter", actionType: "Action", effectType: nil, metadata: [:],
-        entryCount: count, droppedCount: count / 10_000 * 2, lastEntryAt: nil)
+        entryCount: count, droppedCount: max(0, count - 1) / 10_000 * 2, lastEntryAt: nil)
     _ = try Journal(path: path, mode: .readWrite).insert(session: header, file: "\(name).jsonl") { () throws(ActionLogError) -> Entry? in
         guard seq < count else { return nil }
         defer { seq += 1 }
         let at = time.addingTimeInterval(Double(seq) / 1000)
-        if seq == 0 {
-            return Entry(seq: 0, time: at, label: nil, action: nil, content: .keyframe(["count": 0, "note": "tab\there\nline \\ end"]), effect: nil)
+        // The entry after a gap is a keyframe, as a recorder writes it.
+        if seq == 0 || seq % 10_000 == 1 {
+            return Entry(seq: seq, time: at, label: seq == 0 ? nil : "add", action: seq == 0 ? nil : ["add": 1], content: .keyframe(["count": .number(String(seq)), "note": "tab\there\nline \\ end"]), effect: nil)
         }
         if seq % 10_000 == 0 {
             return Entry(seq: seq, time: at, label: nil, action: nil, content: .gap(dropped: 2, note: "2 actions dropped"), effect: nil)
