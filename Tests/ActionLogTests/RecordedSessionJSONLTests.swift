@@ -92,7 +92,8 @@ struct RecordedSessionJSONLTests {
         for line in lines.dropLast() {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "every line is a JSON object: \(line)")
         }
-        #expect(lines[0].hasPrefix(#"{"actionlog":"session","format":1,"name":"shelf","status":"closed","startedAt":"#))
+        let uuid = recorded.session.uuid.uuidString.lowercased()
+        #expect(lines[0].hasPrefix(#"{"actionlog":"session","format":1,"name":"shelf","uuid":"\#(uuid)","status":"closed","startedAt":"#))
         #expect(lines[0].hasSuffix(#","libraryVersion":"\#(ActionLogLibrary.version)","appVersion":"1.0 (7)","stateType":"ActionLogTests.Shelf","actionType":"ActionLogTests.ShelfAction","effectType":"ActionLogTests.ShelfEffect","dropped":1,"metadata":{"actionlog.dates":"iso8601","device":"test","locale":"fr_FR"}}"#))
         #expect(lines[6].hasPrefix(#"{"seq":5,"kind":"gap","time":"#))
         #expect(lines[6].hasSuffix(#","dropped":1,"note":"1 actions dropped: the writer fell behind"}"#))
@@ -105,9 +106,11 @@ struct RecordedSessionJSONLTests {
         let first = try Journal(path: copyPath, mode: .readWrite).insert(parsed)
         let again = try Journal(path: copyPath).recordedSession(first).jsonl()
         #expect(again == text)
-        let second = try Journal(path: copyPath, mode: .readWrite).insert(RecordedSession(jsonl: again, file: "again.jsonl"))
-        #expect(second == first + 1)
-        #expect(try Journal(path: copyPath).recordedSession(second).jsonl() == text)
+        // The same session again: refused, naming the session that has its uuid.
+        #expect(throws: ActionLogError(.invalidArgument, file: "copy.actionlog", session: first, reason: #"holds this session already: "shelf" has the uuid \#(uuid)"#)) {
+            try Journal(path: copyPath, mode: .readWrite).insert(RecordedSession(jsonl: again, file: "again.jsonl"))
+        }
+        #expect(try Journal(path: copyPath).sessions().count == 1)
         #expect(try Journal(path: copyPath).verify().isValid)
         // Every state reads back the same from the copy.
         for entry in recorded.entries where entry.kind != .gap {
@@ -202,7 +205,7 @@ struct RecordedSessionJSONLTests {
         }
         let session = SessionHeader(name: "times", startedAt: times[1], endedAt: times[7], status: .closed, libraryVersion: "0.1.0",
             appVersion: nil, stateType: "T", actionType: "A", effectType: nil, metadata: [:],
-            entryCount: entries.count, droppedCount: 0, lastEntryAt: nil
+            entryCount: entries.count, droppedCount: 0, lastEntryAt: nil, storedUUID: UUID()
         )
         let recorded = RecordedSession(session: session, entries: entries, source: .textFile("times.jsonl"))
         let text = recorded.jsonl()
@@ -211,8 +214,9 @@ struct RecordedSessionJSONLTests {
             current = try RecordedSession(jsonl: current, file: "times.jsonl").jsonl()
             #expect(current == text, "text round trip \(round)")
         }
-        let path = directory.path("times.actionlog")
         for round in 0..<3 {
+            // A journal each: one journal holds a session (a uuid) once.
+            let path = directory.path("times-\(round).actionlog")
             let id = try Journal(path: path, mode: .readWrite).insert(RecordedSession(jsonl: current, file: "times.jsonl"))
             current = try Journal(path: path).recordedSession(id).jsonl()
             #expect(current == text, "journal round trip \(round)")

@@ -206,13 +206,19 @@ struct PinnedHostileTests {
         ]
     }
 
+    /// A finding with SQLite's page numbers as `N`.
+    static func withoutPageNumbers(_ finding: String) -> String {
+        finding.replacing(/[Pp]age \d+/) { match in match.output.first == "P" ? "Page N" : "page N" }
+    }
+
     @Test("handler records whose index answers an earlier entry: verify finishes, naming it, instead of reading the same windows for ever")
     func handlerIndexOutOfOrder() throws {
         let path = try journal("handler-index.actionlog", Self.descendingIndex(
             "handlers", columns: "session_id INTEGER NOT NULL, seq NOT NULL, started INTEGER NOT NULL",
             primaryKey: "session_id, seq DESC", session: 2, seqs: 1...12, texts: 13, rest: "0"))
-        #expect(try findings(path) == [
-            "SQLite integrity check: *** in database main ***\\u{A}2nd reference to page 11\\u{A}Page 4 is never used",
+        // Which pages SQLite names depends on the file's layout (its tables and indexes), not on the damage.
+        #expect(try findings(path).map(Self.withoutPageNumbers) == [
+            "SQLite integrity check: *** in database main ***\\u{A}2nd reference to page N\\u{A}Page N is never used",
             "session 2: a handler's seq holds text, not an integer",
             "session 2, entry 12: the handler records are out of order: the first from entry 4096 on is entry 12; the file's index is damaged",
         ])
@@ -234,8 +240,8 @@ struct PinnedHostileTests {
         let found = try findings(path)
         #expect(found.count == 526)
         #expect(Set(found).count == found.count)
-        #expect(Array(found.prefix(5)) == [
-            "SQLite integrity check: *** in database main ***\\u{A}2nd reference to page 11\\u{A}Page 3 is never used",
+        #expect(Array(found.prefix(5)).map(Self.withoutPageNumbers) == [
+            "SQLite integrity check: *** in database main ***\\u{A}2nd reference to page N\\u{A}Page N is never used",
             "session 1: an entry's sequence number is stored as text, not as an integer",
             "session 1, entry 1: missing: entries 1...598 are not in the file",
             "session 1, entry 598: out of order: entry 600 was expected",

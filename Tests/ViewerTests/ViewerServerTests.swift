@@ -44,7 +44,7 @@ struct ViewerServerTests {
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "application/json; charset=utf-8")
             #expect(response.body == #"""
-                {"damaged":[],"file":"cart.actionlog","older":null,"sessions":[{"actionType":"Cart.Action","appVersion":"2.1","dropped":2,"duration":2.000000,"entries":7,"id":"1","lastEntryAt":1002.000000,"metadata":{},"metadataTooLarge":false,"name":"cart <b>","startedAt":1000.000000,"stateType":"Cart","status":"closed"}]}
+                {"damaged":[],"file":"cart.actionlog","older":null,"sessions":[{"actionType":"Cart.Action","appVersion":"2.1","dropped":2,"duration":2.000000,"entries":7,"id":"1","lastEntryAt":1002.000000,"metadata":{},"metadataTooLarge":false,"name":"cart <b>","startedAt":1000.000000,"stateType":"Cart","status":"closed","uuid":"\#(derivedCartUUID)"}]}
                 """#)
         }
     }

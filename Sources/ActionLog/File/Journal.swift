@@ -35,6 +35,8 @@ public final class Journal: Sendable {
     /// The file name used in error messages.
     package let fileName: String
     private let connection: GuardedConnection
+    /// Whether the file's `sessions` table has been seen to have the `uuid` column.
+    private let hasSessionUUIDs = Locked(false)
 
     /// Opens the journal at `path`.
     ///
@@ -91,13 +93,25 @@ public final class Journal: Sendable {
 
     // MARK: - Sessions
 
-    private static let sessionColumns = """
+    private static func sessionColumns(uuid: Bool) -> String {
+        """
         SELECT s.id, s.name, s.started_at, s.ended_at, s.status, s.library_version, s.app_version,
                s.state_type, s.action_type, s.effect_type, s.metadata, s.dropped,
                (SELECT max(seq) + 1 FROM entries e WHERE e.session_id = s.id),
-               (SELECT time FROM entries e WHERE e.session_id = s.id ORDER BY seq DESC LIMIT 1)
+               (SELECT time FROM entries e WHERE e.session_id = s.id ORDER BY seq DESC LIMIT 1),
+               \(uuid ? "s.uuid" : "NULL")
         FROM sessions s
         """
+    }
+
+    /// The query of session rows, with the `uuid` column once the file has it. A file may gain it
+    /// while open (a newer writer opens it), so a file without it is asked again each time.
+    private func sessionColumns(_ connection: Connection) throws -> String {
+        if hasSessionUUIDs.withLock({ $0 }) { return Self.sessionColumns(uuid: true) }
+        let has = try Schema.hasSessionUUIDs(connection)
+        if has { hasSessionUUIDs.withLock { $0 = true } }
+        return Self.sessionColumns(uuid: has)
+    }
     // The count and the last time come from the session's last entry, found through the primary
     // key (session_id, seq): two b-tree descents, not a scan of the session. Sequence numbers are
     // gapless (a loss is a `gap` entry), so the last seq + 1 is the count; a file whose numbers have
@@ -153,7 +167,7 @@ public final class Journal: Sendable {
         where condition: String, _ id: JournalSession.ID, limit: Int
     ) throws(ActionLogError) -> [(id: JournalSession.ID, row: Result<JournalSession, ActionLogError>)] {
         try read { connection in
-            try connection.cachedStatement(Self.sessionColumns + " WHERE " + condition + " LIMIT ?2")
+            try connection.cachedStatement(try sessionColumns(connection) + " WHERE " + condition + " LIMIT ?2")
                 .rows([.integer(id), .integer(Int64(Swift.max(0, limit)))], expected: Swift.max(0, limit)) { row in
                     do {
                         return (row.int(0), .success(try self.session(from: row)))
@@ -196,7 +210,7 @@ public final class Journal: Sendable {
     /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/sessionNotFound`` when there is none.
     public func session(_ id: JournalSession.ID) throws(ActionLogError) -> JournalSession {
         let found = try read(session: id) { connection in
-            try connection.prepare(Self.sessionColumns + " WHERE s.id = ?1").firstRow([.integer(id)]) { try self.session(from: $0) }
+            try connection.prepare(try sessionColumns(connection) + " WHERE s.id = ?1").firstRow([.integer(id)]) { try self.session(from: $0) }
         }
         guard let found else {
             throw ActionLogError(.sessionNotFound, file: fileName, session: id, reason: "no such session")
@@ -258,8 +272,18 @@ public final class Journal: Sendable {
             metadata: metadata,
             entryCount: Int(row.int(12)),
             droppedCount: Int(row.int(11)),
-            lastEntryAt: lastEntryAt
+            lastEntryAt: lastEntryAt,
+            storedUUID: try storedUUID(row.text(14), session: id)
         ))
+    }
+
+    /// The session's stored id, `nil` when it has none; a text that is no UUID is damage, named.
+    private func storedUUID(_ text: String?, session id: JournalSession.ID) throws(ActionLogError) -> UUID? {
+        guard let text else { return nil }
+        guard let uuid = UUID(uuidString: text) else {
+            throw ActionLogError(.corrupt, file: fileName, session: id, reason: "the session's uuid \(JSONValue.string(String(text.prefix(40))).canonicalText)\(text.count > 40 ? "…" : "") is not a UUID")
+        }
+        return uuid
     }
 
     /// Persists `interrupted` for sessions left `recording` by a recorder that no longer runs.

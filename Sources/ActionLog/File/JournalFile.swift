@@ -306,7 +306,12 @@ package enum JournalFile {
     private static func addMissingAdditions(_ connection: Connection) throws {
         let names = Schema.additionNames.map { "'\($0)'" }.joined(separator: ", ")
         let present = try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name IN (\(names))") ?? 0
-        guard present < Schema.additionNames.count else { return }
-        try connection.transaction { try connection.execute(Schema.additions) }
+        let hasUUIDs = try Schema.hasSessionUUIDs(connection)
+        guard present < Schema.additionNames.count || !hasUUIDs else { return }
+        try connection.transaction {
+            try connection.execute(Schema.additions)
+            // Asked again inside the transaction: another writer may have added it since.
+            if try !Schema.hasSessionUUIDs(connection) { try connection.execute(Schema.sessionUUIDColumn) }
+        }
     }
 }

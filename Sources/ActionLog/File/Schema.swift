@@ -117,6 +117,21 @@ enum Schema {
     /// The names ``additions`` creates, to tell whether a file has them all.
     static let additionNames = ["change_paths", "changes", "change_index", "entries_gaps"]
 
+    /// The column added to `sessions` after version 2, without a version bump either: each session's
+    /// globally unique id (``SessionHeader/uuid``), a UUID in lowercase text. `NULL` in the rows of a
+    /// session recorded before it existed (or by an older ActionLog since), whose id is derived from
+    /// its header when read. Not unique: two files' copies of one old recording imported into one
+    /// journal derive the same id; an import or copy refuses a session whose id is there already.
+    static let sessionUUIDColumn = """
+        ALTER TABLE sessions ADD COLUMN uuid TEXT;
+        CREATE INDEX IF NOT EXISTS sessions_uuid ON sessions (uuid);
+        """
+
+    /// Whether the journal's `sessions` table has the `uuid` column.
+    static func hasSessionUUIDs(_ connection: Connection) throws -> Bool {
+        try connection.scalarInt("SELECT count(*) FROM pragma_table_info('sessions') WHERE name = 'uuid'") == 1
+    }
+
     /// Each table of a journal and its primary key, in order: what a reader relies on to read a page
     /// of rows by key. A table of the version the file declares that is missing is left to the
     /// statements that read it, which name it.

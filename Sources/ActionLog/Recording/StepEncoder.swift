@@ -156,12 +156,13 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         do {
             (sessionID, lock) = try connection.transaction {
                 try connection.prepare("""
-                    INSERT INTO sessions (name, started_at, status, library_version, app_version, state_type, action_type, effect_type, metadata)
-                    VALUES (?1, ?2, 'recording', ?3, ?4, ?5, ?6, ?7, ?8)
+                    INSERT INTO sessions (name, started_at, status, library_version, app_version, state_type, action_type, effect_type, metadata, uuid)
+                    VALUES (?1, ?2, 'recording', ?3, ?4, ?5, ?6, ?7, ?8, ?9)
                     """).execute([
                         .text(session.name), .real(startedAt.timeIntervalSince1970), .text(ActionLogLibrary.version),
                         .optional(session.appVersion), .text(session.stateType), .text(session.actionType),
                         .optional(session.effectType), .text(session.metadata.canonicalText),
+                        .text(UUID().uuidString.lowercased()),
                     ])
                 let id = connection.lastInsertedRowID
                 // Locked before the session is committed: a writer opening the journal in between

@@ -143,6 +143,8 @@ struct SessionBuilder {
 extension SessionHeader {
     /// The header of a golden written by this library with today's types.
     func rewritten<State, Action, Effect>(for _: State.Type, _: Action.Type, _: Effect.Type, entries: [Entry]) -> SessionHeader {
+        // The same session, re-recorded: it keeps its stored id, and a golden that has none (one
+        // recorded by `record`, whose text stays free of an id that would only churn) still has none.
         var header = self
         if status == .recording { header.status = .interrupted }
         header.libraryVersion = ActionLogLibrary.version
