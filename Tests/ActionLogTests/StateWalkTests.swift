@@ -85,7 +85,7 @@ struct StateWalkTests {
     }
 
     @Test("every broken rule is named by file, session and entry, and the walk goes on after it")
-    func rules() {
+    func rules() throws {
         #expect(Self.problems([Self.delta(0, [])]) == [
             "a.actionlog, session 1, entry 0: entry 0 must be a keyframe holding the initial state and no action",
         ])
@@ -93,6 +93,15 @@ struct StateWalkTests {
         #expect(Self.problems([Self.keyframe(0, [:], action: nil), Self.gap(1, dropped: 1), Self.delta(2, [.remove(path: JSONPointer(tokens: ["gone"]))])], dropped: 1) == [
             #"a.actionlog, session 1, entry 2: the delta does not apply: operation 0 (remove /gone): no member "gone""#,
         ])
+        // A gap out of place: the state before it is unknown, even a keyframe left unparsed, and the delta after it is passed over.
+        var deferred = StateWalk(file: "a.actionlog", session: 1)
+        var deferredProblems: [String] = []
+        try deferred.advance(past: Self.keyframe(0, .null, action: nil), keyframeText: Array(#"{"count":5}"#.utf8))
+        for entry in [Self.gap(2, dropped: 1), Self.delta(3, [Self.set(6)])] {
+            do { try deferred.advance(past: entry) } catch { deferredProblems.append(error.description) }
+        }
+        #expect(deferredProblems == ["a.actionlog, session 1, entry 1: missing: the entry is not in the file"])
+        #expect(deferred.state == nil)
         // After an error, the state before a gap is unknown too: the delta after it is passed over.
         #expect(Self.problems([Self.keyframe(0, ["count": 0], action: nil), Self.delta(1, [.remove(path: JSONPointer(tokens: ["gone"]))]), Self.gap(2, dropped: 1), Self.delta(3, [Self.set(3)])], dropped: 1) == [
             #"a.actionlog, session 1, entry 1: the delta does not apply: operation 0 (remove /gone): no member "gone""#,

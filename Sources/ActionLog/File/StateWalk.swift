@@ -165,9 +165,9 @@ package struct StateWalk: Sendable {
             state = current
             return patch
         case .gap(let dropped, _):
-            // Kept for the delta after the gap; `lost` stays as it is: after an error, the state
-            // before the gap is unknown too, and the deltas after it are passed over.
-            beforeGap = state.map(Known.parsed) ?? pending.map { Known.text(seq: $0.seq, text: $0.text) } ?? acrossGap
+            // Kept for the delta after the gap, unless an error (this entry's place among them) left
+            // it unknown; `lost` stays as it is, so that the deltas after the gap are then passed over.
+            beforeGap = lost ? nil : state.map(Known.parsed) ?? pending.map { Known.text(seq: $0.seq, text: $0.text) } ?? acrossGap
             state = nil
             if entry.seq == 0, !resuming, orderProblem == nil {
                 beforeGap = nil
