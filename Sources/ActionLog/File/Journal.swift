@@ -417,7 +417,8 @@ public final class Journal: Sendable {
     }
 
     /// The entries `state(at:in:)` needs, for `?1` the session and `?2` the entry, newest first: read
-    /// until the first keyframe (or the entry itself, when it is a gap). The primary key (session_id, seq) serves it without sorting.
+    /// until the first keyframe (or the entry itself, when it is a gap). The primary key (session_id,
+    /// seq) serves it without sorting.
     private static let stateChainQuery = """
         SELECT seq, kind, state, dropped FROM entries
         WHERE session_id = ?1 AND seq <= ?2

@@ -21,8 +21,9 @@
 /// the recorder stores what changed since the last state it stored, lost actions and all (a
 /// journal of schema version 2 or older has a keyframe there, which needs nothing before it);
 /// rebuilding stays within `JSONPatch.Bounds` (no nesting deeper than ``JSONValue/maximumDepth``,
-/// no growth by `copy` past four times the bytes stored since the keyframe, or 1 MiB); gaps lose at least one action each, and add up to the session's dropped
-/// count. Sequence numbers and counts are checked before any arithmetic.
+/// no growth by `copy` past four times the bytes stored since the keyframe, or 1 MiB); gaps lose at
+/// least one action each, and add up to the session's dropped count. Sequence numbers and counts
+/// are checked before any arithmetic.
 ///
 /// After an error, the walk can go on, as ``Journal/verify()`` does to report every problem: the
 /// state is unknown, and deltas are passed over without a second report until the next keyframe.
@@ -119,7 +120,7 @@ package struct StateWalk: Sendable {
         // delta after the gap).
         let pending = pendingKeyframe
         pendingKeyframe = nil
-        let acrossGap = beforeGap
+        var acrossGap = beforeGap
         beforeGap = nil
         switch entry.content {
         case .keyframe(let full):
@@ -141,10 +142,12 @@ package struct StateWalk: Sendable {
                 // The delta needs the keyframe before it: parsed now, an error naming the keyframe.
                 try resolve(pending)
             }
-            if state == nil, let acrossGap {
-                // After a gap: the state before the gap, which the delta patches.
-                switch acrossGap {
-                case .parsed(let known): state = known
+            if state == nil, let known = acrossGap {
+                // After a gap: the state before the gap, which the delta patches. Released here, so
+                // that `state` holds the only reference while the patch changes it in place.
+                acrossGap = nil
+                switch known {
+                case .parsed(let value): state = value
                 case .text(let seq, let text): try resolve((seq, text))
                 }
             }
