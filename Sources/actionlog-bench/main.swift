@@ -13,7 +13,10 @@
 ///                                                      # (ACTIONLOG_BENCH_KEEP=1 keeps their journals)
 /// swift run -c release actionlog-bench --backpressure  # only `record` under a slow writer, per back-pressure policy
 ///                                                      # (Backpressure.swift): max, p99, drops, memory, close; then a
-///                                                      # growing ledger back to back (Overload.swift): gaps, file, replay
+///                                                      # growing ledger back to back (Overload.swift): gaps, file, replay;
+///                                                      # then what gaps cost the file (Gaps.swift)
+/// swift run -c release actionlog-bench --gaps          # only what dropped actions cost the file: a growing state
+///                                                      # recorded with and without deterministic drops (Gaps.swift)
 /// swift build -c release && ./.build/release/actionlog-bench --scale   # only the readers at scale, full size
 /// swift run -c release actionlog-bench --viewer    # only the viewer's server (`replay-cli serve`) on the long
 ///                                                  # sessions (1,000,000 counter, 100,000 ledger entries)
@@ -84,6 +87,7 @@ var runs = 3
 var callerCostOnly = false
 var replayOnly = false
 var backpressureOnly = false
+var gapsOnly = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -91,6 +95,7 @@ while let argument = arguments.next() {
     case "--long": longSessions = true
     case "--caller-cost": callerCostOnly = true
     case "--backpressure": backpressureOnly = true
+    case "--gaps": gapsOnly = true
     case "--scale": scaleOnly = true
     case "--viewer": viewerOnly = true
     case "--replay": replayOnly = true
@@ -101,10 +106,10 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--viewer] [--replay] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--gaps] [--scale] [--viewer] [--replay] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--viewer] [--replay] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--gaps] [--scale] [--viewer] [--replay] [--runs N]")
         exit(64)
     }
 }
@@ -190,6 +195,18 @@ if replayOnly {
 
 // MARK: - Back-pressure
 
+if gapsOnly {
+    print("## What gaps cost the file")
+    print()
+    do {
+        print(gapCostReport(try measureGapCosts(quick: quick, directory: directory, progress: progress)))
+    } catch {
+        print("gap measurement failed: \(error)")
+    }
+    removeUnlessKept(directory)
+    exit(0)
+}
+
 if backpressureOnly {
     print("## `record` when the writer falls behind, per back-pressure policy")
     print()
@@ -199,6 +216,10 @@ if backpressureOnly {
         print("## A state that grows, dispatched back to back")
         print()
         print(try overloadReport(quick: quick, directory: directory, progress: progress))
+        print()
+        print("## What gaps cost the file")
+        print()
+        print(gapCostReport(try measureGapCosts(quick: quick, directory: directory, progress: progress)))
     } catch {
         print("back-pressure measurement failed: \(error)")
     }
@@ -391,6 +412,19 @@ print()
 
 runScaleSection(sizes: quick ? .quick : .reduced, repeats: runs, directory: directory)
 
+// MARK: - Gaps
+
+print("## What gaps cost the file")
+print()
+var gapCosts: [GapCost] = []
+do {
+    gapCosts = try measureGapCosts(quick: quick, directory: directory, progress: progress)
+    print(gapCostReport(gapCosts))
+} catch {
+    print("gap measurement failed: \(error)")
+}
+print()
+
 // MARK: - Targets
 
 print("## Targets")
@@ -415,6 +449,9 @@ for (name, _, steps) in randomSteps {
 }
 for (name, replay) in replays {
     replayTarget(name, replay, add: target)
+}
+for cost in gapCosts {
+    target("drops cost < 2× the bytes without (\(cost.name), \(grouped(cost.drops.gaps)) gaps)", ratio(cost.entryRatio) + " (file " + ratio(cost.fileRatio) + ")", cost.entryRatio < 2 && cost.fileRatio < 2)
 }
 print(targets.render())
 print()

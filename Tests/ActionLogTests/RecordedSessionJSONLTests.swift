@@ -83,7 +83,7 @@ struct RecordedSessionJSONLTests {
 
         let journal = try Journal(path: path)
         let recorded = try journal.recordedSession(recorder.sessionID)
-        #expect(recorded.entries.map(\.kind) == [.keyframe, .delta, .delta, .delta, .delta, .gap, .keyframe])
+        #expect(recorded.entries.map(\.kind) == [.keyframe, .delta, .delta, .delta, .delta, .gap, .delta])
         #expect(recorded.entries.contains { $0.effect != nil })
         let text = recorded.jsonl()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -350,8 +350,9 @@ struct RecordedSessionJSONLTests {
          #"tiny.jsonl, entry 1: line 3: the delta does not apply: operation 0 (replace /missing): no member "missing""#),
         (2, #"{"seq":0,"kind":"delta","time":1,"patch":[]}"#,
          "tiny.jsonl, entry 0: line 2: entry 0 must be a keyframe holding the initial state and no action"),
-        (5, #"{"seq":3,"kind":"delta","label":"clear","time":1,"action":{},"patch":[]}"#,
-         "tiny.jsonl, entry 3: line 5: a delta with no keyframe before it"),
+        // After a gap, a delta applies to the state before the gap (entry 1's), or is refused.
+        (5, #"{"seq":3,"kind":"delta","label":"clear","time":1,"action":{},"patch":[{"op":"remove","path":"/missing"}]}"#,
+         #"tiny.jsonl, entry 3: line 5: the delta does not apply: operation 0 (remove /missing): no member "missing""#),
         (4, #"{"seq":2,"kind":"gap","time":1,"dropped":1}"#,
          "tiny.jsonl: line 1: the session counts 2 dropped actions, but its gaps add up to 1"),
         (0, String(tinyText.prefix { $0 != "\n" }) + "\n", "tiny.jsonl: line 1: no entries: a session needs at least entry 0, its initial state"),
@@ -371,6 +372,19 @@ struct RecordedSessionJSONLTests {
         let convenience = #expect(throws: ActionLogError.self) { try Journal.importJSONL(at: url, into: fresh) }
         #expect(convenience?.description == message)
         #expect(!FileManager.default.fileExists(atPath: fresh), "a damaged file creates no journal")
+    }
+
+    @Test("a delta after a gap imports, reads as the state before the gap patched, and exports to the same bytes")
+    func deltaAfterGapImports() throws {
+        let text = tinyText(replacingLine: 5, with: #"{"seq":3,"kind":"delta","label":"clear","time":"2025-11-21T04:40:02.000000Z","durationNs":800,"action":{"clear":{}},"patch":[{"op":"remove","path":"/items/0"},{"op":"replace","path":"/total","value":0}]}"#)
+        let recorded = try RecordedSession(jsonl: text, file: "tiny.jsonl")
+        #expect(try recorded.state(at: 3) == ["items": [], "total": 0])
+        let path = directory.path("target.actionlog")
+        let id = try Journal(path: path, mode: .readWrite).insert(recorded)
+        let journal = try Journal(path: path)
+        #expect(try journal.state(at: 3, in: id) == ["items": [], "total": 0])
+        #expect(try journal.recordedSession(id).jsonl() == text)
+        #expect(try journal.verify().isValid)
     }
 
     @Test("a failed insert rolls back: no partial session, and the next import gets the id")

@@ -40,7 +40,7 @@ struct SchemaMigrationTests {
         await recorder.settle()
         recorder.close()
         let connection = try Connection(path: path, mode: .readOnly)
-        #expect(try connection.scalarInt("PRAGMA user_version") == 2)
+        #expect(try connection.scalarInt("PRAGMA user_version") == 3)
         #expect(try connection.scalarInt("PRAGMA page_size") == 4_096, "a journal keeps the page size it was created with")
         let tables = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").rows { $0.text(0) }
         #expect(tables == ["calls", "change_index", "change_paths", "changes", "entries", "handlers", "sessions"])

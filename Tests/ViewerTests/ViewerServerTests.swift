@@ -213,6 +213,23 @@ struct ViewerServerTests {
         }
     }
 
+    @Test("after a gap, a delta's state is the state before the gap patched; as after a keyframe there, no change is said")
+    func deltaAfterGap() throws {
+        let directory = try TemporaryDirectory()
+        let keyframe = #"{"seq":5,"kind":"keyframe","label":"checkout","time":1001.75,"action":{"checkout":{}},"state":{"items":[],"paid":true,"total":0}}"#
+        let delta = #"{"seq":5,"kind":"delta","label":"checkout","time":1001.75,"action":{"checkout":{}},"patch":[{"op":"remove","path":"/items/0"},{"op":"add","path":"/paid","value":true},{"op":"replace","path":"/total","value":0}]}"#
+        #expect(cartJSONL.contains(keyframe))
+        let path = try importJournal(cartJSONL.replacingOccurrences(of: keyframe, with: delta), named: "cart", in: directory)
+        let server = try ViewerServer(journalPath: path, port: 0)
+        defer { server.stop() }
+        let afterGap = try get(port: server.port, "/api/sessions/1/entries/5")
+        #expect(afterGap.body.contains(#""kind":"delta""#))
+        #expect(afterGap.body.contains(#""change":[],"changeSource":"none""#))
+        #expect(afterGap.body.contains(#""state":{"items":[],"paid":true,"total":0}"#))
+        let diff = try get(port: server.port, "/api/sessions/1/entries/6")
+        #expect(diff.body.contains(#""change":[{"old":true,"op":"remove","path":"/paid"}],"changeSource":"diff""#))
+    }
+
     @Test("errors: an unknown session or entry answers 404 with the journal's message")
     func errors() throws {
         try serving { server, _ in

@@ -403,11 +403,12 @@ public final class Journal: Sendable {
         try StateWalk.states(at: seq, chain: stateChain(at: seq, in: session), file: fileName, session: session, keepingBefore: true)
     }
 
-    /// The entries that rebuild the state after `seq`: from the keyframe (or gap) at or before it, up
-    /// to `seq`, oldest first.
+    /// The entries that rebuild the state after `seq`: from the keyframe at or before it, up to `seq`,
+    /// oldest first, the gaps on the way included; `seq` alone when it is a gap.
     private func stateChain(at seq: Int, in session: JournalSession.ID) throws(ActionLogError) -> [Entry] {
-        // One statement, one descent of the entries' b-tree: walk back from `seq` to a keyframe (or a
-        // gap, which ends any chain), reading only the kind and the state.
+        // One statement, one descent of the entries' b-tree: walk back from `seq` to a keyframe (past
+        // gaps: the delta after one patches the state before it), reading only the kind and the state.
+        // The recorder's keyframe policy counts the deltas between; the gaps among them store nothing.
         let chain: [RawEntry] = try read(session: session, entry: seq) { connection in
             let statement = try connection.cachedStatement(Self.stateChainQuery)
             try statement.bind([.integer(session), .integer(Int64(seq))])
@@ -419,7 +420,9 @@ public final class Journal: Sendable {
                     session: session, seq: row.int(0), kind: row.text(1) ?? "", state: row.bytes(2), dropped: row.optionalInt(3),
                     misstored: RawEntry.misstored(row, seq: 0, duration: nil, dropped: 3))
                 chain.append(raw)
-                if raw.stored.kind != Entry.Kind.delta.rawValue { break }
+                let kind = raw.stored.kind
+                if kind == Entry.Kind.delta.rawValue || (kind == Entry.Kind.gap.rawValue && chain.count > 1) { continue }
+                break
             }
             return chain
         }
@@ -438,7 +441,8 @@ public final class Journal: Sendable {
     }
 
     /// The entries `state(at:in:)` needs, for `?1` the session and `?2` the entry, newest first: read
-    /// until the first keyframe or gap. The primary key (session_id, seq) serves it without sorting.
+    /// until the first keyframe (or the entry itself, when it is a gap). The primary key (session_id,
+    /// seq) serves it without sorting.
     private static let stateChainQuery = """
         SELECT seq, kind, state, dropped FROM entries
         WHERE session_id = ?1 AND seq <= ?2

@@ -290,7 +290,7 @@ package enum JournalFile {
             // Read again inside the write transaction: another process may have migrated meanwhile.
             let version = try connection.scalarInt("PRAGMA user_version") ?? 0
             if version < Schema.currentVersion {
-                for migration in Schema.migrations where migration.version > version {
+                for migration in Schema.migrations where migration.version > version && !migration.sql.isEmpty {
                     try connection.execute(migration.sql)
                 }
                 // PRAGMA values cannot be bound; both are constants of this library, never input.

@@ -228,7 +228,8 @@ extension KeyframePolicy {
         ///
         /// - Parameters:
         ///   - delta: what is stored for the change from the previous state, and its size in bytes;
-        ///     `nil` when the change cannot be stored as one (after a gap, or a patch that cannot be redacted).
+        ///     `nil` when the change cannot be stored as one (after a step that did not encode, or a patch
+        ///     that cannot be redacted).
         ///   - keyframe: what is stored for the full state, and its size in bytes.
         /// - Returns: the kind chosen and what it stores.
         package mutating func store<Stored>(

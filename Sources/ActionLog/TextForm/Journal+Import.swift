@@ -317,7 +317,7 @@ private struct SameRecording {
 
 extension RecordedSession {
     /// The recorded state after entry `seq` (entry 0: the initial state): the last keyframe at or
-    /// before it, with the deltas after it applied by ``StateWalk``. The in-memory twin of
+    /// before it, with the deltas after it applied by ``StateWalk`` (across gaps). The in-memory twin of
     /// ``Journal/state(at:in:)``.
     ///
     /// ```swift
@@ -332,7 +332,8 @@ extension RecordedSession {
     package func state(at seq: Int) throws(ActionLogError) -> JSONValue {
         let index = entries.indices.contains(seq) && entries[seq].seq == seq ? seq : entries.firstIndex { $0.seq == seq }
         guard let index else { throw error(.entryNotFound, entry: seq, "no such entry") }
-        let start = entries[...index].lastIndex { $0.kind != .delta } ?? entries.startIndex
+        // A gap's chain is the gap alone (it has no state); any other's starts at the keyframe before it.
+        let start = entries[index].kind == .gap ? index : entries[...index].lastIndex { $0.kind == .keyframe } ?? entries.startIndex
         do {
             return try StateWalk.state(at: seq, chain: entries[start...index], file: file, session: journalID)
         } catch {
