@@ -109,6 +109,9 @@ extension Journal {
         if integrity != ["ok"] {
             findings += integrity.map { JournalFinding(session: nil, entry: nil, problem: "SQLite integrity check: \($0)", code: .integrity) }
         }
+        if let problem = try partialPage() {
+            findings.append(JournalFinding(session: nil, entry: nil, problem: problem, code: .integrity))
+        }
         // Readers are not moved by a trigger; writers refuse the file, and this says why.
         for trigger in try read({ try Schema.triggers($0) }) {
             findings.append(JournalFinding(session: nil, entry: nil, problem: JournalFile.triggerRefusal(trigger), code: .integrity))
@@ -127,9 +130,10 @@ extension Journal {
             }
             var cursor = try entryCursor(in: session.id)
             let checkedBefore = entryCount
-            let (count, sessionFindings) = try check(session: session, cursor: &cursor) { progress(checkedBefore + $0) }
+            let (count, unchecked, sessionFindings) = try check(session: session, cursor: &cursor) { progress(checkedBefore + $0) }
             entryCount += count
             findings += sessionFindings
+            if let note = try uncheckedNote(session: session.id, entries: unchecked) { notes.append(note) }
             findings += try unrecordedHandlers(of: session)
             // The handler records of an asynchronous session: readable, and each under an entry; a
             // window of entries at a time, so that memory stays bounded however long the session,
@@ -230,7 +234,7 @@ extension Journal {
 
     private func check(
         session: JournalSession, cursor: inout EntryCursor, progress: (Int) -> Void
-    ) throws(ActionLogError) -> (Int, [JournalFinding]) {
+    ) throws(ActionLogError) -> (checked: Int, unchecked: Int, [JournalFinding]) {
         var findings: [JournalFinding] = []
         func finding(_ entry: Int?, _ problem: String) {
             findings.append(JournalFinding(session: session.id, entry: entry, problem: problem, code: entry == nil ? .session : .entry))
@@ -241,6 +245,7 @@ extension Journal {
         for problem in session.recordProblems { finding(nil, problem) }
         var states = StateWalk(file: fileName, session: session.id)
         var count = 0
+        var unchecked = 0
         while true {
             let next: RawEntry?
             do {
@@ -253,6 +258,7 @@ extension Journal {
             guard let raw = next else { break }
             count += 1
             progress(count)
+            if raw.checksum == .absent { unchecked += 1 }
             let entry: Entry
             do {
                 entry = try raw.parsed(file: fileName)
@@ -280,7 +286,62 @@ extension Journal {
                 finding(error)
             }
         }
-        return (count, findings)
+        return (count, unchecked, findings)
+    }
+
+    /// What `verify` says of a session with rows that carry no checksum (``Checksums``): written
+    /// before ActionLog checksummed its rows, they read and verify as before, but a change to their
+    /// bytes that SQLite's checks accept is not caught. `nil` when every row has one.
+    ///
+    /// - Parameter entries: how many of the session's entries have none, as the walk counted them.
+    private func uncheckedNote(session: JournalSession.ID, entries: Int) throws(ActionLogError) -> JournalFinding? {
+        let records = try read(session: session) { connection -> Int in
+            let checksums = try Checksums.tablesWithColumn(connection)
+            var count = 0
+            for table in ["handlers", "calls"] where try connection.hasTable(table) {
+                // Both names are constants of this library, never input.
+                let unchecked = checksums.contains(table) ? " AND checksum IS NULL" : ""
+                count += Int(try connection.scalarInt("SELECT count(*) FROM \(table) WHERE session_id = ?1" + unchecked, [.integer(session)]) ?? 0)
+            }
+            return count
+        }
+        guard entries > 0 || records > 0 else { return nil }
+        var counted: [String] = []
+        if entries > 0 { counted.append(entries == 1 ? "1 entry" : "\(Self.grouped(entries)) entries") }
+        if records > 0 { counted.append(records == 1 ? "1 handler row" : "\(Self.grouped(records)) handler rows") }
+        return JournalFinding(session: session, entry: nil, problem: """
+            \(counted.joined(separator: " and ")) without checksums (written before ActionLog checksummed its rows): \
+            a change to their bytes that SQLite's checks accept goes unnoticed
+            """)
+    }
+
+    /// `1234567` as `1,234,567`.
+    static func grouped(_ value: Int) -> String {
+        var digits = String(value.magnitude)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return value < 0 ? "-" + digits : digits
+    }
+
+    /// What `verify` says of a file whose size is not a whole number of its pages: cut short (a copy
+    /// that did not finish, `head -c -1`), whose last page SQLite reads with zeros in place of the
+    /// missing bytes, or with bytes after its last page. `nil` for a file of whole pages, or one
+    /// whose size cannot be read (the reads say why).
+    private func partialPage() throws(ActionLogError) -> String? {
+        let pageSize = try read { connection in try connection.scalarInt("PRAGMA page_size") } ?? 0
+        guard pageSize > 0, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let size = (attributes[.size] as? NSNumber)?.int64Value
+        else { return nil }
+        let partial = size % pageSize
+        guard partial != 0 else { return nil }
+        return """
+            the file is \(Self.grouped(Int(size))) bytes, not a whole number of its \(Self.grouped(Int(pageSize)))-byte pages: \
+            it was cut short (its last page lacks \(Self.grouped(Int(pageSize - partial))) bytes, which SQLite reads as zeros) \
+            or has bytes after its last page
+            """
     }
 }
 
