@@ -139,7 +139,7 @@ struct ChecksumTests {
         let findings = try Journal(path: cut).verify().findings.map(\.description)
         #expect(findings.first == """
             the file is \(Journal.grouped(bytes.count)) bytes, not a whole number of its 16,384-byte pages: it was cut short \
-            (its last page lacks 1 bytes, which SQLite reads as zeros) or has bytes after its last page
+            (its last page lacks 1 byte, which SQLite reads as zeros) or has bytes after its last page
             """)
     }
 

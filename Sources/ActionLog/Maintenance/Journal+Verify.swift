@@ -66,7 +66,9 @@ package struct JournalVerification: Sendable, Hashable {
 }
 
 extension Journal {
-    /// Checks the journal's integrity: SQLite's own check, then every session's entries against the
+    /// Checks the journal's integrity: SQLite's own check, that the file is whole pages (not cut
+    /// short), every row's checksum (``Checksums``; rows without one are counted in a note), then
+    /// every session's entries against the
     /// rules of ``StateWalk`` (entries 0, 1, 2, … without holes, entry 0 the initial state, every
     /// delta applying within bounds to the state before it, gap counts that add up) and
     /// ``StateWalk/checkAction(of:)``, JSON that parses in every action, state and effect, the
@@ -337,9 +339,10 @@ extension Journal {
         else { return nil }
         let partial = size % pageSize
         guard partial != 0 else { return nil }
+        let missing = Int(pageSize - partial)
         return """
             the file is \(Self.grouped(Int(size))) bytes, not a whole number of its \(Self.grouped(Int(pageSize)))-byte pages: \
-            it was cut short (its last page lacks \(Self.grouped(Int(pageSize - partial))) bytes, which SQLite reads as zeros) \
+            it was cut short (its last page lacks \(missing == 1 ? "1 byte" : "\(Self.grouped(missing)) bytes"), which SQLite reads as zeros) \
             or has bytes after its last page
             """
     }
