@@ -137,9 +137,10 @@ struct ChecksumTests {
         let cut = directory.path("cut-short.actionlog")
         try bytes.write(to: URL(fileURLWithPath: cut))
         let findings = try Journal(path: cut).verify().findings.map(\.description)
+        let pages = (bytes.count + 1) / 16_384
         #expect(findings.first == """
-            the file is \(Journal.grouped(bytes.count)) bytes, not a whole number of its 16,384-byte pages: it was cut short \
-            (its last page lacks 1 byte, which SQLite reads as zeros) or has bytes after its last page
+            the file is \(Journal.grouped(bytes.count)) bytes, where its header says \(pages) pages of 16,384 bytes \
+            (\(Journal.grouped(bytes.count + 1)) bytes): it was cut short, and SQLite reads the missing byte as zeros
             """)
     }
 

@@ -328,22 +328,33 @@ extension Journal {
         return value < 0 ? "-" + digits : digits
     }
 
-    /// What `verify` says of a file whose size is not a whole number of its pages: cut short (a copy
-    /// that did not finish, `head -c -1`), whose last page SQLite reads with zeros in place of the
-    /// missing bytes, or with bytes after its last page. `nil` for a file of whole pages, or one
-    /// whose size cannot be read (the reads say why).
+    /// What `verify` says of a file shorter than its header says (cut short: a copy that did not
+    /// finish, `head -c -1`), whose missing bytes SQLite reads as zeros. Bytes after the last page
+    /// (a failed extension on a full disk leaves some) are no damage: SQLite never reads them. `nil`
+    /// when the file is whole, or its header's page count is not valid (SQLite then counts the
+    /// pages from the file's size), or the file cannot be read (the reads say why).
+    /// See <https://www.sqlite.org/fileformat2.html#database_header>.
     private func partialPage() throws(ActionLogError) -> String? {
-        let pageSize = try read { connection in try connection.scalarInt("PRAGMA page_size") } ?? 0
-        guard pageSize > 0, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let size = (attributes[.size] as? NSNumber)?.int64Value
+        // With a write-ahead log, pages past the file's end may be in the log, which an unfinished
+        // checkpoint (a disk full) leaves there: the file is whole as SQLite reads it.
+        let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber
+        guard (log?.int64Value ?? 0) == 0, let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 100), header.count == 100,
+            let size = try? handle.seekToEnd()
         else { return nil }
-        let partial = size % pageSize
-        guard partial != 0 else { return nil }
-        let missing = Int(pageSize - partial)
+        let bytes = Array(header)
+        func word(_ at: Int) -> UInt64 { bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt64($1) } }
+        let rawPageSize = UInt64(bytes[16]) << 8 | UInt64(bytes[17])
+        let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
+        // The in-header size is valid when the change counter matches the version-valid-for number.
+        guard pageSize >= 512, word(24) == word(92) else { return nil }
+        let (expected, overflow) = word(28).multipliedReportingOverflow(by: pageSize)
+        guard !overflow, size < expected else { return nil }
         return """
-            the file is \(Self.grouped(Int(size))) bytes, not a whole number of its \(Self.grouped(Int(pageSize)))-byte pages: \
-            it was cut short (its last page lacks \(missing == 1 ? "1 byte" : "\(Self.grouped(missing)) bytes"), which SQLite reads as zeros) \
-            or has bytes after its last page
+            the file is \(Self.grouped(Int(clamping: size))) bytes, where its header says \(Self.grouped(Int(clamping: word(28)))) pages of \
+            \(Self.grouped(Int(pageSize))) bytes (\(Self.grouped(Int(clamping: expected))) bytes): it was cut short, and SQLite reads \
+            the missing \(expected - size == 1 ? "byte" : "\(Self.grouped(Int(clamping: expected - size))) bytes") as zeros
             """
     }
 }
