@@ -126,7 +126,7 @@ struct JournalTests {
         let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         recorder.record(action: .increment, state: Counter(count: 1, history: [1]), effect: nil)
         recorder.close()
-        try sql(path, "UPDATE entries SET state = '{\"count\": 1,' WHERE seq = 1")
+        try sql(path, "UPDATE entries SET checksum = NULL, state = '{\"count\": 1,' WHERE seq = 1")
         let journal = try Journal(path: path)
         let error = #expect(throws: ActionLogError.self) { try journal.state(at: 1, in: 1) }
         #expect(error?.description == "damaged.actionlog, session 1, entry 1: the state is not valid JSON: invalid JSON at byte 12: unexpected end of text")

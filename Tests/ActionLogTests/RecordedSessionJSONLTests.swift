@@ -165,7 +165,7 @@ struct RecordedSessionJSONLTests {
         let journalPath = directory.path("damaged.actionlog")
         let id = try Journal.importJSONL(at: source, into: journalPath)
         let connection = try Connection(path: journalPath, mode: .readWrite)
-        try connection.execute("UPDATE entries SET action = '{bad' WHERE seq = 2000")
+        try connection.execute("UPDATE entries SET checksum = NULL, action = '{bad' WHERE seq = 2000")
         connection.close()
 
         let exported = directory.url.appendingPathComponent("exported.jsonl")
@@ -395,8 +395,8 @@ struct RecordedSessionJSONLTests {
         let error = #expect(throws: ActionLogError.self) { try journal.insert(tinySession()) }
         #expect(error?.description == """
             target.actionlog, entry 2: SQLite error 19: database or disk is full — while executing \
-            INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note) \
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note, checksum) \
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
             """)
         #expect(error?.code == .sqlite)
         #expect(try journal.sessions().isEmpty)

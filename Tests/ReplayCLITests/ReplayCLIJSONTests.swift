@@ -84,7 +84,7 @@ struct JSONNamingTests {
             try runDemo(in: directory)
             try runSQLite("""
                 DELETE FROM entries WHERE session_id = 1 AND seq = 3;
-                UPDATE entries SET action = '{bad' WHERE session_id = 2 AND seq = 2;
+                UPDATE entries SET checksum = NULL, action = '{bad' WHERE session_id = 2 AND seq = 2;
                 UPDATE sessions SET ended_at = NULL WHERE id = 4;
                 """, on: "demo.actionlog", in: directory)
             let result = try runCLI(["verify", "demo.actionlog", "--json"], in: directory)

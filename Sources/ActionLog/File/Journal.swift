@@ -410,15 +410,12 @@ public final class Journal: Sendable {
         // gaps: the delta after one patches the state before it), reading only the kind and the state.
         // The recorder's keyframe policy counts the deltas between; the gaps among them store nothing.
         let chain: [RawEntry] = try read(session: session, entry: seq) { connection in
-            let statement = try connection.cachedStatement(Self.stateChainQuery)
+            let statement = try connection.cachedStatement(Self.stateChainQuery(checksums: try Checksums.tablesWithColumn(connection)))
             try statement.bind([.integer(session), .integer(Int64(seq))])
             defer { statement.reset() }
             var chain: [RawEntry] = []
             while try statement.step() {
-                let row = Row(statement: statement)
-                let raw = RawEntry(
-                    session: session, seq: row.int(0), kind: row.text(1) ?? "", state: row.bytes(2), dropped: row.optionalInt(3),
-                    misstored: RawEntry.misstored(row, seq: 0, duration: nil, dropped: 3))
+                let raw = RawEntry(session: session, stateRow: Row(statement: statement))
                 chain.append(raw)
                 let kind = raw.stored.kind
                 if kind == Entry.Kind.delta.rawValue || (kind == Entry.Kind.gap.rawValue && chain.count > 1) { continue }
@@ -442,29 +439,39 @@ public final class Journal: Sendable {
 
     /// The entries `state(at:in:)` needs, for `?1` the session and `?2` the entry, newest first: read
     /// until the first keyframe (or the entry itself, when it is a gap). The primary key (session_id,
-    /// seq) serves it without sorting.
-    private static let stateChainQuery = """
-        SELECT seq, kind, state, dropped FROM entries
+    /// seq) serves it without sorting. With the checksum when the file's `entries` has the column
+    /// (`checksums`), NULL in its place otherwise.
+    private static func stateChainQuery(checksums: Set<String>) -> String {
+        """
+        SELECT \(StoredEntry.stateColumns), \(checksumColumn(checksums)) FROM entries
         WHERE session_id = ?1 AND seq <= ?2
         ORDER BY seq DESC
         """
+    }
 
-    private static let rawEntriesQuery = """
-        SELECT \(RawEntry.columns) FROM entries
-        WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
-        """
+    /// `checksum`, or `NULL` for a file whose `entries` has no such column.
+    private static func checksumColumn(_ checksums: Set<String>) -> String {
+        checksums.contains("entries") ? Checksums.column : "NULL"
+    }
 
-    /// ``rawEntriesQuery`` without the states, which a timeline never reads.
-    private static let timelineQuery = """
-        SELECT \(RawEntry.columns.replacingOccurrences(of: " state,", with: " NULL,")) FROM entries
-        WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
-        """
+    /// The rows of a page of a cursor; without the states (NULL in their place), which a timeline
+    /// never reads, unless `readingStates`.
+    private static func rawEntriesQuery(readingStates: Bool, checksums: Set<String>) -> String {
+        let columns = readingStates ? RawEntry.columns : RawEntry.columns.replacingOccurrences(of: " state,", with: " NULL,")
+        return """
+            SELECT \(columns), \(checksumColumn(checksums)) FROM entries
+            WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
+            """
+    }
 
     /// A page of raw rows for a cursor; without their states unless `readingStates`.
     func rawPage(session: JournalSession.ID, from seq: Int, limit: Int, readingStates: Bool = true) throws(ActionLogError) -> [RawEntry] {
         try read(session: session, entry: seq) { connection in
-            try connection.cachedStatement(readingStates ? Self.rawEntriesQuery : Self.timelineQuery)
-                .rows([.integer(session), .integer(Int64(seq)), .integer(Int64(limit))], expected: limit) { RawEntry(row: $0) }
+            let query = Self.rawEntriesQuery(readingStates: readingStates, checksums: try Checksums.tablesWithColumn(connection))
+            return try connection.cachedStatement(query)
+                .rows([.integer(session), .integer(Int64(seq)), .integer(Int64(limit))], expected: limit) {
+                    RawEntry(row: $0, readingState: readingStates)
+                }
         }
     }
 }

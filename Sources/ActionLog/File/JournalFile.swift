@@ -299,6 +299,7 @@ package enum JournalFile {
             }
         }
         try addMissingAdditions(connection)
+        try Checksums.addMissingColumns(connection)
     }
 
     /// Creates ``Schema/additions`` in a journal that lacks any of them: read first, so that a file

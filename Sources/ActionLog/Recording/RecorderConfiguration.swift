@@ -119,6 +119,10 @@ public struct RecorderConfiguration: Sendable {
     /// For tests where no small file system can be mounted: fails the writer's transactions as a full
     /// disk or a read-only file would.
     package var writeFaults: WriteFaults?
+    /// For the benchmark's cost of checksums: `false` writes the entries after entry 0, and their
+    /// handler records, without checksums, as an ActionLog before them did (they read and verify as
+    /// such rows do).
+    package var writesChecksums = true
 
     public init() {}
 }

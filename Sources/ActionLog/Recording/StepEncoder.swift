@@ -120,7 +120,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     /// its entry 0 and is locked, or this throws and leaves no session behind.
     init(
         path: String, session: SessionDescription, initialState: State, startedAt: Date,
-        commitBytes: Int = .max, faults: WriteFaults? = nil, overloadQuietPeriod: Duration = .seconds(1),
+        commitBytes: Int = .max, faults: WriteFaults? = nil, checksums: Bool = true, overloadQuietPeriod: Duration = .seconds(1),
         overloadClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         onError: @escaping @Sendable (ActionLogError) -> Void
     ) throws(ActionLogError) {
@@ -198,7 +198,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         }
         self.sessionID = sessionID
         committer = EntryCommitter(
-            connection: connection, session: sessionID, lock: lock, path: path, file: file, faults: faults,
+            connection: connection, session: sessionID, lock: lock, path: path, file: file, faults: faults, checksums: checksums,
             pipe: CommitPipe(byteCapacity: commitBytes), onError: onError)
         // Best effort: on a disk too full for the reserve, the session records without one.
         _ = lock.reserve(bytes: SessionLock.reservedBytes)
