@@ -127,6 +127,8 @@ struct DamagedSessionRowTests {
                 "  session 1, entry 2: the entry's time is stored as text, not as a number of seconds",
                 "  session 3: the session's start time is stored as text, not as a number of seconds",
                 #"  session 4: the session metadata is not valid JSON: invalid JSON at byte 1: unexpected character "o""#,
+                // The row the test edited has no checksum left, as a writer before checksums leaves it.
+                "  note: session 1: 1 entry without checksums (written before ActionLog checksummed its rows): a change to their bytes that SQLite's checks accept goes unnoticed",
             ])
             let json = try runCLI(["verify", "demo.actionlog", "--json"], in: directory)
             #expect(json.status == 1)

@@ -117,7 +117,15 @@ struct JSONNamingTests {
                       "session": 4
                     }
                   ],
-                  "notes": [],
+                  "notes": [
+                    {
+                      "code": "entry",
+                      "file": "demo.actionlog",
+                      "message": "1 entry without checksums (written before ActionLog checksummed its rows): a change to their bytes that SQLite's checks accept goes unnoticed",
+                      "seq": null,
+                      "session": 2
+                    }
+                  ],
                   "sessions": 4,
                   "valid": false
                 }
