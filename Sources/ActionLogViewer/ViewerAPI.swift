@@ -233,8 +233,12 @@ struct ViewerAPI: Sendable {
             case .delta(let patch):
                 // The state before comes with the state, from the same read of the entries.
                 (before, state) = try journal.stateChange(at: seq, in: id)
-                change = patch
-                source = "delta"
+                // After a gap the state before is unknown, and the patch (from the state before the
+                // gap) holds the lost actions' changes too: nothing is said, as after a keyframe there.
+                if before != nil {
+                    change = patch
+                    source = "delta"
+                }
             case .keyframe(let full):
                 state = full
                 if seq == 0 {

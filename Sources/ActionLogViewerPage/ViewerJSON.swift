@@ -25,6 +25,7 @@ package enum ViewerJSON {
         return .object([
             "id": .string(id),
             "name": .string(session.name),
+            "uuid": .string(session.uuid.uuidString.lowercased()),
             "status": .string(session.status.rawValue),
             "entries": number(session.entryCount),
             "startedAt": seconds(session.startedAt.timeIntervalSince1970),

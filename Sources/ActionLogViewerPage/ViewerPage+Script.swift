@@ -75,15 +75,18 @@ extension ViewerPage {
               if (!session) throw new Error(data.file + ": no session " + JSON.stringify(String(id)));
               return session;
             }
+            // The state after the entry at `index`: its keyframe and the deltas after it, across gaps
+            // (a delta after a gap patches the state before the gap); undefined at a gap.
             function stateAt(id, session, index) {
               const entries = session.data;
+              if (index < 0 || entries[index][3] === "gap") return undefined;
               let start = index;
-              while (start >= 0 && entries[start][3] === "delta") start--;
-              if (start < 0 || entries[start][3] === "gap") return undefined;
+              while (start >= 0 && (entries[start][3] === "delta" || entries[start][3] === "gap")) start--;
+              if (start < 0 || entries[start][3] !== "keyframe") return undefined;
               let state, from;
               if (cache && cache.id === id && cache.index >= start && cache.index <= index) { state = clone(cache.state); from = cache.index + 1; }
               else { state = clone(entries[start][8]); from = start + 1; }
-              for (let i = from; i <= index; i++) state = applyPatch(state, entries[i][8]);
+              for (let i = from; i <= index; i++) if (entries[i][3] === "delta") state = applyPatch(state, entries[i][8]);
               cache = { id: id, index: index, state: state };
               return clone(state);
             }
@@ -119,7 +122,8 @@ extension ViewerPage {
                 const index = entryIndex(id, session, seq);
                 const e = session.data[index];
                 let change = [], source = "none";
-                if (e[3] === "delta") { change = e[8]; source = "delta"; }
+                // After a gap, a delta's patch is from the state before the gap: nothing is said, as the server does.
+                if (e[3] === "delta") { if (index > 0 && session.data[index - 1][3] !== "gap") { change = e[8]; source = "delta"; } }
                 else if (e[3] === "keyframe") { if (seq === 0) source = "initial"; else if (e[9]) { change = e[9]; source = "diff"; } }
                 // What each operation replaced, from the state before, as the server sends it (read
                 // first: the state after then goes on from it).

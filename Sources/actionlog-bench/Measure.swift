@@ -142,9 +142,11 @@ struct ActionLogRun {
     var sessionID: JournalSession.ID
 }
 
-/// Records `actions` with a recorder in its default configuration, except a queue that never drops.
-func runActionLog<State, Action>(_ workload: Workload<State, Action>, actions: [Action], path: String) throws -> ActionLogRun {
+/// Records `actions` with a recorder in its default configuration, except a queue that never drops
+/// (and, for the cost of checksums, rows written without them unless `checksums`).
+func runActionLog<State, Action>(_ workload: Workload<State, Action>, actions: [Action], path: String, checksums: Bool = true) throws -> ActionLogRun {
     var configuration = RecorderConfiguration()
+    configuration.writesChecksums = checksums
     configuration.queueCapacity = actions.count + 1
     configuration.queueByteCapacity = .max  // The queue holds every action: the loop measures `record`, not waiting.
     configuration.backpressure = .wait(timeout: .seconds(60))
@@ -200,6 +202,9 @@ struct WorkloadResult {
     /// Of that, the copy-on-write copy the reducer makes because the previous state is held, µs per dispatch.
     var copyOnWriteMicros: Double
     var actionLogRate: Double
+    /// The same recorder writing no checksums: actions per second, and file bytes per entry.
+    var uncheckedRate: Double
+    var uncheckedFileBytes: Double
     var naiveRate: Double
     var floorRate: Double
     var payloadBytes: Double
@@ -224,6 +229,7 @@ func benchmark<State, Action>(_ workload: Workload<State, Action>, runs: Int, di
     var reducer: [Double] = []
     var holding: [Double] = []
     var actionLog: [ActionLogRun] = []
+    var unchecked: [ActionLogRun] = []
     var naive: [BaselineRun] = []
     var floor: [Double] = []
     var journalPath = ""
@@ -234,6 +240,10 @@ func benchmark<State, Action>(_ workload: Workload<State, Action>, runs: Int, di
         if !journalPath.isEmpty { removeDatabase(journalPath) }
         journalPath = "\(directory)/\(slug)-\(run).actionlog"
         actionLog.append(try runActionLog(workload, actions: actions, path: journalPath))
+
+        let uncheckedPath = "\(directory)/\(slug)-unchecked-\(run).actionlog"
+        unchecked.append(try runActionLog(workload, actions: actions, path: uncheckedPath, checksums: false))
+        removeDatabase(uncheckedPath)
 
         let naivePath = "\(directory)/\(slug)-naive-\(run).sqlite"
         naive.append(try runNaive(workload, actions: naiveActions, path: naivePath))
@@ -255,6 +265,8 @@ func benchmark<State, Action>(_ workload: Workload<State, Action>, runs: Int, di
         addedMicros: (actionLogLoop - reducerLoop) / Double(plan.actionLog) * 1e6,
         copyOnWriteMicros: max(0, median(holding) - reducerLoop) / Double(plan.actionLog) * 1e6,
         actionLogRate: Double(plan.actionLog) / median(actionLog.map(\.total.seconds)),
+        uncheckedRate: Double(plan.actionLog) / median(unchecked.map(\.total.seconds)),
+        uncheckedFileBytes: median(unchecked.map(\.fileBytesPerEntry)),
         naiveRate: Double(plan.naive) / median(naive.map(\.elapsed.seconds)),
         floorRate: Double(plan.floor) / median(floor),
         payloadBytes: median(actionLog.map(\.payloadBytesPerEntry)),

@@ -13,7 +13,10 @@
 ///                                                      # (ACTIONLOG_BENCH_KEEP=1 keeps their journals)
 /// swift run -c release actionlog-bench --backpressure  # only `record` under a slow writer, per back-pressure policy
 ///                                                      # (Backpressure.swift): max, p99, drops, memory, close; then a
-///                                                      # growing ledger back to back (Overload.swift): gaps, file, replay
+///                                                      # growing ledger back to back (Overload.swift): gaps, file, replay;
+///                                                      # then what gaps cost the file (Gaps.swift)
+/// swift run -c release actionlog-bench --gaps          # only what dropped actions cost the file: a growing state
+///                                                      # recorded with and without deterministic drops (Gaps.swift)
 /// swift build -c release && ./.build/release/actionlog-bench --scale   # only the readers at scale, full size
 /// swift build -c release && ./.build/release/actionlog-bench --postgres URL   # only the team store: push
 ///                                                  # throughput beside a plain COPY and a file copy, state --at from
@@ -89,6 +92,7 @@ var replayOnly = false
 var backpressureOnly = false
 var postgresOnly = false
 var postgresURL: String?
+var gapsOnly = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -96,6 +100,7 @@ while let argument = arguments.next() {
     case "--long": longSessions = true
     case "--caller-cost": callerCostOnly = true
     case "--backpressure": backpressureOnly = true
+    case "--gaps": gapsOnly = true
     case "--scale": scaleOnly = true
     case "--viewer": viewerOnly = true
     case "--replay": replayOnly = true
@@ -113,10 +118,10 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--viewer] [--replay] [--postgres URL] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--gaps] [--scale] [--viewer] [--replay] [--postgres URL] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--scale] [--viewer] [--replay] [--postgres URL] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--gaps] [--scale] [--viewer] [--replay] [--postgres URL] [--runs N]")
         exit(64)
     }
 }
@@ -208,6 +213,18 @@ if replayOnly {
 
 // MARK: - Back-pressure
 
+if gapsOnly {
+    print("## What gaps cost the file")
+    print()
+    do {
+        print(gapCostReport(try measureGapCosts(quick: quick, directory: directory, progress: progress)))
+    } catch {
+        print("gap measurement failed: \(error)")
+    }
+    removeUnlessKept(directory)
+    exit(0)
+}
+
 if backpressureOnly {
     print("## `record` when the writer falls behind, per back-pressure policy")
     print()
@@ -217,6 +234,10 @@ if backpressureOnly {
         print("## A state that grows, dispatched back to back")
         print()
         print(try overloadReport(quick: quick, directory: directory, progress: progress))
+        print()
+        print("## What gaps cost the file")
+        print()
+        print(gapCostReport(try measureGapCosts(quick: quick, directory: directory, progress: progress)))
     } catch {
         print("back-pressure measurement failed: \(error)")
     }
@@ -290,6 +311,20 @@ for result in results {
 }
 print(sizes.render())
 print("JSON: the state and action columns; file: growth of the SQLite file (all columns, b-tree pages).")
+print()
+print("## The cost of checksums (the same recorder with and without them, runs interleaved)")
+print()
+var checksumTable = Table(["workload", "writer µs/entry with", "without", "added µs", "file bytes/entry with", "without", "added bytes"])
+for result in results {
+    let (with, without) = (1e6 / result.actionLogRate, 1e6 / result.uncheckedRate)
+    checksumTable.add([
+        result.name, format(with, digits: 2), format(without, digits: 2), format(with - without, digits: 2),
+        format(result.fileBytes), format(result.uncheckedFileBytes), format(result.fileBytes - result.uncheckedFileBytes),
+    ])
+}
+print(checksumTable.render())
+print("with: every entry's CRC-32C halves computed and stored (an INTEGER column); without: the column left NULL, as an")
+print("ActionLog before checksums wrote. Writer µs/entry: from the first record until flush() returns, over the entries.")
 let lossy = results.filter { $0.droppedOrLost > 0 }
 for result in lossy {
     print("WARNING: \(result.name): \(result.droppedOrLost) entries dropped or lost; its ActionLog figures are not comparable.")
@@ -409,6 +444,19 @@ print()
 
 runScaleSection(sizes: quick ? .quick : .reduced, repeats: runs, directory: directory)
 
+// MARK: - Gaps
+
+print("## What gaps cost the file")
+print()
+var gapCosts: [GapCost] = []
+do {
+    gapCosts = try measureGapCosts(quick: quick, directory: directory, progress: progress)
+    print(gapCostReport(gapCosts))
+} catch {
+    print("gap measurement failed: \(error)")
+}
+print()
+
 // MARK: - The team store
 
 runPostgresSection(url: postgresBenchURL(nil), entries: quick ? 10_000 : 100_000, repeats: runs, directory: directory)
@@ -437,6 +485,9 @@ for (name, _, steps) in randomSteps {
 }
 for (name, replay) in replays {
     replayTarget(name, replay, add: target)
+}
+for cost in gapCosts {
+    target("drops cost < 2× the bytes without (\(cost.name), \(grouped(cost.drops.gaps)) gaps)", ratio(cost.entryRatio) + " (file " + ratio(cost.fileRatio) + ")", cost.entryRatio < 2 && cost.fileRatio < 2)
 }
 print(targets.render())
 print()

@@ -88,8 +88,8 @@ struct EntryInserterTests {
         recorder.flush()
         #expect(log.all.map(\.description) == [
             "full.actionlog, session 1, entry 1: entries 1...45 were not written: SQLite error 19: database or disk is full — while executing "
-                + "INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note) "
-                + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11); until a write succeeds again, what is recorded is lost, and then written as a gap"
+                + "INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note, checksum) "
+                + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12); until a write succeeds again, what is recorded is lost, and then written as a gap"
         ])
         recorder.close()
     }

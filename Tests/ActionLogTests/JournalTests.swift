@@ -17,7 +17,7 @@ struct JournalTests {
         _ = writer
         writer = nil
         let connection = try Connection(path: path, mode: .readOnly)
-        #expect(try connection.scalarInt("PRAGMA user_version") == 2)
+        #expect(try connection.scalarInt("PRAGMA user_version") == 3)
         #expect(try connection.scalarInt("PRAGMA application_id") == 0x4143_4C47)
         #expect(try connection.scalarText("PRAGMA journal_mode") == "delete")
         let tables = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").rows { $0.text(0) }
@@ -100,7 +100,7 @@ struct JournalTests {
         try sql(path, "PRAGMA user_version = 7")
         for mode in [Journal.AccessMode.readOnly, .readWrite] {
             let error = #expect(throws: ActionLogError.self) { try Journal(path: path, mode: mode) }
-            #expect(error?.description == "future.actionlog: written with journal schema version 7, but this ActionLog reads versions up to 2; update ActionLog to read it")
+            #expect(error?.description == "future.actionlog: written with journal schema version 7, but this ActionLog reads versions up to 3; update ActionLog to read it")
             #expect(error?.code == .newerSchema)
         }
     }
@@ -126,7 +126,7 @@ struct JournalTests {
         let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Counter())
         recorder.record(action: .increment, state: Counter(count: 1, history: [1]), effect: nil)
         recorder.close()
-        try sql(path, "UPDATE entries SET state = '{\"count\": 1,' WHERE seq = 1")
+        try sql(path, "UPDATE entries SET checksum = NULL, state = '{\"count\": 1,' WHERE seq = 1")
         let journal = try Journal(path: path)
         let error = #expect(throws: ActionLogError.self) { try journal.state(at: 1, in: 1) }
         #expect(error?.description == "damaged.actionlog, session 1, entry 1: the state is not valid JSON: invalid JSON at byte 12: unexpected end of text")

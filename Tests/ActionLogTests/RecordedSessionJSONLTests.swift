@@ -83,7 +83,7 @@ struct RecordedSessionJSONLTests {
 
         let journal = try Journal(path: path)
         let recorded = try journal.recordedSession(recorder.sessionID)
-        #expect(recorded.entries.map(\.kind) == [.keyframe, .delta, .delta, .delta, .delta, .gap, .keyframe])
+        #expect(recorded.entries.map(\.kind) == [.keyframe, .delta, .delta, .delta, .delta, .gap, .delta])
         #expect(recorded.entries.contains { $0.effect != nil })
         let text = recorded.jsonl()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -92,7 +92,8 @@ struct RecordedSessionJSONLTests {
         for line in lines.dropLast() {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "every line is a JSON object: \(line)")
         }
-        #expect(lines[0].hasPrefix(#"{"actionlog":"session","format":1,"name":"shelf","status":"closed","startedAt":"#))
+        let uuid = recorded.session.uuid.uuidString.lowercased()
+        #expect(lines[0].hasPrefix(#"{"actionlog":"session","format":1,"name":"shelf","uuid":"\#(uuid)","status":"closed","startedAt":"#))
         #expect(lines[0].hasSuffix(#","libraryVersion":"\#(ActionLogLibrary.version)","appVersion":"1.0 (7)","stateType":"ActionLogTests.Shelf","actionType":"ActionLogTests.ShelfAction","effectType":"ActionLogTests.ShelfEffect","dropped":1,"metadata":{"actionlog.dates":"iso8601","device":"test","locale":"fr_FR"}}"#))
         #expect(lines[6].hasPrefix(#"{"seq":5,"kind":"gap","time":"#))
         #expect(lines[6].hasSuffix(#","dropped":1,"note":"1 actions dropped: the writer fell behind"}"#))
@@ -105,9 +106,11 @@ struct RecordedSessionJSONLTests {
         let first = try Journal(path: copyPath, mode: .readWrite).insert(parsed)
         let again = try Journal(path: copyPath).recordedSession(first).jsonl()
         #expect(again == text)
-        let second = try Journal(path: copyPath, mode: .readWrite).insert(RecordedSession(jsonl: again, file: "again.jsonl"))
-        #expect(second == first + 1)
-        #expect(try Journal(path: copyPath).recordedSession(second).jsonl() == text)
+        // The same session again: refused, naming the session that has its uuid.
+        #expect(throws: ActionLogError(.invalidArgument, file: "copy.actionlog", session: first, reason: #"holds this session already: "shelf" has the uuid \#(uuid)"#)) {
+            try Journal(path: copyPath, mode: .readWrite).insert(RecordedSession(jsonl: again, file: "again.jsonl"))
+        }
+        #expect(try Journal(path: copyPath).sessions().count == 1)
         #expect(try Journal(path: copyPath).verify().isValid)
         // Every state reads back the same from the copy.
         for entry in recorded.entries where entry.kind != .gap {
@@ -162,7 +165,7 @@ struct RecordedSessionJSONLTests {
         let journalPath = directory.path("damaged.actionlog")
         let id = try Journal.importJSONL(at: source, into: journalPath)
         let connection = try Connection(path: journalPath, mode: .readWrite)
-        try connection.execute("UPDATE entries SET action = '{bad' WHERE seq = 2000")
+        try connection.execute("UPDATE entries SET checksum = NULL, action = '{bad' WHERE seq = 2000")
         connection.close()
 
         let exported = directory.url.appendingPathComponent("exported.jsonl")
@@ -202,7 +205,7 @@ struct RecordedSessionJSONLTests {
         }
         let session = SessionHeader(name: "times", startedAt: times[1], endedAt: times[7], status: .closed, libraryVersion: "0.1.0",
             appVersion: nil, stateType: "T", actionType: "A", effectType: nil, metadata: [:],
-            entryCount: entries.count, droppedCount: 0, lastEntryAt: nil
+            entryCount: entries.count, droppedCount: 0, lastEntryAt: nil, storedUUID: UUID()
         )
         let recorded = RecordedSession(session: session, entries: entries, source: .textFile("times.jsonl"))
         let text = recorded.jsonl()
@@ -211,8 +214,9 @@ struct RecordedSessionJSONLTests {
             current = try RecordedSession(jsonl: current, file: "times.jsonl").jsonl()
             #expect(current == text, "text round trip \(round)")
         }
-        let path = directory.path("times.actionlog")
         for round in 0..<3 {
+            // A journal each: one journal holds a session (a uuid) once.
+            let path = directory.path("times-\(round).actionlog")
             let id = try Journal(path: path, mode: .readWrite).insert(RecordedSession(jsonl: current, file: "times.jsonl"))
             current = try Journal(path: path).recordedSession(id).jsonl()
             #expect(current == text, "journal round trip \(round)")
@@ -346,8 +350,9 @@ struct RecordedSessionJSONLTests {
          #"tiny.jsonl, entry 1: line 3: the delta does not apply: operation 0 (replace /missing): no member "missing""#),
         (2, #"{"seq":0,"kind":"delta","time":1,"patch":[]}"#,
          "tiny.jsonl, entry 0: line 2: entry 0 must be a keyframe holding the initial state and no action"),
-        (5, #"{"seq":3,"kind":"delta","label":"clear","time":1,"action":{},"patch":[]}"#,
-         "tiny.jsonl, entry 3: line 5: a delta with no keyframe before it"),
+        // After a gap, a delta applies to the state before the gap (entry 1's), or is refused.
+        (5, #"{"seq":3,"kind":"delta","label":"clear","time":1,"action":{},"patch":[{"op":"remove","path":"/missing"}]}"#,
+         #"tiny.jsonl, entry 3: line 5: the delta does not apply: operation 0 (remove /missing): no member "missing""#),
         (4, #"{"seq":2,"kind":"gap","time":1,"dropped":1}"#,
          "tiny.jsonl: line 1: the session counts 2 dropped actions, but its gaps add up to 1"),
         (0, String(tinyText.prefix { $0 != "\n" }) + "\n", "tiny.jsonl: line 1: no entries: a session needs at least entry 0, its initial state"),
@@ -369,6 +374,19 @@ struct RecordedSessionJSONLTests {
         #expect(!FileManager.default.fileExists(atPath: fresh), "a damaged file creates no journal")
     }
 
+    @Test("a delta after a gap imports, reads as the state before the gap patched, and exports to the same bytes")
+    func deltaAfterGapImports() throws {
+        let text = tinyText(replacingLine: 5, with: #"{"seq":3,"kind":"delta","label":"clear","time":"2025-11-21T04:40:02.000000Z","durationNs":800,"action":{"clear":{}},"patch":[{"op":"remove","path":"/items/0"},{"op":"replace","path":"/total","value":0}]}"#)
+        let recorded = try RecordedSession(jsonl: text, file: "tiny.jsonl")
+        #expect(try recorded.state(at: 3) == ["items": [], "total": 0])
+        let path = directory.path("target.actionlog")
+        let id = try Journal(path: path, mode: .readWrite).insert(recorded)
+        let journal = try Journal(path: path)
+        #expect(try journal.state(at: 3, in: id) == ["items": [], "total": 0])
+        #expect(try journal.recordedSession(id).jsonl() == text)
+        #expect(try journal.verify().isValid)
+    }
+
     @Test("a failed insert rolls back: no partial session, and the next import gets the id")
     func failedInsertRollsBack() throws {
         let path = directory.path("target.actionlog")
@@ -377,8 +395,8 @@ struct RecordedSessionJSONLTests {
         let error = #expect(throws: ActionLogError.self) { try journal.insert(tinySession()) }
         #expect(error?.description == """
             target.actionlog, entry 2: SQLite error 19: database or disk is full — while executing \
-            INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note) \
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note, checksum) \
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
             """)
         #expect(error?.code == .sqlite)
         #expect(try journal.sessions().isEmpty)

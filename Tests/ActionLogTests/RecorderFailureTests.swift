@@ -170,8 +170,8 @@ struct RecorderFailureTests {
 
         #expect(log.all.map(\.description) == [
             "full.actionlog, session 1, entry 2: entries 2...3 were not written: SQLite error 19: database or disk is full — while executing "
-                + "INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note) "
-                + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11); until a write succeeds again, what is recorded is lost, and then written as a gap"
+                + "INSERT INTO entries (session_id, seq, kind, time, label, action, state, effect, duration_ns, dropped, note, checksum) "
+                + "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12); until a write succeeds again, what is recorded is lost, and then written as a gap"
         ])
         #expect(recorder.statistics == RecorderStatistics(recorded: 5, dropped: 0, committed: 3, lost: 2, pending: 0))
         let journal = try Journal(path: path)
@@ -257,11 +257,13 @@ struct RecorderFailureTests {
         #expect(states == 4)
     }
 
-    @Test("the keyframe after a gap is the state as it is, made from what changed: an unchanged part of the state is not encoded again")
-    func keyframeAfterGapEncodesTheChange() throws {
-        let path = directory.path("gap-keyframe.actionlog")
+    @Test("the entry after a gap of dropped actions is a delta from the state before the gap, made from what changed: an unchanged part of the state is not encoded again")
+    func entryAfterGapEncodesTheChange() throws {
+        let path = directory.path("gap-delta.actionlog")
         let log = ErrorLog()
         var state = Catalogue()
+        // Large enough that a change of the count is stored as a delta, as the keyframe policy decides.
+        state.part.names = (0..<3).map { "a name long enough that the whole state outweighs a change of the count, \($0)" }
         let recorder = try Recorder<Catalogue, CounterAction, Never>(
             path: path, sessionName: "s", initialState: state,
             configuration: configuration(log) {
@@ -284,10 +286,11 @@ struct RecorderFailureTests {
         recorder.close()
 
         #expect(CountedPart.encodeCount.withLock { $0 } == encodedBefore, "the unchanged part was encoded again")
-        let entries = try Journal(path: path).entries(in: recorder.sessionID)
-        #expect(entries.map(\.kind).suffix(2) == [.gap, .keyframe])
-        #expect(entries.count == 4)
-        #expect(try entries[3].content.storedJSON?.decode(Catalogue.self) == state)
+        let journal = try Journal(path: path)
+        let entries = try journal.entries(in: recorder.sessionID)
+        #expect(entries.map(\.kind) == [.keyframe, .delta, .gap, .delta])
+        #expect(entries[3].content == .delta(JSONPatch(operations: [.replace(path: JSONPointer("/count")!, value: 10)])))
+        #expect(try journal.state(at: 3, in: recorder.sessionID).decode(Catalogue.self) == state)
         #expect(log.all.map(\.code) == [.dropped])
     }
 

@@ -72,7 +72,7 @@ struct RetentionTests {
         // Session 1 ended ten days ago; the crashed one's last entry was eight days ago.
         try sql(path, """
             UPDATE sessions SET started_at = started_at - 864000, ended_at = ended_at - 864000 WHERE id = \(ids[0]);
-            UPDATE entries SET time = time - 691200 WHERE session_id = \(crashed.sessionID);
+            UPDATE entries SET checksum = NULL, time = time - 691200 WHERE session_id = \(crashed.sessionID);
             UPDATE sessions SET started_at = started_at - 691200 WHERE id = \(crashed.sessionID);
             """)
         let journal = try Journal(path: path, mode: .readWrite)

@@ -40,7 +40,7 @@ struct SchemaMigrationTests {
         await recorder.settle()
         recorder.close()
         let connection = try Connection(path: path, mode: .readOnly)
-        #expect(try connection.scalarInt("PRAGMA user_version") == 2)
+        #expect(try connection.scalarInt("PRAGMA user_version") == 3)
         #expect(try connection.scalarInt("PRAGMA page_size") == 4_096, "a journal keeps the page size it was created with")
         let tables = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").rows { $0.text(0) }
         #expect(tables == ["calls", "change_index", "change_paths", "changes", "entries", "handlers", "sessions"])
@@ -70,13 +70,13 @@ struct SchemaMigrationTests {
     @Test(
         "damaged handler rows of every kind are refused naming the entry",
         arguments: [
-            ("UPDATE calls SET kind = 'other'", #"entry 1: call 0 is of an unknown kind "other""#),
-            ("UPDATE calls SET idx = 3", "entry 1: call 3 is out of order: call 0 was expected"),
+            ("UPDATE calls SET checksum = NULL, kind = 'other'", #"entry 1: call 0 is of an unknown kind "other""#),
+            ("UPDATE calls SET checksum = NULL, idx = 3", "entry 1: call 3 is out of order: call 0 was expected"),
             ("DELETE FROM handlers", "entry 1: call 0 belongs to no handler"),
-            ("UPDATE calls SET error = '{}'", "entry 1: call 0 must hold a result or an error, not both or neither"),
-            ("UPDATE calls SET answered = -1", "entry 1: answered -1 is out of range"),
-            ("UPDATE calls SET result = '{bad'", "entry 1: the result of a handler record is not JSON: invalid JSON at byte 1: unexpected character \"b\""),
-            ("UPDATE handlers SET started = 'x'", "entry 1: started holds text, not an integer"),
+            ("UPDATE calls SET checksum = NULL, error = '{}'", "entry 1: call 0 must hold a result or an error, not both or neither"),
+            ("UPDATE calls SET checksum = NULL, answered = -1", "entry 1: answered -1 is out of range"),
+            ("UPDATE calls SET checksum = NULL, result = '{bad'", "entry 1: the result of a handler record is not JSON: invalid JSON at byte 1: unexpected character \"b\""),
+            ("UPDATE handlers SET checksum = NULL, started = 'x'", "entry 1: started holds text, not an integer"),
         ])
     func damagedRowKinds(edit: String, message: String) async throws {
         let path = directory.path("kinds.actionlog")

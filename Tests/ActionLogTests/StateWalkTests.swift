@@ -50,13 +50,61 @@ struct StateWalkTests {
         try states.finish(droppedCount: 3)
     }
 
+    @Test("a delta after a gap, or a run of gaps, patches the state of the last entry before it; the gaps' own states are unknown")
+    func deltaAfterGap() throws {
+        var states = StateWalk(file: "a.actionlog", session: 1)
+        try states.advance(past: Self.keyframe(0, ["count": 0], action: nil))
+        try states.advance(past: Self.delta(1, [Self.set(1)]))
+        try states.advance(past: Self.gap(2, dropped: 3))
+        #expect(states.state == nil, "a gap leaves its own state unknown")
+        #expect(states.stateBeforeGap == ["count": 1])
+        try states.advance(past: Self.gap(3, dropped: 1))
+        #expect(states.state == nil)
+        #expect(states.stateBeforeGap == ["count": 1])
+        let patch = try states.advance(past: Self.delta(4, [Self.set(9)]))
+        #expect(patch == JSONPatch(operations: [Self.set(9)]))
+        #expect(states.state == ["count": 9])
+        #expect(states.stateBeforeGap == nil)
+        try states.advance(past: Self.delta(5, [Self.set(10)]))
+        #expect(states.state == ["count": 10])
+        try states.finish(droppedCount: 4)
+
+        // A keyframe left unparsed (as a replay walks) is kept across the gap, and parsed by the delta after it.
+        var deferred = StateWalk(file: "a.actionlog", session: 1)
+        try deferred.advance(past: Self.keyframe(0, .null, action: nil), keyframeText: Array(#"{"count":5}"#.utf8))
+        try deferred.advance(past: Self.gap(1, dropped: 1))
+        #expect(deferred.pendingKeyframeText == nil && deferred.state == nil)
+        try deferred.advance(past: Self.delta(2, [Self.set(6)]))
+        #expect(deferred.state == ["count": 6])
+
+        // The state at one entry, from its keyframe across the gaps; the state before it is the gap's: unknown.
+        let chain = [Self.keyframe(0, ["count": 0], action: nil), Self.delta(1, [Self.set(1)]), Self.gap(2, dropped: 3), Self.delta(3, [Self.set(7)])]
+        #expect(try StateWalk.state(at: 3, chain: chain, file: "a.actionlog", session: 1) == ["count": 7])
+        let change = try StateWalk.states(at: 3, chain: chain, file: "a.actionlog", session: 1, keepingBefore: true)
+        #expect(change.before == nil && change.after == ["count": 7])
+    }
+
     @Test("every broken rule is named by file, session and entry, and the walk goes on after it")
-    func rules() {
+    func rules() throws {
         #expect(Self.problems([Self.delta(0, [])]) == [
             "a.actionlog, session 1, entry 0: entry 0 must be a keyframe holding the initial state and no action",
         ])
-        #expect(Self.problems([Self.keyframe(0, [:], action: nil), Self.gap(1, dropped: 1), Self.delta(2, [])], dropped: 1) == [
-            "a.actionlog, session 1, entry 2: a delta with no keyframe before it",
+        // After a gap, a delta applies to the state before the gap, or is refused.
+        #expect(Self.problems([Self.keyframe(0, [:], action: nil), Self.gap(1, dropped: 1), Self.delta(2, [.remove(path: JSONPointer(tokens: ["gone"]))])], dropped: 1) == [
+            #"a.actionlog, session 1, entry 2: the delta does not apply: operation 0 (remove /gone): no member "gone""#,
+        ])
+        // A gap out of place: the state before it is unknown, even a keyframe left unparsed, and the delta after it is passed over.
+        var deferred = StateWalk(file: "a.actionlog", session: 1)
+        var deferredProblems: [String] = []
+        try deferred.advance(past: Self.keyframe(0, .null, action: nil), keyframeText: Array(#"{"count":5}"#.utf8))
+        for entry in [Self.gap(2, dropped: 1), Self.delta(3, [Self.set(6)])] {
+            do { try deferred.advance(past: entry) } catch { deferredProblems.append(error.description) }
+        }
+        #expect(deferredProblems == ["a.actionlog, session 1, entry 1: missing: the entry is not in the file"])
+        #expect(deferred.state == nil)
+        // After an error, the state before a gap is unknown too: the delta after it is passed over.
+        #expect(Self.problems([Self.keyframe(0, ["count": 0], action: nil), Self.delta(1, [.remove(path: JSONPointer(tokens: ["gone"]))]), Self.gap(2, dropped: 1), Self.delta(3, [Self.set(3)])], dropped: 1) == [
+            #"a.actionlog, session 1, entry 1: the delta does not apply: operation 0 (remove /gone): no member "gone""#,
         ])
         // A hole is reported once; the deltas after it are passed over until the next keyframe.
         #expect(Self.problems([Self.keyframe(0, ["count": 0], action: nil), Self.delta(3, [Self.set(1)]), Self.delta(4, [Self.set(2)]), Self.keyframe(5, ["count": 5]), Self.delta(6, [Self.set(6)])]) == [

@@ -172,6 +172,7 @@ package struct HostileFixture: Sendable {
         recorded.entries[gapSeq + 1] = recorded.entries[gapSeq + 1].replacing(content: .keyframe(try writer.state(at: gapSeq + 1, in: id)))
         recorded.handlers = handlers
         recorded.session.name = "basket with a gap"
+        recorded.session.storedUUID = UUID()  // another session, made from the first
         recorded.session.droppedCount = gapDropped
         return try writer.insert(recorded)
     }

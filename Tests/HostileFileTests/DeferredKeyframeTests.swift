@@ -48,7 +48,7 @@ struct DeferredKeyframeTests {
         let state = try Journal(path: path).state(at: 4, in: 1)
         guard case .object(let members) = state else { Issue.record("the state is not an object"); return }
         let reordered = "{ " + members.keys.sorted(by: >).map { "\(JSONValue.string($0).canonicalText) : \(members[$0]!.canonicalText)" }.joined(separator: " , ") + " }"
-        try SQLEdit.run([SQLEdit("UPDATE entries SET state = ?1 WHERE session_id = 1 AND seq = 4", [.text(reordered)])], on: path)
+        try SQLEdit.run([SQLEdit("UPDATE entries SET state = ?1, checksum = NULL WHERE session_id = 1 AND seq = 4", [.text(reordered)])], on: path)
         #expect(try Journal(path: path).entry(4, in: 1).content == .keyframe(state))
         let again = try replay(path)
         #expect(again.isMatch)
@@ -62,7 +62,7 @@ struct DeferredKeyframeTests {
         guard case .object(var members) = state else { Issue.record("the state is not an object"); return }
         members["note"] = "changed"
         state = .object(members)
-        try SQLEdit.run([SQLEdit("UPDATE entries SET state = ?1 WHERE session_id = 1 AND seq = 6", [.text(state.canonicalText)])], on: path)
+        try SQLEdit.run([SQLEdit("UPDATE entries SET state = ?1, checksum = NULL WHERE session_id = 1 AND seq = 6", [.text(state.canonicalText)])], on: path)
         let report = try replay(path)
         #expect(report.divergence?.seq == 6)
         #expect(report.divergence?.stateDifferences.map(\.path.description) == ["note"])
@@ -90,14 +90,14 @@ struct DeferredKeyframeTests {
     @Test("a damaged keyframe fails the replay naming its entry, whether a keyframe or a delta follows it")
     func damagedKeyframe() throws {
         let keyframes = try record("damaged-keyframes.actionlog", policy: .keyframesOnly)
-        try SQLEdit.run([SQLEdit("UPDATE entries SET state = ?1 WHERE session_id = 1 AND seq = 3", [.text("{bad")])], on: keyframes)
+        try SQLEdit.run([SQLEdit("UPDATE entries SET state = ?1, checksum = NULL WHERE session_id = 1 AND seq = 3", [.text("{bad")])], on: keyframes)
         #expect(message { try replay(keyframes) } == #"damaged-keyframes.actionlog, session 1, entry 3: the state is not valid JSON: invalid JSON at byte 1: unexpected character "b""#)
 
         // Keyframes while the basket is smaller than a patch, then at most two deltas after each.
         let mixed = try record("damaged-mixed.actionlog", policy: KeyframePolicy(deltaBudget: 100, maximumDeltaRun: 2))
         let kinds = try Journal(path: mixed).entries(in: 1).map(\.kind)
         #expect(kinds.prefix(5) == [.keyframe, .keyframe, .keyframe, .delta, .delta])
-        try SQLEdit.run([SQLEdit("UPDATE entries SET state = ?1 WHERE session_id = 1 AND seq = 2", [.text("[1,")])], on: mixed)
+        try SQLEdit.run([SQLEdit("UPDATE entries SET state = ?1, checksum = NULL WHERE session_id = 1 AND seq = 2", [.text("[1,")])], on: mixed)
         #expect(message { try replay(mixed) } == "damaged-mixed.actionlog, session 1, entry 2: the state is not valid JSON: invalid JSON at byte 3: unexpected end of text")
         // The same message as a reader that parses every keyframe.
         #expect(message { try Journal(path: mixed).entries(in: 1) } == "damaged-mixed.actionlog, session 1, entry 2: the state is not valid JSON: invalid JSON at byte 3: unexpected end of text")

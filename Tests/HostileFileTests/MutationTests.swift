@@ -66,4 +66,54 @@ struct MutationTests {
             #expect(refusals > iterations && successes > iterations)
         }
     }
+
+    /// Journal mutants made of bytes (truncations, bit flips, scribbles, insertions) that SQLite's
+    /// quick check and `verify` both accept: each must hold the fixture's entries and handler records,
+    /// byte for byte as a reader reads them. Before checksums, 8 of the first 2,000 seeds changed an
+    /// entry's action or a call and passed; a change the checksums catch is a finding of `verify`.
+    static let contentIterations = 2_000
+
+    @Test("every byte mutant of the journal that verify accepts reads as the fixture does")
+    func acceptedByteMutantsKeepTheContent() throws {
+        let run = MutationRun(environment: "ACTIONLOG_CONTENT_MUTATION", iterations: Self.contentIterations, seed: Self.defaultSeed)
+        let directory = try TemporaryDirectory()
+        let fixture = try HostileFixture(in: directory)
+        let maker = MutantMaker(fixture: fixture, directory: directory)
+        let basePath = directory.path("fixture.actionlog")
+        try Data(fixture.journal).write(to: URL(fileURLWithPath: basePath))
+        let base = try Journal(path: basePath)
+        let sessions = try base.sessions().map(\.id)
+        let expected = try sessions.map { (try base.entries(in: $0), try base.handlerRecords(in: $0)) }
+        var changed: [String] = []
+        var (bytes, caught) = (0, 0)
+        for index in 0..<run.iterations {
+            let seed = run.seed(index)
+            let mutant = try maker.mutant(seed: seed)
+            // The byte-level ones: "journal truncated at", "journal bits flipped", "journal bytes … scribbled
+            // over", "journal: [255] inserted at byte"; not the row edits ("journal: UPDATE …").
+            let description = mutant.description
+            let byteLevel = ["journal truncated", "journal bits", "journal bytes"].contains { description.hasPrefix($0) }
+                || (description.hasPrefix("journal: [") && description.contains("inserted at byte"))
+            guard mutant.target == .journal, byteLevel else { continue }
+            bytes += 1
+            let path = directory.path("content-\(seed).actionlog")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            try Data(mutant.bytes).write(to: URL(fileURLWithPath: path))
+            guard let journal = try? Journal(path: path), let verification = try? journal.verify() else { continue }
+            // Found by the checksums or the file's size alone: a mutant verify passed before them.
+            let byChecksums = verification.findings.filter { $0.problem.contains("checksum") || $0.problem.contains("it was cut short") }
+            if !byChecksums.isEmpty, byChecksums.count == verification.findings.count { caught += 1 }
+            guard verification.isValid else { continue }
+            for (id, (entries, handlers)) in zip(sessions, expected) {
+                let read = try? journal.entries(in: id)
+                let records = try? journal.handlerRecords(in: id)
+                if read != entries || records != handlers {
+                    changed.append("seed \(seed) (\(mutant.description)): session \(id) reads otherwise, and verify accepts it")
+                }
+            }
+        }
+        print("Content mutants: \(bytes) byte mutants of the journal, \(caught) found by checksums or the file's size alone")
+        #expect(changed.isEmpty, "\(changed.count) mutants change what a session holds and pass verify:\n\(changed.prefix(20).joined(separator: "\n"))")
+        if run.iterations >= 1_000 { #expect(bytes > 100 && caught > 0) }
+    }
 }

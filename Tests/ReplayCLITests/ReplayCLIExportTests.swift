@@ -22,9 +22,10 @@ private let usageError: Int32 = 64
 @Suite("replay-cli export, import and diff")
 struct ExportImportDiffTests {
     @Test("export → import → export is byte-identical on the golden fixtures", arguments: [
-        ("checkout.actionlog", "checkout", 15), ("city-search.actionlog", "city search", 17),
+        ("checkout.actionlog", "checkout", 15, "330ab09b-b622-8094-9367-3dd7fef192fd"),
+        ("city-search.actionlog", "city search", 17, "218aaa0c-b5ed-8527-872c-96cb23f52cd3"),
     ])
-    func roundTrip(fixture: String, name: String, entries: Int) throws {
+    func roundTrip(fixture: String, name: String, entries: Int, uuid: String) throws {
         try withTemporaryDirectory { directory in
             try copyFixture(fixture, to: directory)
             let export = try runCLI(["export", fixture, "--session", "1", "--format", "jsonl", "--output", "first.jsonl"], in: directory)
@@ -32,12 +33,16 @@ struct ExportImportDiffTests {
             #expect(export.stdout == "" && export.stderr == "")
             let first = try contents("first.jsonl", in: directory)
             #expect(lines(first).count == entries + 1, "a header and one line per entry")
+            // The fixtures were recorded before sessions had ids: their text has none, and the copy
+            // derives the same one from the same header.
             #expect(first.hasPrefix(#"{"actionlog":"session","format":1,"name":"\#(name)","status":"closed","startedAt":"#))
 
             let imported = try runCLI(["import", "first.jsonl", "--into", "copy.actionlog"], in: directory)
             #expect(imported.status == 0, "\(imported.stderr)")
             #expect(imported.stdout == "Imported session \"\(name)\" as session 1 of copy.actionlog (\(entries) entries).\n")
             #expect(imported.stderr == "")
+            let sessions = try runCLI(["sessions", "copy.actionlog", "--json"], in: directory)
+            #expect(sessions.stdout.contains(#""uuid": "\#(uuid)""#), "\(sessions.stdout)")
 
             let second = try runCLI(["export", "copy.actionlog", "--session", name], in: directory)
             #expect(second.status == 0)

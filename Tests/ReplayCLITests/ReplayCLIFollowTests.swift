@@ -62,7 +62,7 @@ struct FollowTests {
             recorder.record(action: .increment, state: Counter(count: 1))
             recorder.record(action: .add(5), state: Counter(count: 6))
             recorder.flush()
-            try runSQLite("UPDATE entries SET action = '{broken' WHERE seq = 1", on: "live.actionlog", in: directory)
+            try runSQLite("UPDATE entries SET checksum = NULL, action = '{broken' WHERE seq = 1", on: "live.actionlog", in: directory)
 
             let child = try LiveCLI(["log", "live.actionlog", "--session", "counter", "--follow"], in: directory)
             #expect(child.waitFor { rows($0).count == 2 }, "the entries already there: \(child.stdout)")

@@ -84,7 +84,7 @@ struct JSONNamingTests {
             try runDemo(in: directory)
             try runSQLite("""
                 DELETE FROM entries WHERE session_id = 1 AND seq = 3;
-                UPDATE entries SET action = '{bad' WHERE session_id = 2 AND seq = 2;
+                UPDATE entries SET checksum = NULL, action = '{bad' WHERE session_id = 2 AND seq = 2;
                 UPDATE sessions SET ended_at = NULL WHERE id = 4;
                 """, on: "demo.actionlog", in: directory)
             let result = try runCLI(["verify", "demo.actionlog", "--json"], in: directory)
@@ -117,7 +117,15 @@ struct JSONNamingTests {
                       "session": 4
                     }
                   ],
-                  "notes": [],
+                  "notes": [
+                    {
+                      "code": "entry",
+                      "file": "demo.actionlog",
+                      "message": "1 entry without checksums (written before ActionLog checksummed its rows): a change to their bytes that SQLite's checks accept goes unnoticed",
+                      "seq": null,
+                      "session": 2
+                    }
+                  ],
                   "sessions": 4,
                   "valid": false
                 }

@@ -83,8 +83,8 @@ struct ReplayCLILogFilterTests {
         try withTemporaryDirectory { directory in
             _ = try runDemo(in: directory)
             let long = "replace(hex(zeroblob(500000)), '00', 'aa')"
-            try runSQLite("UPDATE entries SET label = \(long) WHERE session_id = 2 AND seq IN (1, 3)", on: "demo.actionlog", in: directory)
-            try runSQLite("UPDATE entries SET label = \(long) || 'b' WHERE session_id = 2 AND seq = 2", on: "demo.actionlog", in: directory)
+            try runSQLite("UPDATE entries SET checksum = NULL, label = \(long) WHERE session_id = 2 AND seq IN (1, 3)", on: "demo.actionlog", in: directory)
+            try runSQLite("UPDATE entries SET checksum = NULL, label = \(long) || 'b' WHERE session_id = 2 AND seq = 2", on: "demo.actionlog", in: directory)
             // With the `*` and the last scalars, 1000 scalars.
             let run = String(repeating: "a", count: 997)
             #expect(try rows(["-s", "2", "--label", "*a" + run + "b"], in: directory).map { $0?.seq } == [2])

@@ -25,7 +25,7 @@ private func importSession(_ text: String, named name: String, in directory: URL
 /// as entry 14 (a tie).
 private func fixCheckoutDurations(in directory: URL) throws {
     try runSQLite("""
-        UPDATE entries SET duration_ns = CASE seq WHEN 3 THEN 41000 WHEN 8 THEN 2500000 WHEN 13 THEN 14000 ELSE seq * 1000 END
+        UPDATE entries SET checksum = NULL, duration_ns = CASE seq WHEN 3 THEN 41000 WHEN 8 THEN 2500000 WHEN 13 THEN 14000 ELSE seq * 1000 END
         WHERE session_id = 2 AND seq > 0;
         """, on: "demo.actionlog", in: directory)
 }
@@ -217,7 +217,7 @@ struct StatsCommandTests {
     func misstoredDuration() throws {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
-            try runSQLite("UPDATE entries SET duration_ns = 'slow' WHERE session_id = 2 AND seq = 6;", on: "demo.actionlog", in: directory)
+            try runSQLite("UPDATE entries SET checksum = NULL, duration_ns = 'slow' WHERE session_id = 2 AND seq = 6;", on: "demo.actionlog", in: directory)
             let result = try runCLI(["stats", "demo.actionlog", "--session", "2"], in: directory)
             #expect(result.status == 1)
             #expect(result.stdout == "")

@@ -101,8 +101,8 @@ struct TerminalTests {
         try withTemporaryDirectory { directory in
             try runDemo(in: directory)
             try runSQLite("""
-                UPDATE entries SET label = '東京東京', action = '{"q":"東京東京東京東京東京東京東京東京"}' WHERE session_id = 2 AND seq = 1;
-                UPDATE entries SET label = 'a' || char(27) || char(27) || char(27) || char(27) WHERE session_id = 2 AND seq = 2
+                UPDATE entries SET checksum = NULL, label = '東京東京', action = '{"q":"東京東京東京東京東京東京東京東京"}' WHERE session_id = 2 AND seq = 1;
+                UPDATE entries SET checksum = NULL, label = 'a' || char(27) || char(27) || char(27) || char(27) WHERE session_id = 2 AND seq = 2
                 """, on: "demo.actionlog", in: directory)
             let result = try runCLIOnTerminal(
                 ["log", "demo.actionlog", "--session", "2", "--limit", "3"], in: directory, environment: ["COLUMNS": "60", "NO_COLOR": "1"])

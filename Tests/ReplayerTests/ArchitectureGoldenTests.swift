@@ -79,7 +79,7 @@ struct ArchitectureGoldenTests {
         #expect(signInReports.count == 1)
     }
 
-    @Test("recording either example's script five times gives the same session, but for its times")
+    @Test("recording either example's script five times gives the same session, but for its times and its uuid")
     func recordingIsDeterministic() async throws {
         let directory = TemporaryDirectory()
         var productCards = Set<String>()
@@ -100,7 +100,7 @@ struct ArchitectureGoldenTests {
     static func timeless(_ session: RecordedSession) throws -> String {
         try session.jsonl().split(separator: "\n").map { line in
             guard case .object(var members) = try JSONValue(parsing: String(line)) else { return String(line) }
-            for key in ["time", "durationNs", "startedAt", "endedAt"] { members[key] = nil }
+            for key in ["time", "durationNs", "startedAt", "endedAt", "uuid"] { members[key] = nil }
             return JSONValue.object(members).canonicalText
         }.joined(separator: "\n")
     }

@@ -357,6 +357,12 @@ extension BrowserTests {
                 try await page.press("ArrowDown")
                 try await page.waitFor(selected(3))
                 #expect(try await page.evaluate(changedPaths)?.array?.contains("/note") == true)
+                // After the gap: a delta from entry 4's state, which holds what the dropped addItem("pot") changed too.
+                #expect(kinds?[6] == "delta")
+                try await page.click("#timeline [data-seq=\"6\"]")
+                try await page.waitFor(selected(6))
+                #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/items/1\"]').textContent.includes('pot')") == true)
+                #expect(try await page.evaluate("document.querySelector('#state [data-path=\"/paid\"]').textContent.includes('true')") == true)
                 #expect(page.requests.filter { !$0.hasPrefix("data:") } == [url], "the file itself and nothing else")
                 #expect(problems(page).isEmpty)
             }

@@ -44,7 +44,7 @@ struct ViewerServerTests {
             #expect(response.status == 200)
             #expect(response.headers["content-type"] == "application/json; charset=utf-8")
             #expect(response.body == #"""
-                {"damaged":[],"file":"cart.actionlog","older":null,"sessions":[{"actionType":"Cart.Action","appVersion":"2.1","dropped":2,"duration":2.000000,"entries":7,"id":"1","lastEntryAt":1002.000000,"metadata":{},"metadataTooLarge":false,"name":"cart <b>","startedAt":1000.000000,"stateType":"Cart","status":"closed"}]}
+                {"damaged":[],"file":"cart.actionlog","older":null,"sessions":[{"actionType":"Cart.Action","appVersion":"2.1","dropped":2,"duration":2.000000,"entries":7,"id":"1","lastEntryAt":1002.000000,"metadata":{},"metadataTooLarge":false,"name":"cart <b>","startedAt":1000.000000,"stateType":"Cart","status":"closed","uuid":"\#(derivedCartUUID)"}]}
                 """#)
         }
     }
@@ -213,6 +213,23 @@ struct ViewerServerTests {
         }
     }
 
+    @Test("after a gap, a delta's state is the state before the gap patched; as after a keyframe there, no change is said")
+    func deltaAfterGap() throws {
+        let directory = try TemporaryDirectory()
+        let keyframe = #"{"seq":5,"kind":"keyframe","label":"checkout","time":1001.75,"action":{"checkout":{}},"state":{"items":[],"paid":true,"total":0}}"#
+        let delta = #"{"seq":5,"kind":"delta","label":"checkout","time":1001.75,"action":{"checkout":{}},"patch":[{"op":"remove","path":"/items/0"},{"op":"add","path":"/paid","value":true},{"op":"replace","path":"/total","value":0}]}"#
+        #expect(cartJSONL.contains(keyframe))
+        let path = try importJournal(cartJSONL.replacingOccurrences(of: keyframe, with: delta), named: "cart", in: directory)
+        let server = try ViewerServer(journalPath: path, port: 0)
+        defer { server.stop() }
+        let afterGap = try get(port: server.port, "/api/sessions/1/entries/5")
+        #expect(afterGap.body.contains(#""kind":"delta""#))
+        #expect(afterGap.body.contains(#""change":[],"changeSource":"none""#))
+        #expect(afterGap.body.contains(#""state":{"items":[],"paid":true,"total":0}"#))
+        let diff = try get(port: server.port, "/api/sessions/1/entries/6")
+        #expect(diff.body.contains(#""change":[{"old":true,"op":"remove","path":"/paid"}],"changeSource":"diff""#))
+    }
+
     @Test("errors: an unknown session or entry answers 404 with the journal's message")
     func errors() throws {
         try serving { server, _ in
@@ -236,7 +253,7 @@ struct ViewerServerTests {
         let path = try importJournal(cartJSONL, named: "cart", in: directory)
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sqlite.arguments = ["sqlite3", path, "UPDATE entries SET state = '{\"items\":' WHERE seq = 1"]
+        sqlite.arguments = ["sqlite3", path, "UPDATE entries SET checksum = NULL, state = '{\"items\":' WHERE seq = 1"]
         try sqlite.run()
         sqlite.waitUntilExit()
         try #require(sqlite.terminationStatus == 0, "sqlite3 is needed for this test")

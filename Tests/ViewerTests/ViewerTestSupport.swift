@@ -24,6 +24,9 @@ final class TemporaryDirectory: Sendable {
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
+/// The id ``cartJSONL``'s session derives from its header (it carries none).
+let derivedCartUUID = "9a9de3df-8508-8caf-b710-1c7d65867d96"
+
 /// A session with keyframes, deltas and a gap, at fixed times: entry 3 is a delta, entry 4 a gap,
 /// entry 5 a keyframe after the gap, entry 6 a keyframe after a keyframe.
 let cartJSONL = #"""

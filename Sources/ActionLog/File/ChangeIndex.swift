@@ -160,11 +160,10 @@ final class ChangeIndexWriter {
 /// what it stores, and how a reader answers without the index.
 ///
 /// It holds no reference to the walk's state while a delta patches it (which would make the patch
-/// copy what it changes): only the state before a gap, once the gap has cleared the walk's.
+/// copy what it changes). The entry after a gap changed what differs from the state before the gap
+/// (``StateWalk/stateBeforeGap``): a delta says so by its patch, a keyframe (what a journal of
+/// schema version 2 or older holds there) by its diff from that state.
 struct ChangeTracker {
-    /// The state before the last gap, until the entry after it: what that entry's change is from.
-    private var beforeGap: JSONValue?
-
     /// Advances `states` past `entry` and returns the paths the entry touched; `nil` for entry 0
     /// and gaps, which change nothing.
     ///
@@ -172,18 +171,15 @@ struct ChangeTracker {
     mutating func advance(_ states: inout StateWalk, past entry: Entry) throws(ActionLogError) -> [String]? {
         switch entry.content {
         case .gap:
-            if let state = states.state { beforeGap = state }
             try states.advance(past: entry)
             return nil
         case .delta:
-            beforeGap = nil
             let patch = try states.advance(past: entry)
             guard entry.seq > 0 else { return nil }
             guard let patch else { return [ChangeIndex.unknownChange] }
             return ChangeIndex.paths(of: patch, after: states.state)
         case .keyframe(let state):
-            let previous = states.state ?? beforeGap
-            beforeGap = nil
+            let previous = states.state ?? states.stateBeforeGap
             try states.advance(past: entry)
             guard entry.seq > 0 else { return nil }
             guard let previous else { return [ChangeIndex.unknownChange] }

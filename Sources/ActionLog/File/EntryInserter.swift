@@ -29,9 +29,14 @@ final class EntryInserter {
 
     /// At most `1 << largestRun` rows per statement: beyond 32 the gain is under 2%.
     private static var largestRun: Int { 5 }
-    private static var columns: Int32 { 11 }
+    private static var columns: Int32 { 12 }
 
-    init(connection: Connection, session: JournalSession.ID) {
+    /// Whether rows get a checksum (``StoredEntry/checksum(seq:)``); `false` only for the
+    /// benchmark's cost of them, as an ActionLog before checksums wrote.
+    private let checksums: Bool
+
+    init(connection: Connection, session: JournalSession.ID, checksums: Bool = true) {
+        self.checksums = checksums
         self.connection = connection
         self.sessionID = session
         self.changes = ChangeIndexWriter(connection: connection, session: session)
@@ -65,10 +70,10 @@ final class EntryInserter {
                 try changes.insert(seq: firstSeq + offset, paths: paths)
             }
             if let initial = row.initialHandler {
-                try HandlerInserter.insert(initial, connection: connection, session: sessionID, seq: 0)
+                try HandlerInserter.insert(initial, connection: connection, session: sessionID, seq: 0, checksums: checksums)
             }
             guard let handler = row.handler else { continue }
-            try HandlerInserter.insert(handler, connection: connection, session: sessionID, seq: firstSeq + offset)
+            try HandlerInserter.insert(handler, connection: connection, session: sessionID, seq: firstSeq + offset, checksums: checksums)
         }
     }
 
@@ -122,6 +127,7 @@ final class EntryInserter {
                 try statement.bind(entry.durationNanoseconds, at: column + 9)
                 try statement.bind(entry.dropped, at: column + 10)
                 try bind(slot + 5, at: column + 11)
+                try statement.bind(checksums ? entry.checksum(seq: Int64(firstSeq + position)) : nil, at: column + 12)
             }
             // The texts are read here, while `buffer` is valid.
             try statement.run()
@@ -131,7 +137,7 @@ final class EntryInserter {
     /// The statement inserting `1 << run` rows.
     private func statement(_ run: Int) throws(SQLiteError) -> Statement {
         if let statement = statements[run] { return statement }
-        let head = "INSERT INTO entries (\(RawEntry.columns))\nVALUES "
+        let head = "INSERT INTO entries (\(RawEntry.columns), checksum)\nVALUES "
         func values(_ row: Int32) -> String {
             "(" + (1...Self.columns).map { "?\(row * Self.columns + $0)" }.joined(separator: ", ") + ")"
         }

@@ -3,9 +3,18 @@ import Foundation
 /// Writes a ``HandlerRecord`` into the `handlers` and `calls` tables (schema version 2), inside the
 /// transaction that writes its entry.
 enum HandlerInserter {
-    static func insert(_ handler: HandlerRecord, connection: Connection, session: JournalSession.ID, seq: Int) throws(SQLiteError) {
-        try connection.cachedStatement("INSERT INTO handlers (session_id, seq, started) VALUES (?1, ?2, ?3)")
-            .execute([.integer(session), .integer(Int64(seq)), .integer(Int64(handler.started))])
+    /// Inserts `handler` as entry `seq`'s; with checksums (``RowChecksum``) unless `checksums` is `false`
+    /// (the benchmark's cost of them).
+    static func insert(
+        _ handler: HandlerRecord, connection: Connection, session: JournalSession.ID, seq: Int, checksums: Bool = true
+    ) throws(SQLiteError) {
+        let notes: [SQLiteValue] = [
+            .optional(handler.releasedAt.map(Int64.init)), handler.untrackedOutputs > 0 ? .integer(Int64(handler.untrackedOutputs)) : .null,
+        ]
+        // The checksum covers the notes as a reader finds them: NULL where the columns are absent.
+        let handlerChecksum = RowChecksum.of([.integer(Int64(seq)), .integer(Int64(handler.started))] + notes)
+        try connection.cachedStatement("INSERT INTO handlers (session_id, seq, started, checksum) VALUES (?1, ?2, ?3, ?4)")
+            .execute([.integer(session), .integer(Int64(seq)), .integer(Int64(handler.started)), checksums ? .integer(Int64(handlerChecksum)) : .null])
         if handler.releasedAt != nil || handler.untrackedOutputs > 0 {
             // The columns are added by the first record that needs them (rare): a file without them
             // reads as before, and older readers, which name the columns they read, do not see them.
@@ -14,15 +23,12 @@ enum HandlerInserter {
                 try connection.execute("ALTER TABLE handlers ADD COLUMN \(column) INTEGER")
             }
             try connection.cachedStatement("UPDATE handlers SET released_at = ?3, untracked_outputs = ?4 WHERE session_id = ?1 AND seq = ?2")
-                .execute([
-                    .integer(session), .integer(Int64(seq)), .optional(handler.releasedAt.map(Int64.init)),
-                    handler.untrackedOutputs > 0 ? .integer(Int64(handler.untrackedOutputs)) : .null,
-                ])
+                .execute([.integer(session), .integer(Int64(seq))] + notes)
         }
         guard !handler.records.isEmpty else { return }
         let statement = try connection.cachedStatement("""
-            INSERT INTO calls (session_id, seq, idx, kind, service, name, arguments, result, error, event, answered)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            INSERT INTO calls (session_id, seq, idx, kind, service, name, arguments, result, error, event, answered, checksum)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
             """)
         for (index, record) in handler.records.enumerated() {
             var values: [SQLiteValue] = [.integer(session), .integer(Int64(seq)), .integer(Int64(index))]
@@ -41,6 +47,8 @@ enum HandlerInserter {
             case .output(let output):
                 values += [.text("output"), .null, .text(output.label), .null, .null, .null, .text(output.event.canonicalText), .null]
             }
+            // Every column but the session's id: seq, idx and the record.
+            values.append(checksums ? .integer(Int64(RowChecksum.of(values.dropFirst()))) : .null)
             try statement.execute(values)
         }
     }
@@ -90,8 +98,11 @@ extension Journal {
             }
             let present = try Self.noteColumns(connection)
             let notes = Self.noteColumnNames.map { present.contains($0) ? $0 : "NULL" }.joined(separator: ", ")
-            try select("seq, started, \(notes)", from: "handlers", orderedBy: "seq") { row in try reader.addHandler(row) }
-            try select("seq, idx, kind, service, name, arguments, result, error, event, answered", from: "calls", orderedBy: "seq, idx") { row in
+            let checksums = try Checksums.tablesWithColumn(connection)
+            func checksum(_ table: String) -> String { checksums.contains(table) ? Checksums.column : "NULL" }
+            try select("seq, started, \(notes), \(checksum("handlers"))", from: "handlers", orderedBy: "seq") { row in try reader.addHandler(row) }
+            let calls = "seq, idx, kind, service, name, arguments, result, error, event, answered, \(checksum("calls"))"
+            try select(calls, from: "calls", orderedBy: "seq, idx") { row in
                 try reader.addRecord(row)
             }
             return reader.handlers
@@ -221,18 +232,31 @@ struct HandlerRowReader {
         }
     }
 
+    /// What the checksum in `column` says of the row, whose content is in the columns before it.
+    private func checksum(_ row: Row, column: Int32) -> ChecksumCheck {
+        ChecksumCheck(row, column: column, halves: [(shift: 0, columns: Array(0..<column))])
+    }
+
     mutating func addHandler(_ row: Row) throws(ActionLogError) {
+        // Before any other read of the row, which may convert a column to another type.
+        let checksum = checksum(row, column: 4)
         let seq = try integer(row, 0, "a handler's seq", entry: nil)
         let started = try integer(row, 1, "started", entry: seq)
         let releasedAt = row.isNull(2) ? nil : try integer(row, 2, "released_at", entry: seq)
         let untracked = row.isNull(3) ? 0 : try integer(row, 3, "untracked_outputs", entry: seq)
+        if let problem = checksum.problem("the handler record") { throw damaged(seq, problem) }
         positions[seq] = handlers.count
         handlers.append(HandlerRecord(seq: seq, started: started, records: [], releasedAt: releasedAt, untrackedOutputs: untracked))
     }
 
     mutating func addRecord(_ row: Row) throws(ActionLogError) {
+        let checksum = checksum(row, column: 10)
         let seq = try integer(row, 0, "a call's seq", entry: nil)
         let index = try integer(row, 1, "idx", entry: seq)
+        // Named by its index: reported when every other check of the row has passed.
+        func checked() throws(ActionLogError) {
+            if let problem = checksum.problem("call \(index)") { throw damaged(seq, problem) }
+        }
         guard let position = positions[seq] else { throw damaged(seq, "call \(index) belongs to no handler") }
         guard index == handlers[position].records.count else {
             throw damaged(seq, "call \(index) is out of order: call \(handlers[position].records.count) was expected")
@@ -251,10 +275,12 @@ struct HandlerRowReader {
             default: throw damaged(seq, "call \(index) must hold a result or an error, not both or neither")
             }
             let answered = try integer(row, 9, "answered", entry: seq)
+            try checked()
             handlers[position].records.append(
                 .call(ServiceCall(service: service, method: name, arguments: arguments, outcome: outcome, answered: answered)))
         case "output":
             guard let event = try json(row, 8, "event", entry: seq) else { throw damaged(seq, "output \(index) holds no event") }
+            try checked()
             handlers[position].records.append(.output(OutputEvent(label: name, event: event)))
         case let kind:
             throw damaged(seq, "call \(index) is of an unknown kind \(kind.map { "\"\($0)\"" } ?? "NULL")")

@@ -35,6 +35,8 @@ public final class Journal: Sendable {
     /// The file name used in error messages.
     package let fileName: String
     private let connection: GuardedConnection
+    /// Whether the file's `sessions` table has been seen to have the `uuid` column.
+    private let hasSessionUUIDs = Locked(false)
 
     /// Opens the journal at `path`.
     ///
@@ -91,13 +93,25 @@ public final class Journal: Sendable {
 
     // MARK: - Sessions
 
-    private static let sessionColumns = """
+    private static func sessionColumns(uuid: Bool) -> String {
+        """
         SELECT s.id, s.name, s.started_at, s.ended_at, s.status, s.library_version, s.app_version,
                s.state_type, s.action_type, s.effect_type, s.metadata, s.dropped,
                (SELECT max(seq) + 1 FROM entries e WHERE e.session_id = s.id),
-               (SELECT time FROM entries e WHERE e.session_id = s.id ORDER BY seq DESC LIMIT 1)
+               (SELECT time FROM entries e WHERE e.session_id = s.id ORDER BY seq DESC LIMIT 1),
+               \(uuid ? "s.uuid" : "NULL")
         FROM sessions s
         """
+    }
+
+    /// The query of session rows, with the `uuid` column once the file has it. A file may gain it
+    /// while open (a newer writer opens it), so a file without it is asked again each time.
+    private func sessionColumns(_ connection: Connection) throws -> String {
+        if hasSessionUUIDs.withLock({ $0 }) { return Self.sessionColumns(uuid: true) }
+        let has = try Schema.hasSessionUUIDs(connection)
+        if has { hasSessionUUIDs.withLock { $0 = true } }
+        return Self.sessionColumns(uuid: has)
+    }
     // The count and the last time come from the session's last entry, found through the primary
     // key (session_id, seq): two b-tree descents, not a scan of the session. Sequence numbers are
     // gapless (a loss is a `gap` entry), so the last seq + 1 is the count; a file whose numbers have
@@ -153,7 +167,7 @@ public final class Journal: Sendable {
         where condition: String, _ id: JournalSession.ID, limit: Int
     ) throws(ActionLogError) -> [(id: JournalSession.ID, row: Result<JournalSession, ActionLogError>)] {
         try read { connection in
-            try connection.cachedStatement(Self.sessionColumns + " WHERE " + condition + " LIMIT ?2")
+            try connection.cachedStatement(try sessionColumns(connection) + " WHERE " + condition + " LIMIT ?2")
                 .rows([.integer(id), .integer(Int64(Swift.max(0, limit)))], expected: Swift.max(0, limit)) { row in
                     do {
                         return (row.int(0), .success(try self.session(from: row)))
@@ -196,7 +210,7 @@ public final class Journal: Sendable {
     /// - Throws: ``ActionLogError`` with code ``ActionLogError/Code/sessionNotFound`` when there is none.
     public func session(_ id: JournalSession.ID) throws(ActionLogError) -> JournalSession {
         let found = try read(session: id) { connection in
-            try connection.prepare(Self.sessionColumns + " WHERE s.id = ?1").firstRow([.integer(id)]) { try self.session(from: $0) }
+            try connection.prepare(try sessionColumns(connection) + " WHERE s.id = ?1").firstRow([.integer(id)]) { try self.session(from: $0) }
         }
         guard let found else {
             throw ActionLogError(.sessionNotFound, file: fileName, session: id, reason: "no such session")
@@ -258,8 +272,18 @@ public final class Journal: Sendable {
             metadata: metadata,
             entryCount: Int(row.int(12)),
             droppedCount: Int(row.int(11)),
-            lastEntryAt: lastEntryAt
+            lastEntryAt: lastEntryAt,
+            storedUUID: try storedUUID(row.text(14), session: id)
         ))
+    }
+
+    /// The session's stored id, `nil` when it has none; a text that is no UUID is damage, named.
+    private func storedUUID(_ text: String?, session id: JournalSession.ID) throws(ActionLogError) -> UUID? {
+        guard let text else { return nil }
+        guard let uuid = UUID(uuidString: text) else {
+            throw ActionLogError(.corrupt, file: fileName, session: id, reason: "the session's uuid \(JSONValue.string(String(text.prefix(40))).canonicalText)\(text.count > 40 ? "…" : "") is not a UUID")
+        }
+        return uuid
     }
 
     /// Persists `interrupted` for sessions left `recording` by a recorder that no longer runs.
@@ -379,23 +403,23 @@ public final class Journal: Sendable {
         try StateWalk.states(at: seq, chain: stateChain(at: seq, in: session), file: fileName, session: session, keepingBefore: true)
     }
 
-    /// The entries that rebuild the state after `seq`: from the keyframe (or gap) at or before it, up
-    /// to `seq`, oldest first.
+    /// The entries that rebuild the state after `seq`: from the keyframe at or before it, up to `seq`,
+    /// oldest first, the gaps on the way included; `seq` alone when it is a gap.
     private func stateChain(at seq: Int, in session: JournalSession.ID) throws(ActionLogError) -> [Entry] {
-        // One statement, one descent of the entries' b-tree: walk back from `seq` to a keyframe (or a
-        // gap, which ends any chain), reading only the kind and the state.
+        // One statement, one descent of the entries' b-tree: walk back from `seq` to a keyframe (past
+        // gaps: the delta after one patches the state before it), reading only the kind and the state.
+        // The recorder's keyframe policy counts the deltas between; the gaps among them store nothing.
         let chain: [RawEntry] = try read(session: session, entry: seq) { connection in
-            let statement = try connection.cachedStatement(Self.stateChainQuery)
+            let statement = try connection.cachedStatement(Self.stateChainQuery(checksums: try Checksums.tablesWithColumn(connection)))
             try statement.bind([.integer(session), .integer(Int64(seq))])
             defer { statement.reset() }
             var chain: [RawEntry] = []
             while try statement.step() {
-                let row = Row(statement: statement)
-                let raw = RawEntry(
-                    session: session, seq: row.int(0), kind: row.text(1) ?? "", state: row.bytes(2), dropped: row.optionalInt(3),
-                    misstored: RawEntry.misstored(row, seq: 0, duration: nil, dropped: 3))
+                let raw = RawEntry(session: session, stateRow: Row(statement: statement))
                 chain.append(raw)
-                if raw.stored.kind != Entry.Kind.delta.rawValue { break }
+                let kind = raw.stored.kind
+                if kind == Entry.Kind.delta.rawValue || (kind == Entry.Kind.gap.rawValue && chain.count > 1) { continue }
+                break
             }
             return chain
         }
@@ -414,29 +438,40 @@ public final class Journal: Sendable {
     }
 
     /// The entries `state(at:in:)` needs, for `?1` the session and `?2` the entry, newest first: read
-    /// until the first keyframe or gap. The primary key (session_id, seq) serves it without sorting.
-    private static let stateChainQuery = """
-        SELECT seq, kind, state, dropped FROM entries
+    /// until the first keyframe (or the entry itself, when it is a gap). The primary key (session_id,
+    /// seq) serves it without sorting. With the checksum when the file's `entries` has the column
+    /// (`checksums`), NULL in its place otherwise.
+    private static func stateChainQuery(checksums: Set<String>) -> String {
+        """
+        SELECT \(StoredEntry.stateColumns), \(checksumColumn(checksums)) FROM entries
         WHERE session_id = ?1 AND seq <= ?2
         ORDER BY seq DESC
         """
+    }
 
-    private static let rawEntriesQuery = """
-        SELECT \(RawEntry.columns) FROM entries
-        WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
-        """
+    /// `checksum`, or `NULL` for a file whose `entries` has no such column.
+    private static func checksumColumn(_ checksums: Set<String>) -> String {
+        checksums.contains("entries") ? Checksums.column : "NULL"
+    }
 
-    /// ``rawEntriesQuery`` without the states, which a timeline never reads.
-    private static let timelineQuery = """
-        SELECT \(RawEntry.columns.replacingOccurrences(of: " state,", with: " NULL,")) FROM entries
-        WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
-        """
+    /// The rows of a page of a cursor; without the states (NULL in their place), which a timeline
+    /// never reads, unless `readingStates`.
+    private static func rawEntriesQuery(readingStates: Bool, checksums: Set<String>) -> String {
+        let columns = readingStates ? RawEntry.columns : RawEntry.columns.replacingOccurrences(of: " state,", with: " NULL,")
+        return """
+            SELECT \(columns), \(checksumColumn(checksums)) FROM entries
+            WHERE session_id = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3
+            """
+    }
 
     /// A page of raw rows for a cursor; without their states unless `readingStates`.
     func rawPage(session: JournalSession.ID, from seq: Int, limit: Int, readingStates: Bool = true) throws(ActionLogError) -> [RawEntry] {
         try read(session: session, entry: seq) { connection in
-            try connection.cachedStatement(readingStates ? Self.rawEntriesQuery : Self.timelineQuery)
-                .rows([.integer(session), .integer(Int64(seq)), .integer(Int64(limit))], expected: limit) { RawEntry(row: $0) }
+            let query = Self.rawEntriesQuery(readingStates: readingStates, checksums: try Checksums.tablesWithColumn(connection))
+            return try connection.cachedStatement(query)
+                .rows([.integer(session), .integer(Int64(seq)), .integer(Int64(limit))], expected: limit) {
+                    RawEntry(row: $0, readingState: readingStates)
+                }
         }
     }
 }

@@ -290,7 +290,7 @@ package enum JournalFile {
             // Read again inside the write transaction: another process may have migrated meanwhile.
             let version = try connection.scalarInt("PRAGMA user_version") ?? 0
             if version < Schema.currentVersion {
-                for migration in Schema.migrations where migration.version > version {
+                for migration in Schema.migrations where migration.version > version && !migration.sql.isEmpty {
                     try connection.execute(migration.sql)
                 }
                 // PRAGMA values cannot be bound; both are constants of this library, never input.
@@ -299,6 +299,7 @@ package enum JournalFile {
             }
         }
         try addMissingAdditions(connection)
+        try Checksums.addMissingColumns(connection)
     }
 
     /// Creates ``Schema/additions`` in a journal that lacks any of them: read first, so that a file
@@ -306,7 +307,12 @@ package enum JournalFile {
     private static func addMissingAdditions(_ connection: Connection) throws {
         let names = Schema.additionNames.map { "'\($0)'" }.joined(separator: ", ")
         let present = try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name IN (\(names))") ?? 0
-        guard present < Schema.additionNames.count else { return }
-        try connection.transaction { try connection.execute(Schema.additions) }
+        let hasUUIDs = try Schema.hasSessionUUIDs(connection)
+        guard present < Schema.additionNames.count || !hasUUIDs else { return }
+        try connection.transaction {
+            try connection.execute(Schema.additions)
+            // Asked again inside the transaction: another writer may have added it since.
+            if try !Schema.hasSessionUUIDs(connection) { try connection.execute(Schema.sessionUUIDColumn) }
+        }
     }
 }

@@ -16,18 +16,36 @@ struct RawEntry: Sendable {
     /// ``misstored``): SQLite orders text and blobs after every number, so a cursor cannot go on
     /// from such a row by its value.
     var seqIsNumber = true
+    /// What the row's checksum (``StoredEntry/checksum(seq:)``) says of it: checked once every other
+    /// check of the row has passed, as its other problems say more. A row written before checksums
+    /// (or by an older ActionLog) has none, and reads as it always did.
+    var checksum = ChecksumCheck.absent
 
     static let columns = "session_id, seq, " + StoredEntry.columns
 
+    /// In ``init(row:readingState:)``'s row: the columns of each half of the checksum, and the checksum.
+    private static let stateHalf: [Int32] = [1, 2, 6, 9]
+    private static let timelineHalf: [Int32] = [1, 2, 3, 4, 5, 7, 8, 9, 10]
+    static let checksumColumn: Int32 = 11
+
     /// A row of which only the columns that rebuild a state were read.
-    init(session: JournalSession.ID, seq: Int64, kind: String, state: [UInt8]?, dropped: Int64?, misstored: (column: String, type: String)?) {
+    /// `row` holds `seq, kind, state, dropped, checksum` (see ``StoredEntry/stateColumns``).
+    init(session: JournalSession.ID, stateRow row: Row) {
+        // The checksum first, before a read converts a column to another type.
+        let checksum = ChecksumCheck(row, column: 4, halves: [(shift: 32, columns: [0, 1, 2, 3])])
         self.session = session
-        self.seq = seq
-        self.stored = StoredEntry(kind: kind, time: 0, state: state, dropped: dropped)
-        self.misstored = misstored
+        self.seq = row.int(0)
+        self.stored = StoredEntry(kind: row.text(1) ?? "", time: 0, state: row.bytes(2), dropped: row.optionalInt(3))
+        self.misstored = Self.misstored(row, seq: 0, duration: nil, dropped: 3)
+        self.checksum = checksum
     }
 
-    init(row: Row) {
+    /// `row` holds ``columns`` and the checksum (or NULL where the file has none); without the state
+    /// (NULL in its place) unless `readingState`.
+    init(row: Row, readingState: Bool = true) {
+        var halves: [(shift: UInt64, columns: [Int32])] = [(shift: 0, columns: Self.timelineHalf)]
+        if readingState { halves.append((shift: 32, columns: Self.stateHalf)) }
+        checksum = ChecksumCheck(row, column: Self.checksumColumn, halves: halves)
         session = row.int(0)
         seq = row.int(1)
         var time = 0.0
@@ -60,7 +78,9 @@ struct RawEntry: Sendable {
     /// entry holds `null` in its place until ``StateWalk/advance(past:keyframeText:)`` parses it.
     func parsedDeferringKeyframe(file: String) throws(ActionLogError) -> (entry: Entry, keyframeText: [UInt8]?) {
         guard stored.kind == Entry.Kind.keyframe.rawValue, let text = stored.state else { return (try parsed(file: file), nil) }
-        return (try entry(seq: try checkedSeq(file: file), content: .keyframe(.null), file: file), text)
+        let entry = try entry(seq: try checkedSeq(file: file), content: .keyframe(.null), file: file)
+        try checkChecksum(file: file)
+        return (entry, text)
     }
 
     /// The row as a timeline shows it: its state is neither read nor checked.
@@ -76,20 +96,31 @@ struct RawEntry: Sendable {
             kind = content.kind
             gap = content.gap
         }
-        return EntrySummary(
+        let summary = EntrySummary(
             seq: seq, time: Date(timeIntervalSince1970: stored.time), label: stored.label, action: try json(stored.action, "action", file: file),
             effect: try json(stored.effect, "effect", file: file), reducerDuration: stored.durationNanoseconds.map { .nanoseconds($0) },
             kind: kind, gap: gap)
+        try checkChecksum(file: file)
+        return summary
     }
 
     /// Parses the row; the error names the file, session, entry and column.
     func parsed(file: String) throws(ActionLogError) -> Entry {
         let seq = try checkedSeq(file: file)
         // A delta is read straight into its operations; anything wrong goes the general way, which names it.
+        let parsed: Entry
         if stored.kind == Entry.Kind.delta.rawValue, let patch = stored.state.flatMap(JSONPatch.parsing) {
-            return try entry(seq: seq, content: .delta(patch), file: file)
+            parsed = try entry(seq: seq, content: .delta(patch), file: file)
+        } else {
+            parsed = try entry(seq: seq, content: try content(state: try json(stored.state, "state", file: file), file: file), file: file)
         }
-        return try entry(seq: seq, content: try content(state: try json(stored.state, "state", file: file), file: file), file: file)
+        try checkChecksum(file: file)
+        return parsed
+    }
+
+    /// The last check of a row: every other check of it has passed, and its bytes are the ones written.
+    private func checkChecksum(file: String) throws(ActionLogError) {
+        if let problem = checksum.problem("the entry") { throw fail(problem, file: file) }
     }
 
     /// The entry with `content`, its action and effect parsed after it.

@@ -4,10 +4,11 @@ enum Schema {
     static let applicationID: Int64 = 0x4143_4C47
 
     /// The schema version this library writes (`PRAGMA user_version`).
-    static let currentVersion: Int64 = 2
+    static let currentVersion: Int64 = 3
 
     /// The oldest version a reader reads as it is, without migrating: version 2 only added tables
-    /// (`handlers`, `calls`), so a version-1 file reads as a journal whose sessions have none.
+    /// (`handlers`, `calls`), so a version-1 file reads as a journal whose sessions have none;
+    /// version 3 only allows more (a delta after a gap), so a version-2 file reads as it is.
     static let oldestReadableVersion: Int64 = 1
 
     /// The page size of a journal this library creates (`PRAGMA page_size`), in bytes; SQLite's
@@ -31,7 +32,8 @@ enum Schema {
             + coalesce(length(CAST(error AS BLOB)), 0) + coalesce(length(CAST(event AS BLOB)), 0)
         """
 
-    /// Migrations by the version they produce. Each runs in the transaction that sets `user_version`.
+    /// Migrations by the version they produce. Each runs in the transaction that sets `user_version`;
+    /// one without SQL changes what the file may hold, not its tables.
     static let migrations: [(version: Int64, sql: String)] = [
         (1, """
             CREATE TABLE sessions (
@@ -87,6 +89,12 @@ enum Schema {
                 PRIMARY KEY (session_id, seq, idx)
             ) WITHOUT ROWID;
             """),
+        // Version 3: the entry after a gap may be a delta, from the state of the last entry before the
+        // gap (a recorder no longer stores a keyframe after every gap of dropped actions). No table
+        // changes: the version is what keeps an older ActionLog, whose readers take a delta after a
+        // gap for damage ("a delta with no keyframe before it"), from reading or writing the file;
+        // it says instead that the file was written by a newer ActionLog.
+        (3, ""),
     ]
 
     /// What a writer adds to a journal of the current version when it is missing, without changing its
@@ -116,6 +124,21 @@ enum Schema {
 
     /// The names ``additions`` creates, to tell whether a file has them all.
     static let additionNames = ["change_paths", "changes", "change_index", "entries_gaps"]
+
+    /// The column added to `sessions` after version 2, without a version bump either: each session's
+    /// globally unique id (``SessionHeader/uuid``), a UUID in lowercase text. `NULL` in the rows of a
+    /// session recorded before it existed (or by an older ActionLog since), whose id is derived from
+    /// its header when read. Not unique: two files' copies of one old recording imported into one
+    /// journal derive the same id; an import or copy refuses a session whose id is there already.
+    static let sessionUUIDColumn = """
+        ALTER TABLE sessions ADD COLUMN uuid TEXT;
+        CREATE INDEX IF NOT EXISTS sessions_uuid ON sessions (uuid);
+        """
+
+    /// Whether the journal's `sessions` table has the `uuid` column.
+    static func hasSessionUUIDs(_ connection: Connection) throws -> Bool {
+        try connection.scalarInt("SELECT count(*) FROM pragma_table_info('sessions') WHERE name = 'uuid'") == 1
+    }
 
     /// Each table of a journal and its primary key, in order: what a reader relies on to read a page
     /// of rows by key. A table of the version the file declares that is missing is left to the

@@ -16,11 +16,14 @@
 /// ```
 ///
 /// The rules: entries run 0, 1, 2, … without holes; entry 0 is a keyframe holding the initial
-/// state and no action; a delta applies to the state before it, which must be known (not after a
-/// gap); rebuilding stays within `JSONPatch.Bounds` (no nesting deeper than
-/// ``JSONValue/maximumDepth``, no growth by `copy` past four times the bytes stored since the
-/// keyframe, or 1 MiB); gaps lose at least one action each, and add up to the session's dropped
-/// count. Sequence numbers and counts are checked before any arithmetic.
+/// state and no action; a delta applies to the state before it, which must be known; across a gap
+/// (or a run of gaps), whose own state is unknown, that is the state of the last entry before it:
+/// the recorder stores what changed since the last state it stored, lost actions and all (a
+/// journal of schema version 2 or older has a keyframe there, which needs nothing before it);
+/// rebuilding stays within `JSONPatch.Bounds` (no nesting deeper than ``JSONValue/maximumDepth``,
+/// no growth by `copy` past four times the bytes stored since the keyframe, or 1 MiB); gaps lose at
+/// least one action each, and add up to the session's dropped count. Sequence numbers and counts
+/// are checked before any arithmetic.
 ///
 /// After an error, the walk can go on, as ``Journal/verify()`` does to report every problem: the
 /// state is unknown, and deltas are passed over without a second report until the next keyframe.
@@ -39,6 +42,16 @@ package struct StateWalk: Sendable {
     private var resuming: Bool
     /// Set after an error: deltas are passed over, unreported, until the next keyframe.
     private var lost = false
+    /// While the walk is at a gap (or a run of them): the state of the last entry before it, which a
+    /// delta after the gap patches. Held here, not in ``state``, which is `nil` at a gap; moved back
+    /// (not copied) by that delta, and dropped by any entry that is not a gap.
+    private var beforeGap: Known?
+
+    /// A state the walk knows: parsed, or a keyframe's stored text not parsed yet.
+    private enum Known: Sendable {
+        case parsed(JSONValue)
+        case text(seq: Int, text: [UInt8])
+    }
     private var bounds = JSONPatch.Bounds()
     /// The last keyframe's stored text, when a walk that defers keyframes has not needed it parsed
     /// yet (see ``advance(past:keyframeText:)``); ``state`` is `nil` meanwhile.
@@ -85,7 +98,8 @@ package struct StateWalk: Sendable {
         self.state = state
     }
 
-    /// Moves the state across `entry`: a keyframe replaces it, a delta patches it, a gap clears it.
+    /// Moves the state across `entry`: a keyframe replaces it, a delta patches it, a gap makes it
+    /// unknown at the gap (the delta after the gap patches the state before it).
     ///
     /// - Parameter entry: the next entry of the session.
     /// - Returns: the delta's patch, for a caller that wants to know where the state changed; `nil`
@@ -99,11 +113,15 @@ package struct StateWalk: Sendable {
         defer { resuming = false }
         if orderProblem != nil {
             state = nil
+            beforeGap = nil
             lost = true
         }
-        // A delta parses the keyframe it follows; anything else replaces it.
+        // A delta parses the keyframe it follows; anything else replaces it (a gap keeps it, for the
+        // delta after the gap).
         let pending = pendingKeyframe
         pendingKeyframe = nil
+        var acrossGap = beforeGap
+        beforeGap = nil
         switch entry.content {
         case .keyframe(let full):
             if !resuming, entry.seq == 0, entry.action != nil, orderProblem == nil {
@@ -124,6 +142,15 @@ package struct StateWalk: Sendable {
                 // The delta needs the keyframe before it: parsed now, an error naming the keyframe.
                 try resolve(pending)
             }
+            if state == nil, let known = acrossGap {
+                // After a gap: the state before the gap, which the delta patches. Released here, so
+                // that `state` holds the only reference while the patch changes it in place.
+                acrossGap = nil
+                switch known {
+                case .parsed(let value): state = value
+                case .text(let seq, let text): try resolve((seq, text))
+                }
+            }
             guard var current = state else {
                 if lost { return nil }
                 lost = true
@@ -141,9 +168,12 @@ package struct StateWalk: Sendable {
             state = current
             return patch
         case .gap(let dropped, _):
+            // Kept for the delta after the gap, unless an error (this entry's place among them) left
+            // it unknown; `lost` stays as it is, so that the deltas after the gap are then passed over.
+            beforeGap = lost ? nil : state.map(Known.parsed) ?? pending.map { Known.text(seq: $0.seq, text: $0.text) } ?? acrossGap
             state = nil
-            lost = false
             if entry.seq == 0, !resuming, orderProblem == nil {
+                beforeGap = nil
                 lost = true
                 throw error(0, "entry 0 must be a keyframe holding the initial state and no action")
             }
@@ -181,6 +211,13 @@ package struct StateWalk: Sendable {
             }
         }
         return try advance(past: entry)
+    }
+
+    /// At a gap (or a run of them): the state of the last entry before it, which the delta after the
+    /// gap patches; `nil` anywhere else, when that state is unknown, or when it is a keyframe left
+    /// unparsed (see ``advance(past:keyframeText:)``).
+    package var stateBeforeGap: JSONValue? {
+        if case .parsed(let known) = beforeGap { known } else { nil }
     }
 
     /// The stored text of the keyframe that ``state`` stands for, while it is not parsed.
@@ -227,6 +264,7 @@ package struct StateWalk: Sendable {
         _ = checkOrder(seq)
         entryCount += 1
         pendingKeyframe = nil
+        beforeGap = nil
         state = nil
         lost = true
     }
@@ -289,7 +327,8 @@ package struct StateWalk: Sendable {
 
 extension StateWalk {
     /// The state after entry `seq`, rebuilt from `chain`: the entries from a keyframe (or whatever
-    /// precedes `seq` when there is none) up to `seq`, in order, `seq` last.
+    /// precedes `seq` when there is none) up to `seq`, in order, `seq` last; the gaps on the way
+    /// included (a delta after a gap patches the state before it).
     ///
     /// - Throws: ``ActionLogError``: ``ActionLogError/Code/entryNotFound`` when `seq` is a gap;
     ///   ``ActionLogError/Code/corrupt`` when the chain breaks a rule.
@@ -301,7 +340,7 @@ extension StateWalk {
 
     /// The state after entry `seq`, as ``state(at:chain:file:session:)`` rebuilds it, and, with
     /// `keepingBefore`, the state before the chain's last entry when the chain has it (a delta's
-    /// chain does; a keyframe's is the keyframe alone).
+    /// chain does; a keyframe's is the keyframe alone; after a gap, the state there is unknown).
     ///
     /// - Throws: ``ActionLogError`` as ``state(at:chain:file:session:)`` does.
     package static func states(

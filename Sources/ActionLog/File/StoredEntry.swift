@@ -49,6 +49,45 @@ extension StoredEntry {
     var actions: Int { isGap ? Int(clamping: dropped ?? 0) : 1 }
 }
 
+extension StoredEntry {
+    /// The entry's checksum as the `checksum` column stores it: in its high 32 bits the CRC-32C
+    /// (``RowChecksum``) of what rebuilds a state (``stateColumns``), in its low 32 bits that of
+    /// what a timeline shows (``timelineColumns``), both with the sequence number. Each reader
+    /// checks the half, or both, of the columns it reads: a walk to a state reads no label, a
+    /// timeline no state.
+    func checksum(seq: Int64) -> Int64 {
+        Int64(bitPattern: UInt64(stateChecksum(seq: seq)) << 32 | UInt64(timelineChecksum(seq: seq)))
+    }
+
+    /// The columns of the high half, in order: `seq, kind, state, dropped`.
+    static let stateColumns = "seq, kind, state, dropped"
+    /// The columns of the low half, in order: every column but `session_id` and `state`.
+    static let timelineColumns = "seq, kind, time, label, action, effect, duration_ns, dropped, note"
+
+    func stateChecksum(seq: Int64) -> UInt32 {
+        var checksum = RowChecksum()
+        checksum.integer(seq)
+        checksum.text(kind.utf8)
+        checksum.text(state)
+        checksum.integer(dropped)
+        return checksum.crc
+    }
+
+    func timelineChecksum(seq: Int64) -> UInt32 {
+        var checksum = RowChecksum()
+        checksum.integer(seq)
+        checksum.text(kind.utf8)
+        checksum.real(time)
+        checksum.text(label?.utf8)
+        checksum.text(action)
+        checksum.text(effect)
+        checksum.integer(durationNanoseconds)
+        checksum.integer(dropped)
+        checksum.text(note?.utf8)
+        return checksum.crc
+    }
+}
+
 extension Entry {
     /// The entry as stored: its JSON as canonical text, everything else as it is.
     ///

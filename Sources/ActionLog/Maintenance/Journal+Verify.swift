@@ -66,7 +66,9 @@ package struct JournalVerification: Sendable, Hashable {
 }
 
 extension Journal {
-    /// Checks the journal's integrity: SQLite's own check, then every session's entries against the
+    /// Checks the journal's integrity: SQLite's own check, that the file is whole pages (not cut
+    /// short), every row's checksum (``Checksums``; rows without one are counted in a note), then
+    /// every session's entries against the
     /// rules of ``StateWalk`` (entries 0, 1, 2, … without holes, entry 0 the initial state, every
     /// delta applying within bounds to the state before it, gap counts that add up) and
     /// ``StateWalk/checkAction(of:)``, JSON that parses in every action, state and effect, the
@@ -109,6 +111,9 @@ extension Journal {
         if integrity != ["ok"] {
             findings += integrity.map { JournalFinding(session: nil, entry: nil, problem: "SQLite integrity check: \($0)", code: .integrity) }
         }
+        if let problem = try partialPage() {
+            findings.append(JournalFinding(session: nil, entry: nil, problem: problem, code: .integrity))
+        }
         // Readers are not moved by a trigger; writers refuse the file, and this says why.
         for trigger in try read({ try Schema.triggers($0) }) {
             findings.append(JournalFinding(session: nil, entry: nil, problem: JournalFile.triggerRefusal(trigger), code: .integrity))
@@ -127,9 +132,10 @@ extension Journal {
             }
             var cursor = try entryCursor(in: session.id)
             let checkedBefore = entryCount
-            let (count, sessionFindings) = try check(session: session, cursor: &cursor) { progress(checkedBefore + $0) }
+            let (count, unchecked, sessionFindings) = try check(session: session, cursor: &cursor) { progress(checkedBefore + $0) }
             entryCount += count
             findings += sessionFindings
+            if let note = try uncheckedNote(session: session.id, entries: unchecked) { notes.append(note) }
             findings += try unrecordedHandlers(of: session)
             // The handler records of an asynchronous session: readable, and each under an entry; a
             // window of entries at a time, so that memory stays bounded however long the session,
@@ -230,7 +236,7 @@ extension Journal {
 
     private func check(
         session: JournalSession, cursor: inout EntryCursor, progress: (Int) -> Void
-    ) throws(ActionLogError) -> (Int, [JournalFinding]) {
+    ) throws(ActionLogError) -> (checked: Int, unchecked: Int, [JournalFinding]) {
         var findings: [JournalFinding] = []
         func finding(_ entry: Int?, _ problem: String) {
             findings.append(JournalFinding(session: session.id, entry: entry, problem: problem, code: entry == nil ? .session : .entry))
@@ -241,6 +247,7 @@ extension Journal {
         for problem in session.recordProblems { finding(nil, problem) }
         var states = StateWalk(file: fileName, session: session.id)
         var count = 0
+        var unchecked = 0
         while true {
             let next: RawEntry?
             do {
@@ -253,6 +260,7 @@ extension Journal {
             guard let raw = next else { break }
             count += 1
             progress(count)
+            if raw.checksum == .absent { unchecked += 1 }
             let entry: Entry
             do {
                 entry = try raw.parsed(file: fileName)
@@ -280,7 +288,74 @@ extension Journal {
                 finding(error)
             }
         }
-        return (count, findings)
+        return (count, unchecked, findings)
+    }
+
+    /// What `verify` says of a session with rows that carry no checksum (``Checksums``): written
+    /// before ActionLog checksummed its rows, they read and verify as before, but a change to their
+    /// bytes that SQLite's checks accept is not caught. `nil` when every row has one.
+    ///
+    /// - Parameter entries: how many of the session's entries have none, as the walk counted them.
+    private func uncheckedNote(session: JournalSession.ID, entries: Int) throws(ActionLogError) -> JournalFinding? {
+        let records = try read(session: session) { connection -> Int in
+            let checksums = try Checksums.tablesWithColumn(connection)
+            var count = 0
+            for table in ["handlers", "calls"] where try connection.hasTable(table) {
+                // Both names are constants of this library, never input.
+                let unchecked = checksums.contains(table) ? " AND checksum IS NULL" : ""
+                count += Int(try connection.scalarInt("SELECT count(*) FROM \(table) WHERE session_id = ?1" + unchecked, [.integer(session)]) ?? 0)
+            }
+            return count
+        }
+        guard entries > 0 || records > 0 else { return nil }
+        var counted: [String] = []
+        if entries > 0 { counted.append(entries == 1 ? "1 entry" : "\(Self.grouped(entries)) entries") }
+        if records > 0 { counted.append(records == 1 ? "1 handler row" : "\(Self.grouped(records)) handler rows") }
+        return JournalFinding(session: session, entry: nil, problem: """
+            \(counted.joined(separator: " and ")) without checksums (written before ActionLog checksummed its rows): \
+            a change to their bytes that SQLite's checks accept goes unnoticed
+            """)
+    }
+
+    /// `1234567` as `1,234,567`.
+    static func grouped(_ value: Int) -> String {
+        var digits = String(value.magnitude)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return value < 0 ? "-" + digits : digits
+    }
+
+    /// What `verify` says of a file shorter than its header says (cut short: a copy that did not
+    /// finish, `head -c -1`), whose missing bytes SQLite reads as zeros. Bytes after the last page
+    /// (a failed extension on a full disk leaves some) are no damage: SQLite never reads them. `nil`
+    /// when the file is whole, or its header's page count is not valid (SQLite then counts the
+    /// pages from the file's size), or the file cannot be read (the reads say why).
+    /// See <https://www.sqlite.org/fileformat2.html#database_header>.
+    private func partialPage() throws(ActionLogError) -> String? {
+        // With a write-ahead log, pages past the file's end may be in the log, which an unfinished
+        // checkpoint (a disk full) leaves there: the file is whole as SQLite reads it.
+        let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber
+        guard (log?.int64Value ?? 0) == 0, let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 100), header.count == 100,
+            let size = try? handle.seekToEnd()
+        else { return nil }
+        let bytes = Array(header)
+        func word(_ at: Int) -> UInt64 { bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt64($1) } }
+        let rawPageSize = UInt64(bytes[16]) << 8 | UInt64(bytes[17])
+        let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
+        // The in-header size is valid when the change counter matches the version-valid-for number.
+        guard pageSize >= 512, word(24) == word(92) else { return nil }
+        let (expected, overflow) = word(28).multipliedReportingOverflow(by: pageSize)
+        guard !overflow, size < expected else { return nil }
+        return """
+            the file is \(Self.grouped(Int(clamping: size))) bytes, where its header says \(Self.grouped(Int(clamping: word(28)))) pages of \
+            \(Self.grouped(Int(pageSize))) bytes (\(Self.grouped(Int(clamping: expected))) bytes): it was cut short, and SQLite reads \
+            the missing \(expected - size == 1 ? "byte" : "\(Self.grouped(Int(clamping: expected - size))) bytes") as zeros
+            """
     }
 }
 

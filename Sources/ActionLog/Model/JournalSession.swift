@@ -75,6 +75,9 @@ public struct SessionHeader: Sendable, Hashable {
     public var droppedCount: Int
     /// The time of the last entry, if any.
     package var lastEntryAt: Date?
+    /// The id stored with the session (the `uuid` column, the text form's `uuid`), or `nil` for a
+    /// session recorded before sessions had ids: then ``uuid`` is derived from the header.
+    package var storedUUID: UUID?
 
     /// Makes a session's header, for code that builds sessions itself (importing a text form,
     /// recording a golden from a list of actions).
@@ -90,8 +93,9 @@ public struct SessionHeader: Sendable, Hashable {
     package init(
         name: String, startedAt: Date, endedAt: Date?, status: Status, libraryVersion: String,
         appVersion: String?, stateType: String, actionType: String, effectType: String?, metadata: JSONValue,
-        entryCount: Int, droppedCount: Int, lastEntryAt: Date?
+        entryCount: Int, droppedCount: Int, lastEntryAt: Date?, storedUUID: UUID? = nil
     ) {
+        self.storedUUID = storedUUID
         self.name = name
         self.startedAt = startedAt
         self.endedAt = endedAt

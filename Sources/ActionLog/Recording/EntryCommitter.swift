@@ -205,7 +205,7 @@ final class EntryCommitter: @unchecked Sendable {
 
     init(
         connection: Connection, session: JournalSession.ID, lock: SessionLock, path: String, file: String, faults: WriteFaults?,
-        pipe: CommitPipe, onError: @escaping @Sendable (ActionLogError) -> Void
+        checksums: Bool = true, pipe: CommitPipe, onError: @escaping @Sendable (ActionLogError) -> Void
     ) {
         self.connection = connection
         self.sessionID = session
@@ -214,7 +214,7 @@ final class EntryCommitter: @unchecked Sendable {
         self.faults = faults
         self.pipe = pipe
         self.onError = onError
-        inserter = EntryInserter(connection: connection, session: session)
+        inserter = EntryInserter(connection: connection, session: session, checksums: checksums)
         watch = JournalWatch(path: path)
     }
 

@@ -90,6 +90,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         }
         let retention = configuration.retention
         let faults = configuration.writeFaults
+        let checksums = configuration.writesChecksums
         let overloadQuietPeriod = configuration.overloadQuietPeriod
         let overloadClock = configuration.overloadClock
         let commitBytes = configuration.queueByteCapacity
@@ -107,7 +108,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
                     return .failure(ActionLogError(.fileSystem, file: file, reason: "the writer thread started twice"))
                 }
                 do throws(ActionLogError) {
-                    return .success(try StepEncoder(path: path, session: description, initialState: state, startedAt: startedAt, commitBytes: commitBytes, faults: faults,
+                    return .success(try StepEncoder(path: path, session: description, initialState: state, startedAt: startedAt, commitBytes: commitBytes, faults: faults, checksums: checksums,
                         overloadQuietPeriod: overloadQuietPeriod, overloadClock: overloadClock, onError: onError))
                 } catch {
                     return .failure(error)

@@ -119,6 +119,10 @@ public struct RecorderConfiguration: Sendable {
     /// For tests where no small file system can be mounted: fails the writer's transactions as a full
     /// disk or a read-only file would.
     package var writeFaults: WriteFaults?
+    /// For the benchmark's cost of checksums: `false` writes the entries after entry 0, and their
+    /// handler records, without checksums, as an ActionLog before them did (they read and verify as
+    /// such rows do).
+    package var writesChecksums = true
 
     public init() {}
 }
@@ -228,7 +232,8 @@ extension KeyframePolicy {
         ///
         /// - Parameters:
         ///   - delta: what is stored for the change from the previous state, and its size in bytes;
-        ///     `nil` when the change cannot be stored as one (after a gap, or a patch that cannot be redacted).
+        ///     `nil` when the change cannot be stored as one (after a step that did not encode, or a patch
+        ///     that cannot be redacted).
         ///   - keyframe: what is stored for the full state, and its size in bytes.
         /// - Returns: the kind chosen and what it stores.
         package mutating func store<Stored>(

@@ -83,13 +83,18 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     /// patching copy). `nil` after a failed write: the next entry is then a keyframe.
     private var previousState: JSONValue?
 
-    /// Set by a gap: the next state is stored as a keyframe (a reader knows no state across a gap),
-    /// but the change encoder keeps its previous state, so that keyframe is its JSON patched with
-    /// what changed since the last state encoded, not a full encode. Under an overload, where gaps
-    /// come every few entries, a full encode of a large state per gap made the writer slower still,
-    /// and so the gaps more frequent. Such a keyframe is not checked against a full encoding: the
-    /// keyframes the policy asks for still are.
-    private var keyframeAfterGap = false
+    /// Set by a step that did not encode: the next state is stored as a keyframe, since the change
+    /// encoder may have taken the failed step's state as its previous one, which no entry stores.
+    /// The change encoder keeps that state, so the keyframe is its JSON patched with what changed
+    /// since, not a full encode; it is not checked against a full encoding (the keyframes the policy
+    /// asks for still are).
+    ///
+    /// Dropped actions do not set it: the steps dropped never reach the encoder, so the state it
+    /// encoded last is that of the last entry stored before their gap, and the entry after the gap
+    /// is stored as what changed since, as any other entry, under the keyframe policy (readers
+    /// patch the state before the gap, see ``StateWalk``). Under an overload, where gaps come every
+    /// few entries, a keyframe per gap made most of the file keyframes of a large state.
+    private var keyframeAfterFailure = false
 
     /// Forgets the previous state: the next entry is a keyframe (after a failed write).
     private func forgetPrevious() {
@@ -115,7 +120,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     /// its entry 0 and is locked, or this throws and leaves no session behind.
     init(
         path: String, session: SessionDescription, initialState: State, startedAt: Date,
-        commitBytes: Int = .max, faults: WriteFaults? = nil, overloadQuietPeriod: Duration = .seconds(1),
+        commitBytes: Int = .max, faults: WriteFaults? = nil, checksums: Bool = true, overloadQuietPeriod: Duration = .seconds(1),
         overloadClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
         onError: @escaping @Sendable (ActionLogError) -> Void
     ) throws(ActionLogError) {
@@ -156,12 +161,13 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         do {
             (sessionID, lock) = try connection.transaction {
                 try connection.prepare("""
-                    INSERT INTO sessions (name, started_at, status, library_version, app_version, state_type, action_type, effect_type, metadata)
-                    VALUES (?1, ?2, 'recording', ?3, ?4, ?5, ?6, ?7, ?8)
+                    INSERT INTO sessions (name, started_at, status, library_version, app_version, state_type, action_type, effect_type, metadata, uuid)
+                    VALUES (?1, ?2, 'recording', ?3, ?4, ?5, ?6, ?7, ?8, ?9)
                     """).execute([
                         .text(session.name), .real(startedAt.timeIntervalSince1970), .text(ActionLogLibrary.version),
                         .optional(session.appVersion), .text(session.stateType), .text(session.actionType),
                         .optional(session.effectType), .text(session.metadata.canonicalText),
+                        .text(UUID().uuidString.lowercased()),
                     ])
                 let id = connection.lastInsertedRowID
                 // Locked before the session is committed: a writer opening the journal in between
@@ -192,7 +198,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         }
         self.sessionID = sessionID
         committer = EntryCommitter(
-            connection: connection, session: sessionID, lock: lock, path: path, file: file, faults: faults,
+            connection: connection, session: sessionID, lock: lock, path: path, file: file, faults: faults, checksums: checksums,
             pipe: CommitPipe(byteCapacity: commitBytes), onError: onError)
         // Best effort: on a disk too full for the reserve, the session records without one.
         _ = lock.reserve(bytes: SessionLock.reservedBytes)
@@ -353,7 +359,6 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
 
     /// Adds a gap of `count` entries to the held rows, or extends the last row when it is a gap.
     private func gap(_ count: Int, note: String, time: Date) {
-        keyframeAfterGap = true
         if let last = held.rows.last?.entry, last.isGap {
             held.rows[held.rows.count - 1].entry.dropped = (last.dropped ?? 0) + Int64(count)
             held.rows[held.rows.count - 1].entry.note = (last.note ?? "") + "; " + note
@@ -384,6 +389,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
                 let label = step.action.map { labeler.label(of: $0) } ?? "initial state"
                 let reason = "\"\(label)\" does not encode: \(EncodingFailure.describe(error))"  // Never the value: it may hold secrets.
                 held.lostToEncoding += 1
+                keyframeAfterFailure = true
                 gap(1, note: reason, time: step.time)
                 report(.encodingFailed, entry: nextSeq + held.rows.count - 1, "\(reason); recorded as a gap")
             }
@@ -416,15 +422,15 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     /// Encodes `state` and chooses keyframe or delta following the keyframe policy; returns the stored text.
     ///
     /// While `==` is trusted, the change encoder re-encodes only what changed. Each keyframe the
-    /// policy asks for (not one forced by a gap, see ``keyframeAfterGap``) checks that against a full
+    /// policy asks for (not one forced by a failure, see ``keyframeAfterFailure``) checks that against a full
     /// encoding; on a mismatch the error handler hears which type and field, and
     /// the rest of the session is encoded in full, so a wrong `==` costs speed, not correctness of
     /// later entries.
     /// Also returns the paths the change touched, for the change index: those of the patch from the
-    /// last state encoded (across a gap, the state before it), or the root when that is not known
+    /// last state encoded (across a gap of dropped actions, the state before it), or the root when that is not known
     /// (after a failed write, or a change the keyframe check found `==` to have hidden).
     private func storedForm(of state: State) throws -> (Entry.Kind, [UInt8], changedPaths: [String]) {
-        let afterGap = keyframeAfterGap
+        let afterFailure = keyframeAfterFailure
         var json: JSONValue
         let patch: JSONPatch?
         if trustsEquality {
@@ -432,20 +438,20 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
             (json, patch) = (change.json, change.patch)
         } else {
             json = try encoder.encodeWhole(state)
-            // After a gap the entry is a keyframe whatever changed: no diff to find.
-            patch = afterGap ? nil : previousState.map { JSONPatch.diff(from: $0, to: json) }
+            // After a failure the entry is a keyframe whatever changed: no diff to find.
+            patch = afterFailure ? nil : previousState.map { JSONPatch.diff(from: $0, to: json) }
         }
-        keyframeAfterGap = false
+        keyframeAfterFailure = false
         var changeUnknown = patch == nil
         let (kind, text) = try budget.store(
             delta: { () -> ([UInt8], bytes: Int)? in
                 // Redaction: a patch that cannot be redacted exactly is written as a keyframe instead.
-                guard let patch, !afterGap, let redacted = redactor.delta(patch) else { return nil }
+                guard let patch, !afterFailure, let redacted = redactor.delta(patch) else { return nil }
                 let text = redacted.canonicalBytes
                 return (text, text.count)
             },
             keyframe: { () throws -> ([UInt8], bytes: Int) in
-                if trustsEquality, patch != nil, !afterGap {
+                if trustsEquality, patch != nil, !afterFailure {
                     let full = try encoder.encodeWhole(state)
                     if full != json {
                         let fields = json.differences(to: full).prefix(3).map { $0.path.description }.joined(separator: ", ")

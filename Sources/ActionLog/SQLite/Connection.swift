@@ -22,6 +22,8 @@ final class Connection {
     /// Opened with `immutable=1`: SQLite takes no lock and reads no `-wal`, and so creates no file.
     let isImmutable: Bool
     private var statementCache: [String: Statement] = [:]
+    /// Which tables have a `checksum` column, once ``Checksums/tablesWithColumn(_:)`` has asked.
+    var checksummedTables: Set<String>?
     /// Set by ``close()``: the handle is gone, and using the connection is a bug (it traps).
     private(set) var isClosed = false
 

@@ -217,7 +217,8 @@ struct JSONLReader {
             metadata: try fields.metadata(),
             entryCount: 0,
             droppedCount: Int(dropped),
-            lastEntryAt: nil
+            lastEntryAt: nil,
+            storedUUID: try fields.uuid()
         )
         return session
     }
@@ -327,6 +328,15 @@ private struct Fields {
             throw fail("unknown session status \"\(name)\" (expected recording, closed or interrupted)")
         }
         return status
+    }
+
+    /// The session's `uuid`, `nil` when the header has none (a text form written before sessions had ids).
+    func uuid() throws(ActionLogError) -> UUID? {
+        guard let text = try string("uuid") else { return nil }
+        guard let uuid = UUID(uuidString: text) else {
+            throw fail("\"uuid\" must be a UUID such as \"5f0c2e1a-9b7d-4c1e-8e8a-3d2b1c0f9a77\", not \(JSONValue.string(String(text.prefix(40))).canonicalText)")
+        }
+        return uuid
     }
 
     func metadata() throws(ActionLogError) -> JSONValue {

@@ -13,6 +13,8 @@ struct JSONLWriter {
         add("actionlog", "\"session\"")
         add("format", String(RecordedSession.jsonlFormatVersion))
         add("name", string: session.name)
+        // Only a stored id: a derived one is derived again from this header by whoever reads it.
+        add("uuid", string: session.storedUUID?.uuidString.lowercased())
         add("status", string: session.status.rawValue)
         add("startedAt", time: session.startedAt)
         add("endedAt", time: session.endedAt)

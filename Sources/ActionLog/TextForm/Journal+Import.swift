@@ -19,7 +19,9 @@ extension Journal {
     /// let id = try Journal(path: "goldens.actionlog", mode: .readWrite).insert(recorded)
     /// ```
     ///
-    /// - Parameter recorded: the session and its entries. Its ids are not kept: the journal assigns one.
+    /// - Parameter recorded: the session and its entries. Its row id is not kept (the journal assigns
+    ///   one); its ``SessionHeader/uuid`` is, and a journal that holds a session with that uuid
+    ///   already refuses it.
     /// - Returns: the id of the inserted session.
     /// - Throws: ``ActionLogError`` naming `recorded.file` when the session is damaged; naming this
     ///   journal when it was opened read-only or when SQLite refuses the insert (the error names the entry).
@@ -53,16 +55,17 @@ extension Journal {
                 throw ActionLogError(.fileSystem, file: file, reason: "opened read-only, so no session can be inserted; open it with mode: .readWrite")
             }
             return try connection.transaction {
+                let uuid = try Self.uuidToStore(for: session, connection: connection, file: file)
                 try connection.prepare("""
                     INSERT INTO sessions (name, started_at, ended_at, status, library_version, app_version,
-                                          state_type, action_type, effect_type, metadata, dropped)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                                          state_type, action_type, effect_type, metadata, dropped, uuid)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
                     """).execute([
                         .text(session.name), .real(session.startedAt.timeIntervalSince1970),
                         .optional(isLive ? nil : session.endedAt?.timeIntervalSince1970), .text(status.rawValue),
                         .text(session.libraryVersion), .optional(session.appVersion), .text(session.stateType),
                         .text(session.actionType), .optional(session.effectType), .text(session.metadata.canonicalText),
-                        .integer(Int64(session.droppedCount)),
+                        .integer(Int64(session.droppedCount)), .optional(uuid?.uuidString.lowercased()),
                     ])
                 let id = connection.lastInsertedRowID
                 let inserter = EntryInserter(connection: connection, session: id)
@@ -145,13 +148,43 @@ extension Journal {
         package let isAlreadyThere: Bool
     }
 
+    /// The id an inserted session is stored with: its own, which no session of the journal may have
+    /// already. A session that has none stored (a text form written before sessions had ids, a
+    /// golden) is stored without one, and so reads with the id derived from its header, as it did
+    /// before; unless a session of the journal has that id (another recording with the same header),
+    /// when it gets a new random id.
+    private static func uuidToStore(for session: SessionHeader, connection: Connection, file: String) throws -> UUID? {
+        if let stored = session.storedUUID {
+            if let (id, name) = try connection.cachedStatement("SELECT id, name FROM sessions WHERE uuid = ?1 LIMIT 1")
+                .firstRow([.text(stored.uuidString.lowercased())], { ($0.int(0), $0.text(1) ?? "") })
+            {
+                throw ActionLogError(
+                    .invalidArgument, file: file, session: id,
+                    reason: "holds this session already: \(JSONValue.string(name).canonicalText) has the uuid \(stored.uuidString.lowercased())")
+            }
+            return stored
+        }
+        let derived = session.derivedUUID
+        let taken = try connection.cachedStatement("SELECT 1 FROM sessions WHERE uuid = ?1").firstRow([.text(derived.uuidString.lowercased())]) { _ in true } ?? false
+        // Sessions without a stored id derive theirs: only those of the same name may derive this one.
+        let derivedByAnother = try connection.cachedStatement("""
+            SELECT started_at, library_version, app_version, state_type, action_type FROM sessions WHERE uuid IS NULL AND name = ?1
+            """).rows([.text(session.name)]) { row in
+                SessionHeader.derivedUUID(
+                    name: session.name, startedAt: Date(timeIntervalSince1970: row.double(0)), libraryVersion: row.text(1) ?? "",
+                    appVersion: row.text(2), stateType: row.text(3) ?? "", actionType: row.text(4) ?? "")
+            }.contains(derived)
+        return taken || derivedByAnother ? UUID() : nil
+    }
+
     /// ``importJSONL(at:into:)``, returning the session as read and its id, and telling how far it has
     /// got: `checked` after each entry of the first pass (the total is not known yet), `inserted`
     /// after each entry of the second (out of the entries the first pass counted).
     ///
-    /// A session the journal holds already is not stored twice. There is no global session id yet,
-    /// so "the same session" is the same recording, as far as the journal can tell: a session of the
-    /// same name, started at the same time (the same number of seconds since 1970, as stored), with
+    /// A session the journal holds already is not stored twice. A text form that carries the
+    /// session's ``SessionHeader/uuid`` is the session of that id, if the journal has one. One
+    /// written before sessions had ids is "the same session" when it is the same recording, as far
+    /// as the journal can tell: a session of the same name, started at the same time (the same number of seconds since 1970, as stored), with
     /// the same number of entries, every entry stored identically (kind, time, label, action, state
     /// or patch, effect, duration, gap), and the same service calls and output events. Only sessions
     /// of that name and start time are compared, entry by entry during the first pass, so an import
@@ -167,7 +200,8 @@ extension Journal {
         at url: URL, into path: String, checked: (Int) -> Void = { _ in }, inserted: (Int, Int) -> Void = { _, _ in }
     ) throws(ActionLogError) -> Imported {
         var check = try JSONLReader(url: url, readTwice: true)
-        var twins = try SameRecording.candidates(for: check.header, in: path)
+        let sameID = try SameRecording.session(withUUIDOf: check.header, in: path)
+        var twins = sameID == nil && check.header.storedUUID == nil ? try SameRecording.candidates(for: check.header, in: path) : []
         var count = 0
         while let entry = try check.next(checking: true) {
             count += 1
@@ -179,6 +213,11 @@ extension Journal {
                     if try twins[index].next(matches: stored) { index += 1 } else { twins.remove(at: index) }
                 }
             }
+        }
+        if let sameID {
+            // Opened to write all the same, as below.
+            _ = try Journal(path: path, mode: .readWrite)
+            return Imported(session: check.session(entryCount: count), id: sameID.id, isAlreadyThere: true)
         }
         for var twin in twins {
             guard try twin.ends(handlers: check.collected.inOrder) else { continue }
@@ -213,17 +252,33 @@ private struct SameRecording {
     let session: JournalSession
     private var cursor: EntryCursor
 
-    /// The sessions of the journal at `path` with the name and start time of `header`; none when
-    /// there is no journal there yet (or an empty file, which the import makes one).
-    static func candidates(for header: SessionHeader, in path: String) throws(ActionLogError) -> [SameRecording] {
-        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber, size.intValue > 0 else { return [] }
-        let journal: Journal
+    /// The journal at `path`, read-only; `nil` when there is none yet (or an empty file, which the
+    /// import makes one), or one whose last write is unfinished (opening it to write finishes it;
+    /// such a journal is compared on the next import).
+    private static func existingJournal(at path: String) throws(ActionLogError) -> Journal? {
+        guard let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber, size.intValue > 0 else { return nil }
         do {
-            journal = try Journal(path: path)
+            return try Journal(path: path)
         } catch where JournalFile.isUnfinishedWrite(error) {
-            // Opening to write finishes it; such a journal is compared on the next import.
-            return []
+            return nil
         }
+    }
+
+    /// The session of the journal at `path` whose id is the one `header` carries; `nil` when the
+    /// header carries none (its id is derived, so it is compared as a recording) or none has it.
+    static func session(withUUIDOf header: SessionHeader, in path: String) throws(ActionLogError) -> JournalSession? {
+        guard let uuid = header.storedUUID, let journal = try existingJournal(at: path) else { return nil }
+        var sessions = journal.sessionCursor()
+        while let row = try sessions.nextRow() {
+            if case .success(let session) = row, session.uuid == uuid { return session }
+        }
+        return nil
+    }
+
+    /// The sessions of the journal at `path` with the name and start time of `header`; none when
+    /// there is no journal there yet.
+    static func candidates(for header: SessionHeader, in path: String) throws(ActionLogError) -> [SameRecording] {
+        guard let journal = try existingJournal(at: path) else { return [] }
         var found: [SameRecording] = []
         var sessions = journal.sessionCursor()
         while let row = try sessions.nextRow() {
@@ -262,7 +317,7 @@ private struct SameRecording {
 
 extension RecordedSession {
     /// The recorded state after entry `seq` (entry 0: the initial state): the last keyframe at or
-    /// before it, with the deltas after it applied by ``StateWalk``. The in-memory twin of
+    /// before it, with the deltas after it applied by ``StateWalk`` (across gaps). The in-memory twin of
     /// ``Journal/state(at:in:)``.
     ///
     /// ```swift
@@ -277,7 +332,8 @@ extension RecordedSession {
     package func state(at seq: Int) throws(ActionLogError) -> JSONValue {
         let index = entries.indices.contains(seq) && entries[seq].seq == seq ? seq : entries.firstIndex { $0.seq == seq }
         guard let index else { throw error(.entryNotFound, entry: seq, "no such entry") }
-        let start = entries[...index].lastIndex { $0.kind != .delta } ?? entries.startIndex
+        // A gap's chain is the gap alone (it has no state); any other's starts at the keyframe before it.
+        let start = entries[index].kind == .gap ? index : entries[...index].lastIndex { $0.kind == .keyframe } ?? entries.startIndex
         do {
             return try StateWalk.state(at: seq, chain: entries[start...index], file: file, session: journalID)
         } catch {

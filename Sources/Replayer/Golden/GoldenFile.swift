@@ -64,7 +64,13 @@ struct GoldenFile {
 
     /// Writes `recorded` as the golden, replacing the file in one step: a crash leaves the old
     /// golden or the new one, never half of one. A journal golden is rewritten with this one session.
+    ///
+    /// A golden carries no stored uuid: it is a fixture re-recorded at will, from a new live session
+    /// each time, so its id is the one derived from its header, and its first line changes only
+    /// when what it says of the session does.
     func write(_ recorded: RecordedSession) throws {
+        var recorded = recorded
+        recorded.session.storedUUID = nil
         let directory = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if isText {

@@ -117,17 +117,18 @@ enum Rerecording {
 }
 
 /// Turns full states into keyframes and deltas the way the recorder does, with the same
-/// `KeyframePolicy.Budget` at the policy's defaults.
+/// `KeyframePolicy.Budget` at the policy's defaults: the entry after a gap too is stored as what
+/// changed since the last state stored, before the gap.
 struct SessionBuilder {
     private(set) var entries: [Entry] = []
     private var budget = KeyframePolicy.Budget(KeyframePolicy())
+    /// The state of the last entry appended that is not a gap.
     private var previous: JSONValue?
 
     /// Appends `entry` with a new full `state` (`nil` for a gap) and `effect`; everything else is kept.
     mutating func append(_ entry: Entry, state: JSONValue?, effect: JSONValue?) {
         guard let state, entry.kind != .gap else {
             entries.append(entry)
-            previous = nil
             return
         }
         let previous = self.previous
@@ -143,6 +144,8 @@ struct SessionBuilder {
 extension SessionHeader {
     /// The header of a golden written by this library with today's types.
     func rewritten<State, Action, Effect>(for _: State.Type, _: Action.Type, _: Effect.Type, entries: [Entry]) -> SessionHeader {
+        // The same session, re-recorded: it keeps its stored id, and a golden that has none (one
+        // recorded by `record`, whose text stays free of an id that would only churn) still has none.
         var header = self
         if status == .recording { header.status = .interrupted }
         header.libraryVersion = ActionLogLibrary.version

@@ -40,6 +40,7 @@ struct Sessions: ParsableCommand {
         let duration: JSONValue = session.duration.map(JSONOutput.nanoseconds) ?? .null
         let appVersion: JSONValue = session.appVersion.map(JSONValue.string) ?? .null
         let more: [String: JSONValue] = [
+            "uuid": .string(session.uuid.uuidString.lowercased()),
             "status": .string(session.status.rawValue),
             "entries": JSONOutput.number(session.entryCount),
             "dropped": JSONOutput.number(session.droppedCount),

@@ -8,8 +8,11 @@ struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check a journal's integrity; exit 1 with the findings when it is damaged.",
         discussion: """
-            Checks gapless sequence numbers, that every action, state and effect parses, and that session \
-            statuses are sane. It reports every problem it finds, not only the first. FILE may be a .jsonl \
+            Checks SQLite's integrity, that the file is whole pages (not cut short), every row's checksum \
+            (a change to its bytes since ActionLog wrote it), gapless sequence numbers, that every action, \
+            state and effect parses, and that session statuses are sane. It reports every problem it finds, \
+            not only the first; rows without checksums (written before ActionLog checksummed its rows) are \
+            a note. FILE may be a .jsonl \
             text form (a golden) too, checked as import reads it: up to its first problem. On a terminal, a \
             check that runs longer than a second shows how many entries it has checked on standard error.
 

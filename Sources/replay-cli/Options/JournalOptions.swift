@@ -1,5 +1,6 @@
 import ActionLog
 import ActionLogPostgres
+import Foundation
 import ArgumentParser
 import CommandLineSupport
 
@@ -57,13 +58,13 @@ func refuseStore(_ file: String) throws {
     throw ExitCode(64)
 }
 
-/// `--session`: a session id, or the name of a session (the newest with that name). A number is an
-/// id first; when no session has that id, it is a name (a session named `2024`). Left out, the
+/// `--session`: a session id, its uuid, or the name of a session (the newest with that name). A
+/// number is an id first; when no session has that id, it is a name (a session named `2024`). Left out, the
 /// journal's only session; a journal of several says how many, and asks for one.
 struct SessionOptions: ParsableArguments {
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("The session: its id, or its name (the newest session of that name). Not needed when the file holds one session.", valueName: "id"))
+        help: ArgumentHelp("The session: its id, its uuid, or its name (the newest session of that name). Not needed when the file holds one session.", valueName: "id"))
     var session: String?
 
     /// The session `--session` names, or the journal's only session; an error said on standard error.
@@ -77,6 +78,13 @@ struct SessionOptions: ParsableArguments {
     ///   `--session` is left out and the journal holds none or several.
     func find(in journal: Journal) throws(ActionLogError) -> JournalSession {
         guard let session else { return try Self.onlySession(in: journal) }
+        if let uuid = UUID(uuidString: session) {
+            var cursor = journal.sessionCursor()
+            while let row = try cursor.nextRow() {
+                if case .success(let read) = row, read.uuid == uuid { return read }
+            }
+            throw ActionLogError(.sessionNotFound, file: journal.fileName, reason: "no session with the uuid \(uuid.uuidString.lowercased())")
+        }
         // A number that is no session's id: its error stands unless a session has it as its name.
         var noSuchID: ActionLogError?
         if let id = JournalSession.ID(session) {

@@ -114,7 +114,7 @@ final class OpenedFile {
         options.session = isTextForm ? nil : session
         guard isTextForm else { return try options.resolve(in: journal) }
         let only = try options.resolve(in: journal)
-        if let session, session != only.name {
+        if let session, session != only.name, UUID(uuidString: session) != only.uuid {
             try reportingErrors { () throws(ActionLogError) in throw Self.noSuchSession(session, file: journal.fileName, holding: only.name) }
         }
         return only

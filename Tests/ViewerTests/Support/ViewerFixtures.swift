@@ -45,12 +45,13 @@ func quietConfiguration(_ change: (inout RecorderConfiguration) -> Void = { _ in
     return configuration
 }
 
-/// The journal most viewer tests open: session 1 "cart" (kinds keyframe, delta ×4, gap, keyframe) and
+/// The journal most viewer tests open: session 1 "cart" (a keyframe, deltas, a gap, and the entry after it) and
 /// session 2 "other" (three entries), both closed.
 ///
 /// Session 1, entry by entry: 0 the initial state; 1 `addItem("tea")`; 2 `addItem("cup")` (adds
 /// `/items/1`); 3 `setNote("gift")` (adds `/note`); 4 `removeItem("tea")`; 5 a gap (`addItem("pot")`
-/// dropped: a queue of two and a writer that takes only on flush); 6 `checkout` (a keyframe after the gap).
+/// dropped: a queue of two and a writer that takes only on flush); 6 `checkout` (after the gap: stored, as the
+/// keyframe policy decides, from entry 4's state).
 func recordShopJournal(at path: String) throws -> (cart: JournalSession.ID, other: JournalSession.ID) {
     let cart = try ShopRecorder(path: path, sessionName: "cart", initialState: Shop(), configuration: quietConfiguration {
         $0.queueCapacity = 2
