@@ -245,7 +245,7 @@ struct HelpTests {
     }
 
     @Test("help for a subcommand shows its usage", arguments: [
-        ("sessions", "USAGE: replay-cli sessions <file> [--json]"),
+        ("sessions", "USAGE: replay-cli sessions <file> [--app-version <version>] [--since <time>] [--until <time>] [--name <pattern>] [--label <pattern>] [--has-gaps] [--json]"),
         ("log", "USAGE: replay-cli log <file> [--session <id>] [--from <seq>] [--limit <n>] [--label <pattern>] [--kind <kind>] [--follow] [--wait-timeout <seconds>] [--json]"),
         ("state", "USAGE: replay-cli state <file> [--session <id>] [--at <seq>] [--action <k>] [--json]"),
         ("verify", "USAGE: replay-cli verify <file> [--json]"),

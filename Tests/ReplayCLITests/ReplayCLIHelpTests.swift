@@ -29,13 +29,13 @@ struct HelpExamplesTests {
                 USAGE: replay-cli state <file> [--session <id>] [--at <seq>] [--action <k>] [--json]
 
                 ARGUMENTS:
-                  <file>                  A journal (.actionlog), or a session in text form
-                                          (.jsonl).
+                  <file>                  A journal (.actionlog), a session in text form
+                                          (.jsonl), or a team store (postgres://...).
 
                 OPTIONS:
-                  -s, --session <id>      The session: its id, or its name (the newest session
-                                          of that name). Not needed when the file holds one
-                                          session.
+                  -s, --session <id>      The session: its id, its uuid, or its name (the
+                                          newest session of that name). Not needed when the
+                                          file holds one session.
                   --at <seq>              The entry (sequence number); 0 is the initial state.
                                           Default: the last entry.
                   --action <k>            The action (its number, counting dropped actions; 0
@@ -77,8 +77,8 @@ struct HelpExamplesTests {
             let result = try runCLI(["--generate-completion-script", "zsh"], in: directory)
             #expect(result.status == 0)
             let journals = lines(result.stdout).filter { $0.contains(":file:_files -g '\\''*.actionlog'\\''") }
-            // copy, prune and vacuum take a journal only.
-            #expect(journals.count == 3, "\(result.stdout)")
+            // copy, prune, vacuum and push take a journal only.
+            #expect(journals.count == 4, "\(result.stdout)")
             let either = lines(result.stdout).filter { $0.contains(":file:_files -g '\\''*.actionlog *.jsonl'\\''") }
             // sessions, log, state, stats, verify, export, diff, serve, report and why take a journal or a text form.
             #expect(either.count == 10, "\(result.stdout)")

@@ -21,7 +21,7 @@ struct Sessions: ParsableCommand {
             Examples:
               replay-cli sessions app.actionlog
               replay-cli sessions app.actionlog --json | jq '.[].sessionName'
-              replay-cli sessions postgres://ci@db.internal/actionlog --app-version 2.3 --since 2026-11-01 --has-gaps
+              replay-cli sessions app.actionlog --app-version 2.3 --has-gaps
             """
     )
 

@@ -16,7 +16,7 @@ struct SessionFileOptions: ParsableArguments {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The session: its id (in a team store, its uuid), or its name (the newest session of that name). Not needed when the file holds one session.",
+            "The session: its id, its uuid, or its name (the newest session of that name). Not needed when the file holds one session.",
             valueName: "id")
     )
     var session: String?
