@@ -3,14 +3,14 @@ import Foundation
 /// Capture mode: the recorder keeps the last stretch of the session in memory and writes it only
 /// when something goes wrong, as a closed session of its own (see ``RecorderConfiguration/capture``).
 ///
-/// The window is the last ``entries`` entries, those recorded in the last ``duration`` (by the
+/// The window is the last `entries` entries, those recorded in the last `duration` (by the
 /// entries' own recorded times, never by a timer: what a capture holds does not depend on how busy
-/// the machine is), and what fits in ``bytes`` of encoded text, whichever is smallest. Nothing is
+/// the machine is), and what fits in `bytes` of encoded text, whichever is smallest. Nothing is
 /// written, and no file is created, until a trigger: ``Recorder/capture(reason:)``, or an action
 /// the recorder loses (one that does not encode, or one dropped because the writer fell behind).
 /// The trigger writes the window as a new session whose entry 0 is the full state at the window's
-/// start, goes on writing the stretch after it (``followingEntries`` entries, or the entries
-/// recorded within ``followingDuration`` of the trigger, whichever ends first), then closes it.
+/// start, goes on writing the stretch after it (`followingEntries` entries, or the entries
+/// recorded within `followingDuration` of the trigger, whichever ends first), then closes it.
 ///
 /// ```swift
 /// var configuration = RecorderConfiguration()

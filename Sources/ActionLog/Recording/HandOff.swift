@@ -337,7 +337,7 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         let now = ContinuousClock.now
         let enqueuedAt = items.isEmpty ? nil : lastSeenEmpty
         if count == 0 { lastSeenEmpty = now }  // Emptied now.
-        let isLast = closing && count == 0
+        let isLast = closing && count == 0 && captureRequests.isEmpty
         let trailing = isLast ? pendingDrops : 0
         if isLast { pendingDrops = 0 }
         var commitDue = isLast || flushWaiters > 0 || held + items.count >= batchSize

@@ -46,6 +46,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
 
     /// Opens (or creates) the journal at `path`, starts a session and commits `initialState` as entry 0.
     ///
+    /// In capture mode (``RecorderConfiguration/capture``), nothing is opened or written: the initial
+    /// state starts the window kept in memory, and each capture writes a session of its own.
+    ///
     /// Opening, encoding the initial state and committing it with the new session happen on the
     /// writer's thread; this initializer waits for them, so create the recorder at start-up rather than
     /// in the middle of a gesture. Either the session starts with its entry 0 on disk, or this throws

@@ -275,6 +275,9 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
                 // Capture mode: the capture comes right after the rows just handed on.
                 if let reason = take.capture { pipe.submit(EncodedBatch(capture: reason)) }
             }
+            if outcome.gone, take.capture != nil {
+                handOff.didCapture()  // Nothing is written any more: a flush waits for no capture.
+            }
             if take.isLast {
                 submitHeld()
                 pipe.close()
