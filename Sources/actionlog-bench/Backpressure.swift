@@ -50,7 +50,7 @@ struct BackpressureResult {
 }
 
 /// The resident memory of this process now, from `/proc/self/statm` (0 where there is none).
-private func residentBytes() -> Int {
+func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
     let fields = text.split(separator: " ")
     guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }

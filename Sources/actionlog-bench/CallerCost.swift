@@ -62,7 +62,7 @@ struct CallerCostResult {
 /// a locked array, which a thread of its own empties every millisecond, letting the steps go
 /// unread. What it adds at a UI's pace is the floor of the caller's added cost on this machine: a
 /// lock and an append after 4 ms of sleep, on cold caches.
-private final class FloorHandOff<State: Sendable, Action: Sendable>: Sendable {
+final class FloorHandOff<State: Sendable, Action: Sendable>: Sendable {
     private let queue = Locked<(steps: [(Action, State, Date)], stopped: Bool)>(([], false))
 
     init() {
@@ -90,7 +90,7 @@ private final class FloorHandOff<State: Sendable, Action: Sendable>: Sendable {
 
 /// One paced loop's dispatches: the time of each, in seconds, the dispatching thread's CPU time in
 /// each, in µs, and the instructions it retired in each (`nil` when no counter could be opened).
-private struct PacedDispatches {
+struct PacedDispatches {
     var times: [Double] = []
     var cpuMicros: [Double] = []
     var instructions: [Double]?
@@ -98,7 +98,7 @@ private struct PacedDispatches {
 
 /// Times each dispatch (reduce, and `record` when a recorder is given) of `actions`, one every
 /// `interval`, and counts the instructions it retires on this thread.
-private func pacedLoop<State, Action>(
+func pacedLoop<State, Action>(
     _ workload: Workload<State, Action>, actions: [Action], interval: Duration, recorder: Recorder<State, Action, Never>?,
     floor: FloorHandOff<State, Action>? = nil
 ) -> PacedDispatches {

@@ -9,6 +9,8 @@
 /// swift run -c release actionlog-bench --long     # long sessions at full size (1,000,000 counter and
 ///                                                 # 100,000 cart entries), however long recording takes
 /// swift run -c release actionlog-bench --caller-cost   # only the caller's cost at a UI's pace, in µs (wall clock and thread CPU time) and in instructions (CallerCost.swift)
+/// swift run -c release actionlog-bench --capture       # only capture mode beside recording to disk and none:
+///                                                      # caller's added µs and memory (Capture.swift)
 /// swift run -c release actionlog-bench --replay        # only replay speed, on sessions recorded for it
 ///                                                      # (ACTIONLOG_BENCH_KEEP=1 keeps their journals)
 /// swift run -c release actionlog-bench --backpressure  # only `record` under a slow writer, per back-pressure policy
@@ -88,6 +90,7 @@ var viewerOnly = false
 var longSessions = false
 var runs = 3
 var callerCostOnly = false
+var captureOnly = false
 var replayOnly = false
 var backpressureOnly = false
 var postgresOnly = false
@@ -99,6 +102,7 @@ while let argument = arguments.next() {
     case "--quick": quick = true
     case "--long": longSessions = true
     case "--caller-cost": callerCostOnly = true
+    case "--capture": captureOnly = true
     case "--backpressure": backpressureOnly = true
     case "--gaps": gapsOnly = true
     case "--scale": scaleOnly = true
@@ -118,10 +122,10 @@ while let argument = arguments.next() {
         }
         runs = value
     case "-h", "--help":
-        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--gaps] [--scale] [--viewer] [--replay] [--postgres URL] [--runs N]")
+        print("usage: actionlog-bench [--quick] [--long] [--caller-cost] [--capture] [--backpressure] [--gaps] [--scale] [--viewer] [--replay] [--postgres URL] [--runs N]")
         exit(0)
     default:
-        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--backpressure] [--gaps] [--scale] [--viewer] [--replay] [--postgres URL] [--runs N]")
+        print("unknown argument \(argument); usage: actionlog-bench [--quick] [--long] [--caller-cost] [--capture] [--backpressure] [--gaps] [--scale] [--viewer] [--replay] [--postgres URL] [--runs N]")
         exit(64)
     }
 }
@@ -245,6 +249,20 @@ if backpressureOnly {
     exit(0)
 }
 
+// MARK: - Capture mode
+
+if captureOnly {
+    print("## Capture mode beside recording to disk and no recording: caller's added µs and memory")
+    print()
+    do {
+        print(try captureReport(runs: runs, quick: quick, directory: directory, progress: progress))
+    } catch {
+        print("capture measurement failed: \(error)")
+    }
+    removeUnlessKept(directory)
+    exit(0)
+}
+
 // MARK: - Caller's cost at a UI's pace
 
 print("## Caller's added µs per dispatch at a UI's pace, and the writer's throughput")
@@ -259,6 +277,14 @@ if callerCostOnly {
     removeUnlessKept(directory)
     exit(0)
 }
+print("## Capture mode beside recording to disk and no recording: caller's added µs and memory")
+print()
+do {
+    print(try captureReport(runs: runs, quick: quick, directory: directory, progress: progress))
+} catch {
+    print("capture measurement failed: \(error)")
+}
+print()
 
 var results: [WorkloadResult] = []
 do {

@@ -52,7 +52,7 @@ struct RecorderFaultTests {
 
     @Test("a disk full from the first batch on: the app goes on, onError hears once, and the gap written once there is room accounts for every loss")
     func diskFullFromTheFirstBatch() throws {
-        let disk = makeFillableDisk(in: directory, bytes: 512 << 10)
+        let disk = makeFillableDisk(in: directory, bytes: 2 << 20)
         let path = disk.path("full.actionlog")
         let log = ErrorLog()
         let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Self.state(0), configuration: Self.committingOnFlush(log, disk))
@@ -80,7 +80,7 @@ struct RecorderFaultTests {
 
     @Test("a session closed while the disk is still full is closed, with its last loss as a gap, written with the space the session kept in reserve")
     func closedWhileFull() throws {
-        let disk = makeFillableDisk(in: directory, bytes: 512 << 10)
+        let disk = makeFillableDisk(in: directory, bytes: 2 << 20)
         let path = disk.path("still-full.actionlog")
         let log = ErrorLog()
         let recorder = try CounterRecorder(path: path, sessionName: "s", initialState: Self.state(0), configuration: Self.committingOnFlush(log, disk))
@@ -134,7 +134,7 @@ struct RecorderFaultTests {
 
     @Test("a disk full when the recorder starts: it throws, naming the file, and leaves no session behind")
     func diskFullAtStart() throws {
-        let disk = makeFillableDisk(in: directory, bytes: 512 << 10)
+        let disk = makeFillableDisk(in: directory, bytes: 2 << 20)
         guard disk is SmallTmpfs else { return print("skipped: needs a real full disk (the seam fails the writer's batches only)") }
         let path = disk.path("start.actionlog")
         try CounterRecorder(path: path, sessionName: "first", initialState: Self.state(0), configuration: configuration(ErrorLog())).close()

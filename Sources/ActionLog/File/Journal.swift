@@ -59,7 +59,7 @@ public final class Journal: Sendable {
     }
 
     /// Opens the journal at a file URL. See ``init(path:mode:)``.
-    public convenience init(url: URL, mode: AccessMode = .readOnly) throws(ActionLogError) {
+    package convenience init(url: URL, mode: AccessMode = .readOnly) throws(ActionLogError) {
         try self.init(path: url.path, mode: mode)
     }
 

@@ -53,7 +53,7 @@ public struct RecordedSession: Sendable, Hashable {
     }
 
     /// The name of the file it was read from, for messages: `checkout.actionlog` or `checkout.jsonl`.
-    public var file: String { source.file }
+    package var file: String { source.file }
 
     /// The session's id in its journal, or `nil` for a text file: how messages locate the session.
     package var journalID: JournalSession.ID? { source.journalID }

@@ -18,6 +18,9 @@ struct EncodedBatch {
     /// began the batch: a batch begun before a failed commit was known may hold deltas from states
     /// that never reached the file.
     var generation = 0
+    /// In capture mode, a batch of no rows that stands for a capture asked for after the rows
+    /// before it (``Recorder/capture(reason:)``): its reason.
+    var capture: String?
 
     /// Whether the batch holds nothing: no step, no row.
     var isEmpty: Bool { items == 0 && rows.isEmpty }
@@ -25,6 +28,14 @@ struct EncodedBatch {
     /// The actions `rows` stand for: one per entry, and what each gap lost.
     static func actions(in rows: [Row]) -> Int {
         rows.reduce(0) { $0 + $1.entry.actions }
+    }
+}
+
+extension EncodedBatch {
+    /// A capture asked for, after the batches before it.
+    init(capture reason: String) {
+        self.init()
+        capture = reason
     }
 }
 
@@ -177,13 +188,13 @@ final class CommitPipe: @unchecked Sendable {
 /// that succeeds), counted, and written as a `gap` entry at the start of the next commit that
 /// succeeds. Batches the encoding half began before it knew of a failure may hold deltas from the
 /// states lost with it: they are lost too, and counted in the same gap.
-final class EntryCommitter: @unchecked Sendable {
+final class EntryCommitter: CommittingHalf, @unchecked Sendable {
     // @unchecked: after `init`, everything here is used by the committing thread alone.
     typealias Row = EntryInserter.Row
 
     let sessionID: JournalSession.ID
     private let connection: Connection
-    private let lock: SessionLock
+    let lock: SessionLock
     private let inserter: EntryInserter
     private let file: String
     private let onError: @Sendable (ActionLogError) -> Void
@@ -248,7 +259,7 @@ final class EntryCommitter: @unchecked Sendable {
 
     /// Commits `batch` in one transaction, after the gap of a pending loss. Returns how many
     /// handed-over steps were committed and lost.
-    private func commit(_ batch: EncodedBatch) -> (committed: Int, lost: Int) {
+    func commit(_ batch: EncodedBatch) -> (committed: Int, lost: Int) {
         if gone { return (0, batch.items) }
         var rows = batch.rows
         guard !rows.isEmpty else { return (0, batch.items) }
@@ -327,7 +338,7 @@ final class EntryCommitter: @unchecked Sendable {
     /// folds the write-ahead log into the journal file and, when no other connection has the file
     /// open, switches it back to a rollback journal, so that the journal is one file again (see
     /// ``Connection/close()``).
-    private func finishSession() {
+    func finishSession() {
         defer {
             lock.release()
             inserter.finalizeStatements()

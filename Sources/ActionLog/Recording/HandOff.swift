@@ -39,6 +39,8 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         var trailingDrops: Int
         /// Set by ``abandon()``: the writer stops as a process that dies would.
         var isAbandoned: Bool
+        /// A capture asked for (``requestCapture(reason:)``) right after ``items``: its reason.
+        var capture: String? = nil
     }
 
     @usableFromInline
@@ -166,9 +168,10 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         let target = accepted
+        let captureTarget = requestedCaptures
         flushWaiters += 1
         condition.broadcast()
-        while processed < target, !finished { condition.wait() }
+        while processed < target || handledCaptures < captureTarget, !finished { condition.wait() }
         flushWaiters -= 1
     }
 
@@ -238,6 +241,31 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
     }
 
     @exclusivity(unchecked) private var processEndActions: [ThreadAction] = []
+    /// Captures asked for and not yet taken: each comes after the first `position` items accepted.
+    @exclusivity(unchecked) private var captureRequests: [(position: Int, reason: String)] = []
+
+    /// Asks the writer for a capture (see ``CaptureWindow``) right after the items accepted so far,
+    /// whatever the writer has taken of them: the capture holds exactly what was recorded before it.
+    func requestCapture(reason: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closing else { return }
+        captureRequests.append((accepted, reason))
+        requestedCaptures += 1
+        condition.broadcast()
+    }
+
+    /// Captures asked for so far, and those the writer has handled: a flush waits for them.
+    @exclusivity(unchecked) private var requestedCaptures = 0
+    @exclusivity(unchecked) private var handledCaptures = 0
+
+    /// The writer handled a capture asked for: written, or reported as not written.
+    func didCapture() {
+        condition.lock()
+        handledCaptures += 1
+        condition.broadcast()
+        condition.unlock()
+    }
     @exclusivity(unchecked) private var endedOnWriterThread = false
 
     /// See ``encodedCount``.
@@ -265,7 +293,7 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
     func take(held: Int, heldSince: ContinuousClock.Instant?) -> Take {
         condition.lock()
         defer { condition.unlock() }
-        while !(closing || (count > 0 && (!waitsForFlush || flushWaiters > 0))) {
+        while !(closing || !captureRequests.isEmpty || (count > 0 && (!waitsForFlush || flushWaiters > 0))) {
             let now = ContinuousClock.now
             if count == 0 { lastSeenEmpty = now }
             if held == 0 || waitsForFlush {
@@ -290,14 +318,26 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
         if abandoned {
             return Take(items: [], enqueuedAt: nil, commitDue: false, isLast: true, trailingDrops: 0, isAbandoned: true)
         }
-        let items = Array(queue[head...])
-        queue.removeAll(keepingCapacity: true)
-        head = 0
-        queuedBytes = 0
+        // Up to the first capture asked for: the capture comes after them, the rest stays queued.
+        var capture: String?
+        var taking = count
+        if let request = captureRequests.first {
+            let before = max(0, min(count, request.position - (accepted - count)))
+            if before < count { taking = before }
+            capture = request.reason
+            captureRequests.removeFirst()
+        }
+        let items = Array(queue[head..<(head + taking)])
+        head += taking
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        queuedBytes = count == 0 ? 0 : min(queuedBytes, count.multipliedReportingOverflow(by: stateBytesEstimate).overflow ? .max : count * stateBytesEstimate)
         let now = ContinuousClock.now
         let enqueuedAt = items.isEmpty ? nil : lastSeenEmpty
-        lastSeenEmpty = now  // Emptied now.
-        let isLast = closing
+        if count == 0 { lastSeenEmpty = now }  // Emptied now.
+        let isLast = closing && count == 0 && captureRequests.isEmpty
         let trailing = isLast ? pendingDrops : 0
         if isLast { pendingDrops = 0 }
         var commitDue = isLast || flushWaiters > 0 || held + items.count >= batchSize
@@ -308,7 +348,7 @@ final class HandOff<Item: Sendable>: @unchecked Sendable {
             lastTaken = now
             condition.broadcast()  // Room for dispatchers waiting under back-pressure.
         }
-        return Take(items: items, enqueuedAt: enqueuedAt, commitDue: commitDue, isLast: isLast, trailingDrops: trailing, isAbandoned: false)
+        return Take(items: items, enqueuedAt: enqueuedAt, commitDue: commitDue || capture != nil, isLast: isLast, trailingDrops: trailing, isAbandoned: false, capture: capture)
     }
 
     /// Stops the writer without closing the session, discarding what waits, as a crash would.

@@ -27,8 +27,17 @@ import Foundation
 public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable>: Sendable {
     @usableFromInline typealias Item = Step<State, Action, Effect>
 
-    /// The session this recorder writes.
-    public let sessionID: JournalSession.ID
+    /// The session this recorder writes. In capture mode (``RecorderConfiguration/capture``), the
+    /// session the last capture wrote, and 0 (no session) before the first.
+    public var sessionID: JournalSession.ID {
+        startedSession ?? captureGauge?.session ?? 0
+    }
+    /// The session created when the recorder started; `nil` in capture mode.
+    private let startedSession: JournalSession.ID?
+    /// In capture mode: the last session written, and what the window holds.
+    private let captureGauge: CaptureGauge?
+    /// Whether the recorder is in capture mode.
+    var capturing: Bool { captureGauge != nil }
     /// The journal file.
     public let path: String
     @usableFromInline let handOff: HandOff<Item>
@@ -36,6 +45,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     @usableFromInline let waitTimeout: Duration?
 
     /// Opens (or creates) the journal at `path`, starts a session and commits `initialState` as entry 0.
+    ///
+    /// In capture mode (``RecorderConfiguration/capture``), nothing is opened or written: the initial
+    /// state starts the window kept in memory, and each capture writes a session of its own.
     ///
     /// Opening, encoding the initial state and committing it with the new session happen on the
     /// writer's thread; this initializer waits for them, so create the recorder at start-up rather than
@@ -97,6 +109,13 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         let initial = InitialState(initialState)
         let file = JournalFile.displayName(path)
         let handOffID = ObjectIdentifier(handOff)
+        let captureGauge = configuration.capture.map { _ in CaptureGauge() }
+        self.captureGauge = captureGauge
+        let capture = configuration.capture.map { window in
+            CaptureSetup(window: window, gauge: captureGauge ?? CaptureGauge()) { session in
+                Self.applyRetention(retention, path: path, session: session, onError: onError)
+            }
+        }
         let thread = Thread {
             defer { OpenRecorders.remove(handOffID) }
             lowerCurrentThreadPriority()
@@ -109,7 +128,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
                 }
                 do throws(ActionLogError) {
                     return .success(try StepEncoder(path: path, session: description, initialState: state, startedAt: startedAt, commitBytes: commitBytes, faults: faults, checksums: checksums,
-                        overloadQuietPeriod: overloadQuietPeriod, overloadClock: overloadClock, onError: onError))
+                        overloadQuietPeriod: overloadQuietPeriod, overloadClock: overloadClock, capture: capture, onError: onError))
                 } catch {
                     return .failure(error)
                 }
@@ -126,8 +145,11 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
             handOff.onProcessEnd { writer.endOnProcessEnd(handOff) }
             handOff.didCommitDirectly()
             handOff.estimateStateBytes(writer.keyframeBytes)
-            // Before the initializer returns, so that what it leaves in the journal is settled.
-            Self.applyRetention(retention, path: path, session: writer.sessionID, onError: onError)
+            // Before the initializer returns, so that what it leaves in the journal is settled. (In
+            // capture mode, after each capture.)
+            if let session = writer.sessionID {
+                Self.applyRetention(retention, path: path, session: session, onError: onError)
+            }
             started.resolve(.success(writer.sessionID))
             writer.run(handOff)
         }
@@ -140,7 +162,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
             handOff?.closeAtProcessEnd()
         }
         thread.start()
-        sessionID = try started.wait().get()
+        startedSession = try started.wait().get()
     }
 
     /// Closes the session if ``close()`` was not called. Does not wait for the writer; the process's
@@ -222,6 +244,11 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         handOff.encodedCount
     }
 
+    /// In capture mode, the most bytes of encoded text the window has held so far (for the benchmark); 0 otherwise.
+    package var captureHeldBytesPeak: Int {
+        captureGauge?.peakBytes ?? 0
+    }
+
     /// The counters so far: recorded, dropped, committed, lost, pending.
     public var statistics: RecorderStatistics {
         handOff.statistics()
@@ -273,17 +300,17 @@ private final class InitialState<State: Sendable>: Sendable {
     }
 }
 
-/// The writer thread's answer to the initializer: the new session's id, or why it could not start.
+/// The writer thread's answer to the initializer: the new session's id (`nil` in capture mode), or why it could not start.
 private final class WriterStart: Sendable {
-    private let result = Locked<Result<JournalSession.ID, ActionLogError>?>(nil)
+    private let result = Locked<Result<JournalSession.ID?, ActionLogError>?>(nil)
     private let semaphore = DispatchSemaphore(value: 0)
 
-    func resolve(_ value: Result<JournalSession.ID, ActionLogError>) {
+    func resolve(_ value: Result<JournalSession.ID?, ActionLogError>) {
         result.withLock { $0 = value }
         semaphore.signal()
     }
 
-    func wait() -> Result<JournalSession.ID, ActionLogError> {
+    func wait() -> Result<JournalSession.ID?, ActionLogError> {
         semaphore.wait()
         return result.withLock { $0! }
     }

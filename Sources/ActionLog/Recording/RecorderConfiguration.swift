@@ -98,6 +98,16 @@ public struct RecorderConfiguration: Sendable {
     /// configuration.retention = RetentionPolicy(maximumSessions: 20, maximumBytes: 50_000_000, maximumAge: .seconds(7 * 86_400))
     /// ```
     public var retention = RetentionPolicy.keepEverything
+    /// Capture mode: keep the last window of the session in memory and write it, as a closed
+    /// session of its own, only when something goes wrong (``Recorder/capture(reason:)``, or an
+    /// action the recorder loses). `nil`, the default: every entry is written as it comes.
+    ///
+    /// ```swift
+    /// configuration.capture = CaptureWindow(entries: 5_000, duration: .seconds(60), bytes: 8 << 20)
+    /// ```
+    ///
+    /// See <doc:CaptureMode>.
+    public var capture: CaptureWindow?
     /// Called on the writer's thread for every failure: an entry that does not encode, entries dropped
     /// under back-pressure, a write that fails (once per episode: the next failures are only counted
     /// until a write succeeds again), a journal deleted or replaced while recording. The default prints

@@ -56,9 +56,11 @@ struct SessionDescription: Sendable {
 final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendable, Effect: Encodable & Sendable> {
     typealias Item = Step<State, Action, Effect>
 
-    let sessionID: JournalSession.ID
-    /// The committing half, until ``run(_:)`` starts its thread.
-    private let committer: EntryCommitter
+    /// The session written; `nil` in capture mode, where each capture writes a session of its own.
+    let sessionID: JournalSession.ID?
+    /// The committing half, until ``run(_:)`` starts its thread: an ``EntryCommitter``, or in
+    /// capture mode a ``CaptureCommitter``.
+    private let committer: any CommittingHalf
     private let file: String
     private let onError: @Sendable (ActionLogError) -> Void
     /// Encodes actions, effects and whole states, keeping its per-type decisions between them.
@@ -118,10 +120,14 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
     /// Encodes `initialState`, opens the journal for writing, creates the session with the initial
     /// state as entry 0 (one transaction), and takes the session's lock. Either the session exists with
     /// its entry 0 and is locked, or this throws and leaves no session behind.
+    ///
+    /// In capture mode (`capture` set) it opens nothing: entry 0 starts the window kept in memory,
+    /// and each capture creates its session (``CaptureCommitter``).
     init(
         path: String, session: SessionDescription, initialState: State, startedAt: Date,
         commitBytes: Int = .max, faults: WriteFaults? = nil, checksums: Bool = true, overloadQuietPeriod: Duration = .seconds(1),
         overloadClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        capture: CaptureSetup? = nil,
         onError: @escaping @Sendable (ActionLogError) -> Void
     ) throws(ActionLogError) {
         self.commitBytes = commitBytes
@@ -148,6 +154,30 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         budget = KeyframePolicy.Budget(session.keyframes)
         budget.keyframe(bytes: initialText.count)
         keyframeBytes = initialText.count
+        if let capture {
+            sessionID = nil
+            committer = CaptureCommitter(
+                capture, path: path, file: file, session: session,
+                initial: Row(entry: StoredEntry(.keyframe, time: startedAt, state: initialText)), faults: faults,
+                pipe: CommitPipe(byteCapacity: commitBytes), onError: onError)
+            return
+        }
+        let (connection, sessionID, lock) = try Self.startSession(
+            path: path, session: session, initialText: initialText, startedAt: startedAt, file: file)
+        self.sessionID = sessionID
+        committer = EntryCommitter(
+            connection: connection, session: sessionID, lock: lock, path: path, file: file, faults: faults, checksums: checksums,
+            pipe: CommitPipe(byteCapacity: commitBytes), onError: onError)
+        // Best effort: on a disk too full for the reserve, the session records without one.
+        _ = lock.reserve(bytes: SessionLock.reservedBytes)
+    }
+
+    /// Opens the journal for writing and creates a session with `initialText` as its entry 0 (one
+    /// transaction), locked. Either the session exists with its entry 0 and is locked, or this
+    /// throws and leaves no session behind.
+    static func startSession(
+        path: String, session: SessionDescription, initialText: [UInt8], startedAt: Date, file: String
+    ) throws(ActionLogError) -> (Connection, JournalSession.ID, SessionLock) {
         let connection = try JournalFile.open(path: path, mode: .readWrite)
         try Journal.markInterruptedSessions(connection, path: path)
         // The writer's rows meet the schema's CHECK constraints by construction (`kind` is an
@@ -196,12 +226,7 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
         } catch {
             throw ActionLogError(.sqlite, file: file, reason: "\(error)")
         }
-        self.sessionID = sessionID
-        committer = EntryCommitter(
-            connection: connection, session: sessionID, lock: lock, path: path, file: file, faults: faults, checksums: checksums,
-            pipe: CommitPipe(byteCapacity: commitBytes), onError: onError)
-        // Best effort: on a disk too full for the reserve, the session records without one.
-        _ = lock.reserve(bytes: SessionLock.reservedBytes)
+        return (connection, sessionID, lock)
     }
 
     /// Takes steps as they are handed over and encodes them at once, hands the encoded rows by
@@ -252,6 +277,11 @@ final class StepEncoder<State: Encodable & Sendable, Action: Encodable & Sendabl
                 if take.commitDue || held.bytes >= commitBytes {
                     submitHeld()
                 }
+                // Capture mode: the capture comes right after the rows just handed on.
+                if let reason = take.capture { pipe.submit(EncodedBatch(capture: reason)) }
+            }
+            if outcome.gone, take.capture != nil {
+                handOff.didCapture()  // Nothing is written any more: a flush waits for no capture.
             }
             if take.isLast {
                 submitHeld()

@@ -43,7 +43,7 @@ public struct Redacted<Value>: RedactedInJournal {
     /// Wraps a value.
     ///
     /// ```swift
-    /// let token = Redacted("eyJhbGciOi…")
+    /// let token = Redacted(wrappedValue: "eyJhbGciOi…")
     /// token.wrappedValue   // the value itself
     /// ```
     ///
@@ -55,7 +55,7 @@ public struct Redacted<Value>: RedactedInJournal {
     /// Wraps a value. See ``init(wrappedValue:)``.
     ///
     /// - Parameter value: the value to keep out of journals.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.wrappedValue = value
     }
 }
