@@ -92,7 +92,7 @@ let package = Package(
             ]
         ),
         // `swift run -c release actionlog-bench`: journaling cost against baselines measured in the same run.
-        .executableTarget(name: "actionlog-bench", dependencies: ["ActionLog", "Replayer", "CSQLite", "ActionLogViewer", "CPerfCounter", "ActionLogPostgres"]),
+        .executableTarget(name: "actionlog-bench", dependencies: ["ActionLog", "Replayer", "CSQLite", "ActionLogViewer", "CPerfCounter"]),
         // The benchmark's count of the instructions one thread retires (Linux perf events; none elsewhere).
         .target(name: "CPerfCounter"),
         // Test support: records until it is killed (`CrashDurabilityTests` SIGKILLs it).
@@ -121,13 +121,14 @@ let package = Package(
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
-        // `@Recordable`: its expansions, its diagnostics, and a wrapper it wrote recording and replaying.
+        // `@Recordable`: its expansions and diagnostics from the compiler with the built plugin, and a
+        // wrapper it wrote recording and replaying. No dependency on the macro target itself: a test
+        // target with one makes SwiftPM build every test target, and all they depend on, a second time
+        // for the host.
         .testTarget(
             name: "ActionLogMacrosTests",
             dependencies: [
-                "ActionLogMacros", "ActionLogMacrosPlugin", "Replayer",
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+                "ActionLogMacros", "Replayer",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),

@@ -5,7 +5,7 @@ import PostgresNIO
 /// DocC catalog documents them for people.
 enum PostgresSchema {
     /// The version this library writes (`actionlog_schema.version`).
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// A key of `pg_advisory_xact_lock` that every migration takes: two processes that find the
     /// tables missing at once create them once.
@@ -81,6 +81,14 @@ enum PostgresSchema {
                 PRIMARY KEY (session_uuid, seq, idx)
             )
             """,
+        ]),
+        (2, [
+            // Each row's checksum, as the journal stores it (two CRC-32Cs in one integer): a session
+            // read back is checked as its file is, so a change made to it in the store is caught.
+            // NULL for rows pushed before, or from files written before ActionLog checksummed rows.
+            "ALTER TABLE actionlog_entries ADD COLUMN checksum bigint",
+            "ALTER TABLE actionlog_handlers ADD COLUMN checksum bigint",
+            "ALTER TABLE actionlog_calls ADD COLUMN checksum bigint",
         ]),
     ]
 

@@ -39,6 +39,24 @@ package struct SessionFilter: Sendable {
     }
 }
 
+/// A complete session of a team store, as its list names it.
+package struct StoreSession: Sendable, Hashable, CustomStringConvertible {
+    /// Its global id: its key in the store.
+    package let uuid: UUID
+    package let name: String
+    /// The entries its push counted in the journal it came from; the rows read back must be as many.
+    package let entryCount: Int
+
+    init(_ row: (UUID, String, Int64)) {
+        uuid = row.0
+        name = row.1
+        entryCount = Int(clamping: row.2)
+    }
+
+    /// `session 0f1e… "checkout"`: how messages about it name it.
+    package var description: String { "session \(uuid.uuidString.lowercased()) \"\(name)\"" }
+}
+
 extension PostgresStore {
     /// Reads the complete sessions `filter` keeps, oldest first, into `journal` (opened for writing):
     /// each session's row and its last entry without its texts, which is all a list of sessions
@@ -102,20 +120,21 @@ extension PostgresStore {
     ///
     /// - Throws: ``ActionLogError`` (``ActionLogError/Code/sessionNotFound``) naming the server when
     ///   there is no such session, or, left out, when the store holds none or several.
-    package func resolveSession(_ selector: String?) async throws(ActionLogError) -> (uuid: UUID, name: String) {
+    package func resolveSession(_ selector: String?) async throws(ActionLogError) -> StoreSession {
         let doing = "cannot find the session"
-        let found: [(UUID, String)]
+        let found: [StoreSession]
         if let selector, let uuid = UUID(uuidString: selector) {
-            found = try await rows("SELECT uuid, name FROM actionlog_sessions WHERE complete AND uuid = \(uuid)", doing: doing) {
-                try $0.decode((UUID, String).self)
+            found = try await rows("SELECT uuid, name, entry_count FROM actionlog_sessions WHERE complete AND uuid = \(uuid)", doing: doing) {
+                try StoreSession($0.decode((UUID, String, Int64).self))
             }
         } else if let selector {
             found = try await rows("""
-                SELECT uuid, name FROM actionlog_sessions WHERE complete AND name = \(selector) ORDER BY started_at DESC, uuid DESC LIMIT 1
-                """, doing: doing) { try $0.decode((UUID, String).self) }
+                SELECT uuid, name, entry_count FROM actionlog_sessions WHERE complete AND name = \(selector)
+                ORDER BY started_at DESC, uuid DESC LIMIT 1
+                """, doing: doing) { try StoreSession($0.decode((UUID, String, Int64).self)) }
         } else {
-            found = try await rows("SELECT uuid, name FROM actionlog_sessions WHERE complete ORDER BY started_at LIMIT 2", doing: doing) {
-                try $0.decode((UUID, String).self)
+            found = try await rows("SELECT uuid, name, entry_count FROM actionlog_sessions WHERE complete ORDER BY started_at LIMIT 2", doing: doing) {
+                try StoreSession($0.decode((UUID, String, Int64).self))
             }
             if found.count > 1 {
                 let count = try await rows("SELECT count(*) FROM actionlog_sessions WHERE complete", doing: doing) { try $0.decode(Int64.self) }.first ?? 0
@@ -127,6 +146,19 @@ extension PostgresStore {
             throw ActionLogError(.sessionNotFound, file: location.description, reason: what)
         }
         return first
+    }
+
+    /// The store's complete sessions, oldest first (by start, then id); and how many sessions a push
+    /// is still under way for, or stopped part way (which readers leave out until a push completes them).
+    ///
+    /// - Throws: ``ActionLogError`` naming the server when it fails.
+    package func completeSessions() async throws(ActionLogError) -> (complete: [StoreSession], incomplete: Int) {
+        let doing = "cannot list its sessions"
+        let complete = try await rows(
+            "SELECT uuid, name, entry_count FROM actionlog_sessions WHERE complete ORDER BY started_at, uuid", doing: doing
+        ) { try StoreSession($0.decode((UUID, String, Int64).self)) }
+        let incomplete = try await rows("SELECT count(*) FROM actionlog_sessions WHERE NOT complete", doing: doing) { try $0.decode(Int64.self) }.first ?? 0
+        return (complete, Int(clamping: incomplete))
     }
 
     /// Reads the complete session `uuid` into `journal` (opened for writing), row for row as

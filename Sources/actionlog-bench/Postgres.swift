@@ -1,12 +1,15 @@
 import ActionLog
-import ActionLogPostgres
 import Foundation
 
 // The team store on PostgreSQL (`--postgres URL`, or ACTIONLOG_BENCH_POSTGRES_URL, or the
 // ACTIONLOG_TEST_POSTGRES_URL that scripts/with-postgres sets): `replay-cli push` of a counter session
-// beside a plain `COPY` of the same entry rows and beside `replay-cli copy` of its journal (the same
-// rows into a file), then `replay-cli state --at` from the store beside the file. Each reader and the
-// push run as child processes, their time and peak RSS from wait4. Skipped, saying so, without a server.
+// beside a plain `COPY` of the same entry rows (`psql`'s `\copy` of a file written beforehand) and
+// beside `replay-cli copy` of its journal (the same rows into a file), then `replay-cli state --at`
+// from the store beside the file. Each runs as a child process, its time and peak RSS from wait4.
+// Skipped, saying so, without a server.
+//
+// The benchmark does not link the store's client (postgres-nio): it drives `replay-cli`, so that its
+// release build, which CI runs, compiles ActionLog's libraries and not NIO and BoringSSL.
 
 /// The server the section uses, if one is given.
 func postgresBenchURL(_ given: String?) -> String? {
@@ -34,37 +37,27 @@ func runPostgresSection(url: String?, entries: Int, repeats: Int, directory: Str
         // A start time of now: a new session (a new global id) for each run, so the push is not "already there".
         let id = try insertCounterSession(entries: entries, into: path, startedAt: Date())
         let journal = try Journal(path: path)
-        let session = try journal.session(id)
-        var bytes = 0
-        var after: [Int64]?
-        while true {
-            let page = try journal.storedRows(.entries, session: id, after: after, limit: 4096)
-            for row in page {
-                for value in row {
-                    if case .text(let text) = value { bytes += text.count }
-                }
-            }
-            guard page.count == 4096, case .integer(let seq) = page.last?.first else { break }
-            after = [seq]
-        }
+        // The rows in COPY's text format, for the plain COPY; and how much text they hold.
+        let (copyText, bytes) = try copyTextForm(of: journal, session: id)
+        let rowsPath = "\(directory)/postgres-plain-copy.txt"
+        try Data(copyText).write(to: URL(fileURLWithPath: rowsPath))
         let push = try runChild(cli, ["push", path, url])
         let copy = try runChild(cli, ["copy", path, "\(directory)/postgres-copy.actionlog", "--force"])
-        let plain = try measurePlainCopy(url: url, journal: journal, session: id)
+        let plain = try measurePlainCopy(url: url, rows: rowsPath)
         var table = Table(["\(grouped(entries)) entries, \(fixed(Double(bytes) / 1_048_576, decimals: 1)) MB of text", "time", "entries/s", "MB/s", "peak RSS"])
-        func row(_ name: String, _ seconds: Double, _ rss: Int?) {
+        func row(_ name: String, _ seconds: Double, _ rss: Int) {
             table.add([
                 name, time(seconds), grouped(Int(Double(entries) / max(seconds, 1e-9))),
-                fixed(Double(bytes) / 1_048_576 / max(seconds, 1e-9), decimals: 1), rss.map { "\(fixed(Double($0) / 1_048_576, decimals: 1)) MB" } ?? "-",
+                fixed(Double(bytes) / 1_048_576 / max(seconds, 1e-9), decimals: 1), "\(fixed(Double(rss) / 1_048_576, decimals: 1)) MB",
             ])
         }
         row("replay-cli push (PostgreSQL)", push.elapsed, push.peakResidentBytes)
-        row("plain COPY of the same rows (in process)", plain, nil)
+        row("plain COPY of the same rows (psql \\copy)", plain.elapsed, plain.peakResidentBytes)
         row("replay-cli copy (the journal to a file)", copy.elapsed, copy.peakResidentBytes)
         print(table.render())
         print()
         var latency = Table(["state --at (median of \(repeats))", "file", "PostgreSQL", "PostgreSQL RSS"])
         // By name: the newest session named "counter" is the one just pushed.
-        _ = session
         for at in [entries / 10, entries / 2, entries - 1] {
             var fromFile: [Double] = []
             var fromStore: [Double] = []
@@ -85,21 +78,58 @@ func runPostgresSection(url: String?, entries: Int, repeats: Int, directory: Str
     print()
 }
 
-/// Seconds for a plain `COPY` of the session's entry rows, on a connection of its own.
-private func measurePlainCopy(url: String, journal: Journal, session: JournalSession.ID) throws -> Double {
-    try waitingFor { () async throws(ActionLogError) -> Double in
-        let store = try await PostgresStore.connect(url: url)
-        let start = ContinuousClock.now
-        do throws(ActionLogError) {
-            _ = try await store.plainCopy(journal, session: session)
-        } catch {
-            await store.close()
-            throw error
+/// The session's entry rows in `COPY`'s text format, and the bytes of text they hold.
+private func copyTextForm(of journal: Journal, session: JournalSession.ID) throws -> (rows: [UInt8], textBytes: Int) {
+    var rows: [UInt8] = []
+    var textBytes = 0
+    var after: [Int64]?
+    while true {
+        let page = try journal.storedRows(.entries, session: session, after: after, limit: 4096)
+        for row in page {
+            for (index, value) in row.enumerated() {
+                if index > 0 { rows.append(UInt8(ascii: "\t")) }
+                switch value {
+                case .null: rows += Array("\\N".utf8)
+                case .integer(let int): rows += Array(String(int).utf8)
+                case .real(let double): rows += Array(double.description.utf8)
+                case .text(let bytes), .blob(let bytes):
+                    textBytes += bytes.count
+                    for byte in bytes {
+                        switch byte {
+                        case UInt8(ascii: "\\"): rows += Array("\\\\".utf8)
+                        case UInt8(ascii: "\n"): rows += Array("\\n".utf8)
+                        case UInt8(ascii: "\r"): rows += Array("\\r".utf8)
+                        case UInt8(ascii: "\t"): rows += Array("\\t".utf8)
+                        default: rows.append(byte)
+                        }
+                    }
+                }
+            }
+            rows.append(UInt8(ascii: "\n"))
         }
-        let elapsed = start.duration(to: .now)
-        await store.close()
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        guard page.count == 4096, case .integer(let seq) = page.last?.first else { break }
+        after = [seq]
     }
+    return (rows, textBytes)
+}
+
+/// A plain `COPY` of the rows at `rows` (``copyTextForm(of:session:)``) into a temporary table of
+/// the entries' columns (no key, no staging, no conflict check, no batches), run by `psql`: what
+/// moving the same bytes costs, for a push to be read beside.
+private func measurePlainCopy(url: String, rows: String) throws -> ChildRun {
+    let types = StoredTable.entries.columns.map { column -> String in
+        switch column.kind {
+        case .integer: "\(column.name) bigint"
+        case .real: "\(column.name) double precision"
+        case .text: "\(column.name) text"
+        }
+    }
+    let psql = ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "psql"
+    return try runChild(psql, [
+        "--no-psqlrc", "--quiet", "-v", "ON_ERROR_STOP=1", "--dbname", url,
+        "-c", "CREATE TEMPORARY TABLE actionlog_plain_copy (\(types.joined(separator: ", ")))",
+        "-c", "\\copy actionlog_plain_copy FROM '\(rows)'",
+    ])
 }
 
 /// A closed counter session of `entries` entries: a keyframe, then one delta per action.

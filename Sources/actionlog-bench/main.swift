@@ -154,23 +154,38 @@ print()
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionlog-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-if viewerOnly {
-    runViewerSection(sizes: quick ? .quick : .full, directory: directory)
+
+/// Prints a section: its heading, then what `report` returns, or that `measurement` failed and why.
+/// A failed section is printed, never fatal: the sections after it still run.
+@MainActor func section(_ heading: String, measurement: String, _ report: () throws -> String) {
+    print("## \(heading)")
+    print()
+    do {
+        print(try report())
+    } catch {
+        print("\(measurement) failed: \(error)")
+    }
+    print()
+}
+
+/// Ends a run of some sections only: removes the journals (unless kept) and prints the total time.
+@MainActor func finishEarly() -> Never {
     removeUnlessKept(directory)
     print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
     exit(0)
+}
+
+if viewerOnly {
+    runViewerSection(sizes: quick ? .quick : .full, directory: directory)
+    finishEarly()
 }
 if postgresOnly {
     runPostgresSection(url: postgresURL, entries: longSessions ? 1_000_000 : quick ? 10_000 : 100_000, repeats: runs, directory: directory)
-    removeUnlessKept(directory)
-    print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
-    exit(0)
+    finishEarly()
 }
 if scaleOnly {
     runScaleSection(sizes: quick ? .quick : .full, repeats: runs, directory: directory)
-    removeUnlessKept(directory)
-    print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
-    exit(0)
+    finishEarly()
 }
 
 // MARK: - Throughput and size
@@ -210,81 +225,43 @@ if replayOnly {
         replayTarget(name, replay) { targets.add([$0, $1, verdict($2)]) }
     }
     print(targets.render())
-    removeUnlessKept(directory)
-    print("Total time: \(fixed(benchStart.duration(to: clock.now).seconds, decimals: 0)) s")
-    exit(0)
+    finishEarly()
 }
 
 // MARK: - Back-pressure
 
+let gapsHeading = "What gaps cost the file"
 if gapsOnly {
-    print("## What gaps cost the file")
-    print()
-    do {
-        print(gapCostReport(try measureGapCosts(quick: quick, directory: directory, progress: progress)))
-    } catch {
-        print("gap measurement failed: \(error)")
-    }
-    removeUnlessKept(directory)
-    exit(0)
+    section(gapsHeading, measurement: "gap measurement") { gapCostReport(try measureGapCosts(quick: quick, directory: directory, progress: progress)) }
+    finishEarly()
 }
 
 if backpressureOnly {
-    print("## `record` when the writer falls behind, per back-pressure policy")
-    print()
-    do {
-        print(try backpressureReport(quick: quick, directory: directory, progress: progress))
-        print()
-        print("## A state that grows, dispatched back to back")
-        print()
-        print(try overloadReport(quick: quick, directory: directory, progress: progress))
-        print()
-        print("## What gaps cost the file")
-        print()
-        print(gapCostReport(try measureGapCosts(quick: quick, directory: directory, progress: progress)))
-    } catch {
-        print("back-pressure measurement failed: \(error)")
+    section("`record` when the writer falls behind, per back-pressure policy", measurement: "back-pressure measurement") {
+        try backpressureReport(quick: quick, directory: directory, progress: progress)
     }
-    removeUnlessKept(directory)
-    exit(0)
+    section("A state that grows, dispatched back to back", measurement: "overload measurement") {
+        try overloadReport(quick: quick, directory: directory, progress: progress)
+    }
+    section(gapsHeading, measurement: "gap measurement") { gapCostReport(try measureGapCosts(quick: quick, directory: directory, progress: progress)) }
+    finishEarly()
 }
 
 // MARK: - Capture mode
 
+let captureHeading = "Capture mode beside recording to disk and no recording: caller's added µs and memory"
 if captureOnly {
-    print("## Capture mode beside recording to disk and no recording: caller's added µs and memory")
-    print()
-    do {
-        print(try captureReport(runs: runs, quick: quick, directory: directory, progress: progress))
-    } catch {
-        print("capture measurement failed: \(error)")
-    }
-    removeUnlessKept(directory)
-    exit(0)
+    section(captureHeading, measurement: "capture measurement") { try captureReport(runs: runs, quick: quick, directory: directory, progress: progress) }
+    finishEarly()
 }
 
 // MARK: - Caller's cost at a UI's pace
 
-print("## Caller's added µs per dispatch at a UI's pace, and the writer's throughput")
-print()
-do {
-    print(try callerCostReport(runs: runs, quick: quick, directory: directory, progress: progress))
-} catch {
-    print("caller-cost measurement failed: \(error)")
+section("Caller's added µs per dispatch at a UI's pace, and the writer's throughput", measurement: "caller-cost measurement") {
+    try callerCostReport(runs: runs, quick: quick, directory: directory, progress: progress)
 }
-print()
-if callerCostOnly {
-    removeUnlessKept(directory)
-    exit(0)
-}
-print("## Capture mode beside recording to disk and no recording: caller's added µs and memory")
-print()
-do {
-    print(try captureReport(runs: runs, quick: quick, directory: directory, progress: progress))
-} catch {
-    print("capture measurement failed: \(error)")
-}
-print()
+if callerCostOnly { finishEarly() }
+section(captureHeading, measurement: "capture measurement") { try captureReport(runs: runs, quick: quick, directory: directory, progress: progress) }
 
 var results: [WorkloadResult] = []
 do {
@@ -472,16 +449,11 @@ runScaleSection(sizes: quick ? .quick : .reduced, repeats: runs, directory: dire
 
 // MARK: - Gaps
 
-print("## What gaps cost the file")
-print()
 var gapCosts: [GapCost] = []
-do {
+section(gapsHeading, measurement: "gap measurement") {
     gapCosts = try measureGapCosts(quick: quick, directory: directory, progress: progress)
-    print(gapCostReport(gapCosts))
-} catch {
-    print("gap measurement failed: \(error)")
+    return gapCostReport(gapCosts)
 }
-print()
 
 // MARK: - The team store
 

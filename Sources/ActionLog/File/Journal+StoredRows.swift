@@ -63,12 +63,16 @@ package enum StoredTable: String, Sendable, CaseIterable {
                 StoredColumn("time", .real, nullable: false), StoredColumn("label", .text), StoredColumn("action", .text),
                 StoredColumn("state", .text), StoredColumn("effect", .text), StoredColumn("duration_ns", .integer),
                 StoredColumn("dropped", .integer), StoredColumn("note", .text),
+                // The row's checksum (``RowChecksum``), carried as it is: a copy read back checks it. NULL
+                // in a file written before ActionLog checksummed its rows.
+                StoredColumn(Checksums.column, .integer),
             ]
         case .handlers:
             [
                 StoredColumn("seq", .integer, nullable: false), StoredColumn("started", .integer, nullable: false),
                 // Added to a file by the first record that needs them (`HandlerInserter`): NULL where missing.
                 StoredColumn("released_at", .integer), StoredColumn("untracked_outputs", .integer),
+                StoredColumn(Checksums.column, .integer),
             ]
         case .calls:
             [
@@ -76,6 +80,7 @@ package enum StoredTable: String, Sendable, CaseIterable {
                 StoredColumn("kind", .text, nullable: false), StoredColumn("service", .text),
                 StoredColumn("name", .text, nullable: false), StoredColumn("arguments", .text), StoredColumn("result", .text),
                 StoredColumn("error", .text), StoredColumn("event", .text), StoredColumn("answered", .integer),
+                StoredColumn(Checksums.column, .integer),
             ]
         }
     }

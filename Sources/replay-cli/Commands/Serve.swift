@@ -1,4 +1,5 @@
 import ActionLog
+import ActionLogPostgres
 import ActionLogViewer
 import ArgumentParser
 import CommandLineSupport
@@ -26,13 +27,23 @@ struct Serve: AsyncParsableCommand {
             --host, it listens on another address, and anyone who can reach that address can read the \
             journal.
 
+            FILE may be a team store's URL (postgres://…): the session --session names (its uuid or its \
+            name; left out, the store's only session) is read into a temporary journal when the server \
+            starts and served as it was then.
+
             Examples:
               replay-cli serve app.actionlog
               replay-cli serve app.actionlog --port 8080
+              replay-cli serve postgres://ci@db.internal/actionlog --session 0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9
             """
     )
 
     @OptionGroup var input: FileOptions
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("For a team store: the session to serve, its uuid or its name. Not needed when the store holds one session.", valueName: "id"))
+    var session: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     var port = 0
@@ -41,6 +52,9 @@ struct Serve: AsyncParsableCommand {
     var host = "127.0.0.1"
 
     func validate() throws {
+        if session != nil, !PostgresLocation.isURL(input.file) {
+            throw ValidationError("--session is for a team store's URL (postgres://…); the viewer shows every session of a file")
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
         // A usage error, as a bad --port is, rather than a failure to listen.
         var address = in_addr()
@@ -52,7 +66,10 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         // The server opens the journal's path again: a text form's temporary journal keeps its path
         // until the server stops.
-        let opened = try input.open(keepingPath: true)
+        let opened = try PostgresLocation.isURL(input.file)
+            ? OpenedFile(input.file, keepingPath: true, session: session) : input.open(keepingPath: true)
+        // A store's URL may hold a password: messages name the store without it.
+        let shown = opened.store ?? input.file
         let server: ViewerServer
         do {
             server = try ViewerServer(journalPath: opened.journal.path, host: host, port: port)
@@ -65,14 +82,14 @@ struct Serve: AsyncParsableCommand {
         if host != "127.0.0.1" {
             _ = OutputTarget.writeAll(Array("""
                 warning: serving on \(host.displayEscaped):\(server.port): anyone who can reach this address can read \
-                the journal \(input.file.displayEscaped).\n
+                the journal \(shown.displayEscaped).\n
                 """.utf8), to: STDERR_FILENO)
         }
         // Before the address is printed: whoever reads it and sends SIGINT or SIGTERM stops the
         // server cleanly (exit status 0), however soon.
         let stop = StopSignal()
         try BufferedOutput.print(server.url.absoluteString)
-        try BufferedOutput.print("Serving \(input.file.displayEscaped) read-only; press Ctrl-C to stop.")
+        try BufferedOutput.print("Serving \(shown.displayEscaped) read-only; press Ctrl-C to stop.")
         await stop.requested()
         server.stop()
         withExtendedLifetime(opened) {}

@@ -1,4 +1,5 @@
 import ActionLog
+import ActionLogPostgres
 import ArgumentParser
 import CommandLineSupport
 import Foundation
@@ -20,7 +21,9 @@ struct Stats: ParsableCommand {
             It reads with SQL aggregates, never the entries one by one, and does not parse states: a \
             session of a million entries takes a few passes over its rows. FILE may be a session's text \
             form (.jsonl): it is read into a temporary journal as import stores it, so the figures are \
-            those of the journal it came from (its session is named without an id, null in --json).
+            those of the journal it came from (its session is named without an id, null in --json). FILE \
+            may be a team store's URL (postgres://…): each complete session is read into a temporary \
+            journal of its own, one at a time, and named by its uuid (uuid in --json, session null).
 
             With --json it prints an array with one object per session: session (the id), sessionName, \
             status, the counts, bytes, labels, and reducerNanoseconds (p50, p99, max) with the slowest \
@@ -37,7 +40,7 @@ struct Stats: ParsableCommand {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "The session: its id, or its name (the newest session of that name). Default: every session.",
+            "The session: its id, its uuid, or its name (the newest session of that name). Default: every session.",
             valueName: "id")
     )
     var session: String?
@@ -54,16 +57,14 @@ struct Stats: ParsableCommand {
     static let slowestShown = 5
 
     func run() throws {
-        let opened = try input.open()
-        let journal = opened.journal
         var output = BufferedOutput()
         var array = PrettyJSONArray()
         var printed = 0
         // Each session's figures are printed as they come, so that memory stays bounded however many
         // sessions the file holds.
-        func report(_ session: JournalSession) throws {
+        func report(_ session: JournalSession, in opened: OpenedFile) throws {
             let stats = try reportingErrors { () throws(ActionLogError) in
-                try journal.statistics(in: session.id, labels: json ? Self.labelsInJSON : Self.labelsShown, slowest: Self.slowestShown)
+                try opened.journal.statistics(in: session.id, labels: json ? Self.labelsInJSON : Self.labelsShown, slowest: Self.slowestShown)
             }
             if json {
                 try array.append(Self.json(stats, session: session, in: opened), to: &output)
@@ -73,18 +74,32 @@ struct Stats: ParsableCommand {
             }
             printed += 1
         }
+        let fileName: String
         var damaged = false
-        if session != nil || opened.isTextForm {
-            try report(try opened.resolve(session))
+        if PostgresLocation.isURL(input.file) {
+            // A team store: each session read into a temporary journal of its own, one at a time.
+            let store = try StoreSessions(url: input.file)
+            defer { store.close() }
+            fileName = store.name
+            for listed in session != nil ? [try store.resolve(session)] : try store.all().complete {
+                let opened = try store.open(listed)
+                try report(try opened.resolve(nil), in: opened)
+            }
         } else {
-            damaged = try walkSessions(in: journal) { session in
-                try report(session)
-            }.damaged
+            let opened = try input.open()
+            fileName = opened.journal.fileName
+            if session != nil || opened.isTextForm {
+                try report(try opened.resolve(session), in: opened)
+            } else {
+                damaged = try walkSessions(in: opened.journal) { session in
+                    try report(session, in: opened)
+                }.damaged
+            }
         }
         if json {
             try array.finish(to: &output)
         } else if printed == 0 {
-            try output.write("\(journal.fileName.displayEscaped): no sessions")
+            try output.write("\(fileName.displayEscaped): no sessions")
         }
         try output.flush()
         if damaged { throw ExitCode.failure }
@@ -94,7 +109,8 @@ struct Stats: ParsableCommand {
 
     /// The block of one session; text from the file is escaped for a terminal.
     static func lines(_ stats: SessionStatistics, session: JournalSession, in file: OpenedFile) -> [String] {
-        let id = file.shownID(session).map { "\($0) " } ?? ""
+        // A store's sessions have no ids, and often the same name (a CI job's): their uuids tell them apart.
+        let id = file.shownID(session).map { "\($0) " } ?? (file.store != nil ? "\(session.uuid.uuidString.lowercased()) " : "")
         var lines = ["session \(id)\(JSONValue.string(session.name).canonicalText) (\(session.status.rawValue))".displayEscaped]
         var entries = "  entries   \(stats.entries)"
         if stats.entries > 0 {
@@ -168,7 +184,9 @@ struct Stats: ParsableCommand {
                 "max": number(reducer.max.saturatingNanoseconds),
             ])
         } ?? .null
-        return .object(JSONOutput.sessionMembers(session, in: file).merging([
+        var members = JSONOutput.sessionMembers(session, in: file)
+        if file.store != nil { members["uuid"] = .string(session.uuid.uuidString.lowercased()) }
+        return .object(members.merging([
             "status": .string(session.status.rawValue),
             "entries": number(stats.entries),
             "keyframes": number(stats.keyframes),

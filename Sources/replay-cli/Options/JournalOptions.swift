@@ -28,11 +28,11 @@ extension JournalOptions {
     }
 }
 
-/// The file argument of the commands that read a whole file, a journal or a session's text form
-/// (`sessions`, `stats`, `verify`, `serve`).
+/// The file argument of the commands that read a whole file, a journal or a session's text form,
+/// or a team store (`sessions`, `stats`, `verify`, `serve`: each reads a store's URL itself).
 struct FileOptions: ParsableArguments {
     @Argument(
-        help: ArgumentHelp("A journal (.actionlog), or a session in text form (.jsonl).", valueName: "file"),
+        help: ArgumentHelp("A journal (.actionlog), a session in text form (.jsonl), or a team store (postgres://...).", valueName: "file"),
         completion: .file(extensions: ["actionlog", "jsonl"]))
     var file: String
 
@@ -40,7 +40,8 @@ struct FileOptions: ParsableArguments {
         try refuseEmptyPath(file)
     }
 
-    /// Opens the file read-only: a text form is read into a temporary journal (``OpenedFile``).
+    /// Opens the file read-only: a text form is read into a temporary journal (``OpenedFile``). A
+    /// store's URL is for the command to read (``StoreSessions``), and refused here.
     func open(keepingPath: Bool = false) throws -> OpenedFile {
         try refuseStore(file)
         return try OpenedFile(file, keepingPath: keepingPath)
@@ -52,8 +53,8 @@ struct FileOptions: ParsableArguments {
 func refuseStore(_ file: String) throws {
     guard PostgresLocation.isURL(file) else { return }
     Terminal.printError("""
-        a team store (postgres://…) where this command takes a file; sessions, log, state, diff, why, export and report read a store, \
-        and push sends sessions to one
+        a team store (postgres://…) where this command takes a file; the readers (sessions, log, state, diff, why, export, report, \
+        stats, verify, serve) read a store, and push sends sessions to one
         """)
     throw ExitCode(64)
 }

@@ -31,7 +31,7 @@ final class OpenedFile {
     /// The team store given (a `postgres://` URL), as messages name it (without its password); `nil` for a file.
     let store: String?
     /// The directory of the temporary journal while it still has its path.
-    private let temporaryDirectory: String?
+    private var temporaryDirectory: String?
 
     /// Opens `path` read-only; a text form (by its extension) is read into a temporary journal.
     ///
@@ -44,16 +44,13 @@ final class OpenedFile {
     ///   - listing: for a team store's URL, read the list of sessions `listing` keeps instead of one session.
     init(_ path: String, keepingPath: Bool = false, session: String? = nil, listing: SessionFilter? = nil) throws {
         if PostgresLocation.isURL(path) {
-            let (journal, directory, name) = try Self.readStore(path, session: session, listing: listing)
-            self.journal = journal
+            let store = try StoreSessions(url: path)
+            defer { store.close() }
+            let opened = try listing.map(store.openList) ?? store.open(try store.resolve(session), keepingPath: keepingPath)
+            journal = opened.journal
             textForm = nil
-            store = name
-            if keepingPath {
-                temporaryDirectory = directory
-            } else {
-                Self.remove(directory, journal: journal.path)
-                temporaryDirectory = nil
-            }
+            self.store = store.name
+            temporaryDirectory = opened.takeTemporaryDirectory()
             return
         }
         store = nil
@@ -74,6 +71,19 @@ final class OpenedFile {
         }
     }
 
+    /// A team store's temporary journal, read into `directory` (``StoreSessions``), named by `store`.
+    init(store: String, journal: Journal, directory: String, keepingPath: Bool) {
+        self.journal = journal
+        textForm = nil
+        self.store = store
+        if keepingPath {
+            temporaryDirectory = directory
+        } else {
+            Self.remove(directory, journal: journal.path)
+            temporaryDirectory = nil
+        }
+    }
+
     /// A journal opened already.
     init(journal: Journal) {
         self.journal = journal
@@ -84,6 +94,12 @@ final class OpenedFile {
 
     deinit {
         if let temporaryDirectory { Self.remove(temporaryDirectory, journal: journal.path) }
+    }
+
+    /// Hands the temporary journal's directory to whoever removes it now: this one no longer does.
+    private func takeTemporaryDirectory() -> String? {
+        defer { temporaryDirectory = nil }
+        return temporaryDirectory
     }
 
     /// Whether the file given is a text form.
