@@ -145,11 +145,14 @@ extension Journal {
     }
 
     /// Inserts a `sessions` row as stored (``StoredTable/sessionColumns``, in order), with the
-    /// session's global id where the file has a `uuid` column; returns the new session's id.
+    /// session's global id where the file has a `uuid` column; returns the new session's id. An id
+    /// that is the one derived from the row (a session recorded before ActionLog stored ids) is
+    /// left unstored, as in the file it came from, so that the copy reads and exports as the file.
     ///
     /// - Throws: ``ActionLogError`` when the journal was opened read-only or SQLite refuses the row.
     package func insertStoredSession(_ values: [StoredValue], uuid: UUID?) throws(ActionLogError) -> JournalSession.ID {
-        try writing { connection in
+        let uuid = uuid == Self.derivedUUID(ofStored: values) ? nil : uuid
+        return try writing { connection in
             var names = StoredTable.sessionColumns.map(\.name)
             var row = values
             if let uuid, try connection.scalarInt("SELECT 1 FROM pragma_table_info('sessions') WHERE name = 'uuid'") != nil {
@@ -161,6 +164,29 @@ extension Journal {
             }
             return connection.lastInsertedRowID
         }
+    }
+
+    /// ``SessionHeader/derivedUUID`` of a stored `sessions` row, or `nil` when a field it is derived
+    /// from is not of its type.
+    private static func derivedUUID(ofStored values: [StoredValue]) -> UUID? {
+        func text(_ name: String) -> String? {
+            guard let index = StoredTable.sessionColumns.firstIndex(where: { $0.name == name }), index < values.count,
+                case .text(let bytes) = values[index] else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        guard let index = StoredTable.sessionColumns.firstIndex(where: { $0.name == "started_at" }), index < values.count else { return nil }
+        let startedAt: Double
+        switch values[index] {
+        case .real(let seconds): startedAt = seconds
+        case .integer(let seconds): startedAt = Double(seconds)
+        default: return nil
+        }
+        guard let name = text("name"), let library = text("library_version"), let state = text("state_type"), let action = text("action_type") else {
+            return nil
+        }
+        return SessionHeader.derivedUUID(
+            name: name, startedAt: Date(timeIntervalSince1970: startedAt), libraryVersion: library, appVersion: text("app_version"),
+            stateType: state, actionType: action)
     }
 
     /// Inserts rows of `table` as stored (``StoredTable/columns``, in order) into the session, in one transaction.

@@ -32,9 +32,8 @@ struct Serve: AsyncParsableCommand {
             starts and served as it was then.
 
             Examples:
-              replay-cli serve app.actionlog
               replay-cli serve app.actionlog --port 8080
-              replay-cli serve postgres://ci@db.internal/actionlog --session 0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9
+              replay-cli serve postgres://ci@db.internal/actionlog --session checkout
             """
     )
 
