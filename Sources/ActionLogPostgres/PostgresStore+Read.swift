@@ -162,11 +162,15 @@ extension PostgresStore {
     }
 
     /// Reads the complete session `uuid` into `journal` (opened for writing), row for row as
-    /// stored, a page of rows at a time: memory stays bounded however long the session.
+    /// stored, a page of rows at a time: memory stays bounded however long the session. With
+    /// `through`, only the rows of entries up to that one: what the state at that entry is built
+    /// from (a reader of an early entry of a long session reads that much, not the session).
     ///
     /// - Returns: the session's id in `journal`.
     /// - Throws: ``ActionLogError`` naming the server and the session when it fails.
-    package func readSession(_ uuid: UUID, into journal: Journal, progress: (Int) -> Void = { _ in }) async throws(ActionLogError) -> JournalSession.ID {
+    package func readSession(
+        _ uuid: UUID, into journal: Journal, through last: Int? = nil, progress: (Int) -> Void = { _ in }
+    ) async throws(ActionLogError) -> JournalSession.ID {
         let subject = "session \(uuid.uuidString.lowercased())"
         let doing = "cannot read it"
         let columns = StoredTable.sessionColumns.map(\.name).joined(separator: ", ")
@@ -182,8 +186,14 @@ extension PostgresStore {
         for table in StoredTable.allCases {
             let names = table.columns.map(\.name).joined(separator: ", ")
             let keys = table.columns.prefix(table.keyCount).map(\.name).joined(separator: ", ")
+            var bindings = Self.bindings(uuid)
+            var condition = "session_uuid = $1"
+            if let last {
+                bindings.append(Int64(clamping: last))
+                condition += " AND seq <= $2"
+            }
             let query = PostgresQuery(
-                unsafeSQL: "SELECT \(names) FROM actionlog_\(table.rawValue) WHERE session_uuid = $1 ORDER BY \(keys)", binds: Self.bindings(uuid))
+                unsafeSQL: "SELECT \(names) FROM actionlog_\(table.rawValue) WHERE \(condition) ORDER BY \(keys)", binds: bindings)
             var page: [[StoredValue]] = []
             page.reserveCapacity(512)
             do {

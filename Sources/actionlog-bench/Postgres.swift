@@ -71,7 +71,7 @@ func runPostgresSection(url: String?, entries: Int, repeats: Int, directory: Str
             latency.add(["entry \(grouped(at))", time(median(fromFile)), time(median(fromStore)), "\(fixed(Double(rss) / 1_048_576, decimals: 1)) MB"])
         }
         print(latency.render())
-        print("(A reader of the store reads the whole session into a temporary journal first: its latency grows with the session, not with --at.)")
+        print("(From the store, state --at N reads the session's entries up to N into a temporary journal first: its latency grows with N.)")
     } catch {
         print("PostgreSQL measurement failed: \(error)")
     }

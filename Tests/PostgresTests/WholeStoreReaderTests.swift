@@ -72,6 +72,35 @@ struct WholeStoreReaderTests {
             let log = try run(["log", url, "--session", uuids[1]], in: directory)
             #expect(log.status == 1)
             #expect(log.stderr.contains("entry 1: the entry does not match its checksum"), "\(log.stderr)")
+
+            // The last entry of another session deleted (no checksum can fail), and a third session
+            // marked incomplete, as a push under way leaves it.
+            let pushedSessions = try #require(try JSONSerialization.jsonObject(with: Data(push.stdout.utf8)) as? [[String: Any]])
+            let third = try #require(UUID(uuidString: uuids[2]))
+            let thirdEntries = try #require(pushedSessions[2]["entries"] as? Int)
+            let thirdName = try #require(pushedSessions[2]["sessionName"] as? String)
+            let first = try #require(UUID(uuidString: uuids[0]))
+            let again = try await PostgresStore.connect(url: url)
+            try await again.run("DELETE FROM actionlog_entries WHERE session_uuid = \(third) AND seq = \(thirdEntries - 1)", doing: "damage")
+            try await again.run("UPDATE actionlog_sessions SET complete = false WHERE uuid = \(first)", doing: "damage")
+            await again.close()
+            let worse = try run(["verify", url], in: directory)
+            #expect(worse.status == 1)
+            let output = lines(worse.stdout)
+            #expect(output.first?.hasPrefix("\(store): \(pushedSessions.count - 1) sessions, ") == true)
+            #expect(output.first?.hasSuffix(": 3 problems") == true, "\(worse.stdout)")
+            // The handler record of the deleted entry is left without its entry: a finding of its own.
+            #expect(Array(output.dropFirst()) == [
+                "  session \(uuids[1]) \"\(name)\", entry 1: the entry does not match its checksum: its bytes changed after ActionLog wrote it",
+                "  session \(uuids[2]) \"\(thirdName)\", entry \(thirdEntries - 1): a handler record for an entry the session does not have",
+                "  session \(uuids[2]) \"\(thirdName)\": the store holds \(thirdEntries - 1) entries where its push counted \(thirdEntries)",
+                "  note: 1 session not complete: a push is under way or stopped part way (the next push of the session resumes it); readers leave them out",
+            ])
+            let json = try run(["verify", url, "--json"], in: directory)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            let findings = try #require(object["findings"] as? [[String: Any]])
+            #expect(findings.map { $0["uuid"] as? String } == [uuids[1], uuids[2], uuids[2]])
+            #expect(findings.map { $0["seq"] as? Int } == [1, thirdEntries - 1, nil])
         }
     }
 

@@ -38,7 +38,8 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        let (opened, session) = try source.open()
+        // From a team store, the session is read up to the later entry only.
+        let (opened, session) = try source.open(through: max(from, to))
         let journal = opened.journal
         let (first, second) = try reportingErrors { () throws(ActionLogError) in
             (try journal.state(at: from, in: session.id), try journal.state(at: to, in: session.id))

@@ -40,7 +40,8 @@ struct StateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (opened, session) = try source.open()
+        // From a team store, `--at N` reads the session up to entry N only.
+        let (opened, session) = try source.open(through: action == nil ? at : nil)
         let journal = opened.journal
         let (seq, state) = try reportingErrors { () throws(ActionLogError) in
             let seq = try action.map { number throws(ActionLogError) in try journal.seq(ofAction: number, in: session.id) } ?? at ?? max(0, session.entryCount - 1)

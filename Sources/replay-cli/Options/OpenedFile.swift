@@ -42,11 +42,13 @@ final class OpenedFile {
     ///     a reader that opens the path again).
     ///   - session: for a team store's URL, the session to read (`--session`); with `listing`, none.
     ///   - listing: for a team store's URL, read the list of sessions `listing` keeps instead of one session.
-    init(_ path: String, keepingPath: Bool = false, session: String? = nil, listing: SessionFilter? = nil) throws {
+    ///   - last: for a team store's URL, read the session's entries up to this one only, for a
+    ///     reader that needs no later entry (`state --at`, `diff`).
+    init(_ path: String, keepingPath: Bool = false, session: String? = nil, listing: SessionFilter? = nil, through last: Int? = nil) throws {
         if PostgresLocation.isURL(path) {
             let store = try StoreSessions(url: path)
             defer { store.close() }
-            let opened = try listing.map(store.openList) ?? store.open(try store.resolve(session), keepingPath: keepingPath)
+            let opened = try listing.map(store.openList) ?? store.open(try store.resolve(session), keepingPath: keepingPath, through: last)
             journal = opened.journal
             textForm = nil
             self.store = store.name
