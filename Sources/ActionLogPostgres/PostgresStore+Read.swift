@@ -163,13 +163,15 @@ extension PostgresStore {
 
     /// Reads the complete session `uuid` into `journal` (opened for writing), row for row as
     /// stored, a page of rows at a time: memory stays bounded however long the session. With
-    /// `through`, only the rows of entries up to that one: what the state at that entry is built
-    /// from (a reader of an early entry of a long session reads that much, not the session).
+    /// `states`, only the rows a reader of the states at those entries needs: from the last
+    /// keyframe at or before the first of them through the last (and what those entries recorded),
+    /// so that `state --at N` of a long session reads what a file's reader reads, not the session.
+    /// The journal's session then holds those entries only, at their own numbers.
     ///
     /// - Returns: the session's id in `journal`.
     /// - Throws: ``ActionLogError`` naming the server and the session when it fails.
     package func readSession(
-        _ uuid: UUID, into journal: Journal, through last: Int? = nil, progress: (Int) -> Void = { _ in }
+        _ uuid: UUID, into journal: Journal, states: ClosedRange<Int>? = nil, progress: (Int) -> Void = { _ in }
     ) async throws(ActionLogError) -> JournalSession.ID {
         let subject = "session \(uuid.uuidString.lowercased())"
         let doing = "cannot read it"
@@ -181,6 +183,20 @@ extension PostgresStore {
         guard let header else {
             throw ActionLogError(.sessionNotFound, file: location.description, reason: "no session \(uuid.uuidString.lowercased())")
         }
+        var rows: ClosedRange<Int64>?
+        if let states {
+            // The keyframe the state walk starts from: the primary key's index, read backwards from the entry.
+            let first = Int64(clamping: states.lowerBound)
+            var bindings = Self.bindings(uuid)
+            bindings.append(first)
+            let keyframe = try await self.rows(
+                PostgresQuery(unsafeSQL: """
+                    SELECT max(seq) FROM actionlog_entries WHERE session_uuid = $1 AND seq <= $2 AND kind = 'keyframe'
+                    """, binds: bindings),
+                session: subject, doing: doing
+            ) { try $0.decode(Int64?.self) }.first ?? nil
+            rows = (keyframe ?? 0)...max(keyframe ?? 0, Int64(clamping: states.upperBound))
+        }
         let id = try journal.insertStoredSession(header, uuid: uuid)
         var read = 0
         for table in StoredTable.allCases {
@@ -188,9 +204,10 @@ extension PostgresStore {
             let keys = table.columns.prefix(table.keyCount).map(\.name).joined(separator: ", ")
             var bindings = Self.bindings(uuid)
             var condition = "session_uuid = $1"
-            if let last {
-                bindings.append(Int64(clamping: last))
-                condition += " AND seq <= $2"
+            if let rows {
+                bindings.append(rows.lowerBound)
+                bindings.append(rows.upperBound)
+                condition += " AND seq BETWEEN $2 AND $3"
             }
             let query = PostgresQuery(
                 unsafeSQL: "SELECT \(names) FROM actionlog_\(table.rawValue) WHERE \(condition) ORDER BY \(keys)", binds: bindings)

@@ -56,22 +56,28 @@ func runPostgresSection(url: String?, entries: Int, repeats: Int, directory: Str
         row("replay-cli copy (the journal to a file)", copy.elapsed, copy.peakResidentBytes)
         print(table.render())
         print()
-        var latency = Table(["state --at (median of \(repeats))", "file", "PostgreSQL", "PostgreSQL RSS"])
+        var latency = Table(["state --at (median of \(repeats))", "file", "file RSS", "PostgreSQL", "PostgreSQL RSS"])
         // By name: the newest session named "counter" is the one just pushed.
         for at in [entries / 10, entries / 2, entries - 1] {
             var fromFile: [Double] = []
             var fromStore: [Double] = []
-            var rss = 0
+            var fileRSS = 0
+            var storeRSS = 0
             for _ in 0..<repeats {
-                fromFile.append(try runChild(cli, ["state", path, "--at", String(at)]).elapsed)
-                let run = try runChild(cli, ["state", url, "--session", "counter", "--at", String(at)])
-                fromStore.append(run.elapsed)
-                rss = max(rss, run.peakResidentBytes)
+                let file = try runChild(cli, ["state", path, "--at", String(at)])
+                fromFile.append(file.elapsed)
+                fileRSS = max(fileRSS, file.peakResidentBytes)
+                let store = try runChild(cli, ["state", url, "--session", "counter", "--at", String(at)])
+                fromStore.append(store.elapsed)
+                storeRSS = max(storeRSS, store.peakResidentBytes)
             }
-            latency.add(["entry \(grouped(at))", time(median(fromFile)), time(median(fromStore)), "\(fixed(Double(rss) / 1_048_576, decimals: 1)) MB"])
+            latency.add([
+                "entry \(grouped(at))", time(median(fromFile)), "\(fixed(Double(fileRSS) / 1_048_576, decimals: 1)) MB",
+                time(median(fromStore)), "\(fixed(Double(storeRSS) / 1_048_576, decimals: 1)) MB",
+            ])
         }
         print(latency.render())
-        print("(From the store, state --at N reads the session's entries up to N into a temporary journal first: its latency grows with N.)")
+        print("(From the store, state --at N reads the rows from the keyframe before N through N into a temporary journal, then reads that as a file.)")
     } catch {
         print("PostgreSQL measurement failed: \(error)")
     }
@@ -132,7 +138,8 @@ private func measurePlainCopy(url: String, rows: String) throws -> ChildRun {
     ])
 }
 
-/// A closed counter session of `entries` entries: a keyframe, then one delta per action.
+/// A closed counter session of `entries` entries: a keyframe every 4,096 entries (the longest run of
+/// deltas a recorder writes, ``KeyframePolicy/maximumDeltaRun``), one delta per action between.
 private func insertCounterSession(entries count: Int, into path: String, startedAt: Date) throws -> JournalSession.ID {
     var seq = 0
     let header = SessionHeader(
@@ -144,6 +151,9 @@ private func insertCounterSession(entries count: Int, into path: String, started
         defer { seq += 1 }
         let at = startedAt.addingTimeInterval(Double(seq) / 1000)
         if seq == 0 { return Entry(seq: 0, time: at, label: nil, action: nil, content: .keyframe(["count": 0]), effect: nil) }
+        if seq % 4096 == 0 {
+            return Entry(seq: seq, time: at, label: "increment", action: ["increment": [:]], content: .keyframe(["count": .number(String(seq))]), effect: nil)
+        }
         let patch = try JSONPatch([["op": "replace", "path": "/count", "value": .number(String(seq))]])
         return Entry(seq: seq, time: at, label: "increment", action: ["increment": [:]], content: .delta(patch), effect: nil)
     }

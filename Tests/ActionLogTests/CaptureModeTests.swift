@@ -223,4 +223,38 @@ struct CaptureModeTests {
         ])
         #expect(log.all.map(\.code) == [.encodingFailed])
     }
+
+    /// Drops made deterministic as in GapDeltaTests: the writer takes nothing until the test
+    /// flushes, and the queue holds 4, so 6 dispatches keep 4 and drop 2.
+    @Test("actions the writer drops trigger a capture whose window ends with their gap")
+    func droppedActionsTrigger() throws {
+        let path = directory.path("dropped.actionlog")
+        let log = ErrorLog()
+        let window = CaptureWindow(entries: 50, duration: .seconds(3600), followingEntries: 2, followingDuration: .seconds(3600))
+        let recorder = try CounterRecorder(
+            path: path, sessionName: "app", initialState: Counter(),
+            configuration: capture(log, window) {
+                $0.writerWaitsForFlush = true
+                $0.queueCapacity = 4
+                $0.queueByteCapacity = 1 << 40
+                $0.backpressure = .drop
+            })
+        let states = record(6, recorder, action: { _ in .increment })
+        recorder.flush()
+        var after = states.last ?? Counter()
+        for _ in 0..<3 {
+            let effect = reduceCounter(&after, .increment)
+            recorder.record(action: .increment, state: after, effect: effect)
+            recorder.flush()
+        }
+        recorder.close()
+        let journal = try Journal(path: path)
+        let session = try #require(try journal.sessions().first)
+        let entries = try journal.entries(in: session.id)
+        // The initial state, the 4 kept, the gap of the 2 dropped, then the 2 that follow it.
+        #expect(entries.map(\.kind) == [.keyframe, .delta, .delta, .delta, .delta, .gap, .delta, .delta])
+        #expect(try self.states(journal, session.id).map(\.count) == [0, 1, 2, 3, 4, 4, 7, 8])
+        #expect(session.metadata[CaptureCommitter.metadataKey]?["reason"] == .string("the recorder lost 2 actions: placeholder"))
+        #expect(log.all.map(\.code) == [.dropped])
+    }
 }

@@ -38,8 +38,8 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        // From a team store, the session is read up to the later entry only.
-        let (opened, session) = try source.open(through: max(from, to))
+        // From a team store, the rows of the two states only: from the keyframe before the earlier entry.
+        let (opened, session) = try source.open(states: min(from, to)...max(from, to))
         let journal = opened.journal
         let (first, second) = try reportingErrors { () throws(ActionLogError) in
             (try journal.state(at: from, in: session.id), try journal.state(at: to, in: session.id))

@@ -40,8 +40,8 @@ struct StateCommand: ParsableCommand {
     }
 
     func run() throws {
-        // From a team store, `--at N` reads the session up to entry N only.
-        let (opened, session) = try source.open(through: action == nil ? at : nil)
+        // From a team store, `--at N` reads the rows of entry N's state only: from the keyframe before it.
+        let (opened, session) = try source.open(states: action == nil ? at.map { $0...$0 } : nil)
         let journal = opened.journal
         let (seq, state) = try reportingErrors { () throws(ActionLogError) in
             let seq = try action.map { number throws(ActionLogError) in try journal.seq(ofAction: number, in: session.id) } ?? at ?? max(0, session.entryCount - 1)

@@ -49,15 +49,16 @@ final class StoreSessions {
     ///
     /// - Parameters:
     ///   - keepingPath: whether the journal's path must name it while the result lives.
-    ///   - last: read the entries up to this one only (and what they recorded), for a reader that
-    ///     needs no later entry; `nil` for the whole session.
-    func open(_ session: StoreSession, keepingPath: Bool = false, through last: Int? = nil) throws -> OpenedFile {
+    ///   - states: for a reader of the states at these entries only, the rows it needs (from the
+    ///     keyframe before the first through the last; ``PostgresStore/readSession(_:into:states:progress:)``);
+    ///     `nil` for the whole session.
+    func open(_ session: StoreSession, keepingPath: Bool = false, states: ClosedRange<Int>? = nil) throws -> OpenedFile {
         let store = store
         let progress = ProgressLine("read", total: session.entryCount, unit: "entries")
         defer { progress.finish() }
         return try read(keepingPath: keepingPath) { writer throws(ActionLogError) in
             _ = try waitingFor { () async throws(ActionLogError) in
-                try await store.readSession(session.uuid, into: writer, through: last, progress: progress.update)
+                try await store.readSession(session.uuid, into: writer, states: states, progress: progress.update)
             }
         }
     }

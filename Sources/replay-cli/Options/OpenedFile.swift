@@ -33,65 +33,54 @@ final class OpenedFile {
     /// The directory of the temporary journal while it still has its path.
     private var temporaryDirectory: String?
 
-    /// Opens `path` read-only; a text form (by its extension) is read into a temporary journal.
+    /// Opens `path` read-only; a text form (by its extension) is read into a temporary journal,
+    /// and so is what a reader needs of a team store's URL (``StoreSessions``).
     ///
-    /// - Parameter keepingPath: whether ``journal``'s path must name the journal until this goes
-    ///   away (for a reader that opens the path again).
     /// - Parameters:
     ///   - keepingPath: whether ``journal``'s path must name the journal until this goes away (for
     ///     a reader that opens the path again).
     ///   - session: for a team store's URL, the session to read (`--session`); with `listing`, none.
     ///   - listing: for a team store's URL, read the list of sessions `listing` keeps instead of one session.
-    ///   - last: for a team store's URL, read the session's entries up to this one only, for a
-    ///     reader that needs no later entry (`state --at`, `diff`).
-    init(_ path: String, keepingPath: Bool = false, session: String? = nil, listing: SessionFilter? = nil, through last: Int? = nil) throws {
+    ///   - states: for a team store's URL and a reader of the states at these entries only (`state
+    ///     --at`, `diff`), read the rows those need, not the session.
+    convenience init(_ path: String, keepingPath: Bool = false, session: String? = nil, listing: SessionFilter? = nil, states: ClosedRange<Int>? = nil) throws {
         if PostgresLocation.isURL(path) {
             let store = try StoreSessions(url: path)
             defer { store.close() }
-            let opened = try listing.map(store.openList) ?? store.open(try store.resolve(session), keepingPath: keepingPath, through: last)
-            journal = opened.journal
-            textForm = nil
-            self.store = store.name
-            temporaryDirectory = opened.takeTemporaryDirectory()
+            let opened = try listing.map(store.openList) ?? store.open(try store.resolve(session), keepingPath: keepingPath, states: states)
+            self.init(journal: opened.journal, textForm: nil, store: store.name, directory: opened.takeTemporaryDirectory(), keepingPath: true)
             return
         }
-        store = nil
         guard RecordedSession.isTextFormPath(path) else {
-            journal = try reportingErrors { () throws(ActionLogError) in try Journal(path: path) }
-            textForm = nil
-            temporaryDirectory = nil
+            self.init(journal: try reportingErrors { () throws(ActionLogError) in try Journal(path: path) })
             return
         }
-        textForm = path
         let (journal, directory) = try Self.readTextForm(path)
-        self.journal = journal
-        if keepingPath {
-            temporaryDirectory = directory
-        } else {
-            Self.remove(directory, journal: journal.path)
-            temporaryDirectory = nil
-        }
+        self.init(journal: journal, textForm: path, store: nil, directory: directory, keepingPath: keepingPath)
     }
 
     /// A team store's temporary journal, read into `directory` (``StoreSessions``), named by `store`.
-    init(store: String, journal: Journal, directory: String, keepingPath: Bool) {
-        self.journal = journal
-        textForm = nil
-        self.store = store
-        if keepingPath {
-            temporaryDirectory = directory
-        } else {
-            Self.remove(directory, journal: journal.path)
-            temporaryDirectory = nil
-        }
+    convenience init(store: String, journal: Journal, directory: String, keepingPath: Bool) {
+        self.init(journal: journal, textForm: nil, store: store, directory: directory, keepingPath: keepingPath)
     }
 
     /// A journal opened already.
-    init(journal: Journal) {
+    convenience init(journal: Journal) {
+        self.init(journal: journal, textForm: nil, store: nil, directory: nil, keepingPath: false)
+    }
+
+    /// The journal, what it was read from, and the temporary directory it was read into (`nil` for
+    /// a journal opened where it is), removed now unless `keepingPath`.
+    private init(journal: Journal, textForm: String?, store: String?, directory: String?, keepingPath: Bool) {
         self.journal = journal
-        textForm = nil
-        store = nil
-        temporaryDirectory = nil
+        self.textForm = textForm
+        self.store = store
+        if let directory, !keepingPath {
+            Self.remove(directory, journal: journal.path)
+            temporaryDirectory = nil
+        } else {
+            temporaryDirectory = directory
+        }
     }
 
     deinit {

@@ -43,10 +43,11 @@ struct SessionFileOptions: ParsableArguments {
     /// - Parameters:
     ///   - keepingPath: whether the journal's path must name it while the result lives.
     ///   - requiringEntries: whether a session without entries is refused (``requireEntries(_:in:)``).
-    ///   - last: the last entry the command reads, when it reads none after it: a team store's
-    ///     session is read that far only. A file is opened whole, as always.
-    func open(keepingPath: Bool = false, requiringEntries: Bool = true, through last: Int? = nil) throws -> (file: OpenedFile, session: JournalSession) {
-        let opened = try OpenedFile(file, keepingPath: keepingPath, session: session, through: last)
+    ///   - states: for a command that reads the states at these entries only: a team store's
+    ///     session is read from the keyframe before the first through the last. A file is opened
+    ///     whole, as always.
+    func open(keepingPath: Bool = false, requiringEntries: Bool = true, states: ClosedRange<Int>? = nil) throws -> (file: OpenedFile, session: JournalSession) {
+        let opened = try OpenedFile(file, keepingPath: keepingPath, session: session, states: states)
         let resolved = try opened.resolve(session)
         if requiringEntries { try requireEntries(resolved, in: opened.journal) }
         return (opened, resolved)
