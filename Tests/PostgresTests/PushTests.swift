@@ -151,6 +151,37 @@ struct PushTests {
         }
     }
 
+    @Test("state --at and diff read a store's session from the keyframe before the entry, and print what the file prints, across keyframes and gaps")
+    func statesFromTheKeyframeBefore() async throws {
+        let url = try await TestServer.newDatabase()
+        try await withTemporaryDirectory { directory in
+            // Keyframes at 0, 10,001 and 20,001; gaps at 10,000 and 20,000.
+            try insertLongSession(named: "long", entries: 25_000, into: directory.appendingPathComponent("long.actionlog").path)
+            let push = try run(["push", "long.actionlog", url], in: directory)
+            #expect(push.status == 0, "\(push.stderr)")
+            let commands = [
+                ["state", "--at", "9999"], ["state", "--at", "10001"], ["state", "--at", "15000", "--json"], ["state", "--at", "24999"],
+                ["diff", "9000", "12000"], ["diff", "21000", "10005", "--json"], ["diff", "10001", "10002"],
+            ]
+            for command in commands {
+                let fromFile = try run([command[0], "long.actionlog"] + command.dropFirst(), in: directory)
+                let fromStore = try run([command[0], url, "--session", "long"] + command.dropFirst(), in: directory)
+                #expect(fromFile.status == 0, "\(command): \(fromFile.stderr)")
+                #expect(fromStore.status == 0, "\(command): \(fromStore.stderr)")
+                // A store's session has no id: headings name it by its name, JSON has "session": null.
+                let expected = fromFile.stdout
+                    .replacingOccurrences(of: "session 1 \"", with: "session \"")
+                    .replacingOccurrences(of: "\"session\": 1,", with: "\"session\": null,")
+                    .replacingOccurrences(of: "\"file\": \"long.actionlog\"", with: "\"file\": \"\(try PostgresLocation(url: url))\"")
+                #expect(fromStore.stdout == expected, "\(command)")
+            }
+            // An entry past the session's end is refused from the store as from the file.
+            let past = try run(["state", url, "--session", "long", "--at", "25000"], in: directory)
+            let pastFile = try run(["state", "long.actionlog", "--at", "25000"], in: directory)
+            #expect(past.status == pastFile.status && past.status != 0)
+        }
+    }
+
     @Test("sessions filters: app version, time, name and label patterns, gaps; from a store and from a file alike")
     func sessionFilters() async throws {
         let url = try await TestServer.newDatabase()
