@@ -258,4 +258,36 @@ struct CaptureModeTests {
         #expect(session.metadata[CaptureCommitter.metadataKey]?["reason"] == .string("the recorder lost 2 actions: 2 actions dropped: the writer fell behind"))
         #expect(log.all.map(\.code) == [.dropped])
     }
+
+    /// An actor ViewModel's recorder, as an app's "report a bug" button calls it.
+    @Test("an actor ViewModel's recorder captures on capture(reason:), after settle, with the handlers that returned")
+    func viewModelRecorderCaptures() async throws {
+        let path = directory.path("view-model.actionlog")
+        let log = ErrorLog()
+        let tally = Tally()
+        let recorder = try await ViewModelRecorder<Counter, CounterAction>(
+            path: path, sessionName: "tally", configuration: capture(log, CaptureWindow(entries: 3, duration: .seconds(3600), followingEntries: 1, followingDuration: .seconds(3600))),
+            handle: { _ in await tally.increment() },
+            snapshot: { Counter(count: tally.count) })
+        for _ in 0..<5 { recorder.send(.increment) }
+        await recorder.settle()
+        #expect(!FileManager.default.fileExists(atPath: path))
+        recorder.capture(reason: "the tester tapped Report a bug")
+        for _ in 0..<2 { recorder.send(.increment) }
+        await recorder.settle()
+        recorder.close()
+        let journal = try Journal(path: path)
+        let session = try #require(try journal.sessions().first)
+        // The state before the window's 3 entries, the 3, then the 1 after the capture.
+        let counts = try (0..<session.entryCount).map { try journal.state(at: $0, in: session.id).decode(Counter.self).count }
+        #expect(counts == [2, 3, 4, 5, 6])
+        #expect(session.metadata[CaptureCommitter.metadataKey]?["reason"] == .string("the tester tapped Report a bug"))
+        #expect(log.all.isEmpty, "\(log.all)")
+    }
+}
+
+/// An actor ViewModel's state class, as the app's view reads it.
+@MainActor private final class Tally {
+    var count = 0
+    func increment() { count += 1 }
 }

@@ -100,6 +100,22 @@ public final class ViewModelRecorder<State: Codable & Sendable, Action: Codable 
         await core.scheduler.settle()
     }
 
+    /// In capture mode (``RecorderConfiguration/capture``), writes the window kept in memory as a
+    /// session of its own, then the stretch after it; otherwise does nothing. See
+    /// ``Recorder/capture(reason:)``. The window holds the entries of the handlers that returned
+    /// before this call: ``settle()`` first to include those still running.
+    ///
+    /// ```swift
+    /// await reducer.settle()
+    /// reducer.capture(reason: "the tester tapped Report a bug")
+    /// ```
+    ///
+    /// - Parameter reason: why, as the app says it: stored in the session's metadata (never
+    ///   redacted: put no secret in it).
+    public func capture(reason: String) {
+        recorder.capture(reason: reason)
+    }
+
     /// Returns when every entry handed to the writer so far is committed. See ``Recorder/flush()``.
     public func flush() {
         recorder.flush()
