@@ -1,5 +1,5 @@
 import ActionLog
-import ActionLogPostgres
+@testable import ActionLogPostgres
 import Foundation
 import PostgresNIO
 import Testing
@@ -32,15 +32,15 @@ enum TestServer {
         let url = try #require(url, "ACTIONLOG_REQUIRE_POSTGRES=1 but ACTIONLOG_TEST_POSTGRES_URL is not set")
         let parts = try #require(URLComponents(string: url))
         let name = "actionlog_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        var logger = Logger(label: "PostgresTests")
-        logger.logLevel = .critical
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(
-                host: parts.host ?? "127.0.0.1", port: parts.port ?? 5432, username: parts.user ?? "postgres", password: parts.password,
-                database: String(parts.path.dropFirst()), tls: .disable),
-            id: 1, logger: logger)
-        try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
-        try await connection.close()
+        // Through the store's own connection (TLS as the server asks), on the database the URL names.
+        let store = try await PostgresStore.connect(url: url)
+        do {
+            try await store.run(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), doing: "create a database for the test")
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
         var changed = parts
         changed.path = "/" + name
         return try #require(changed.string)

@@ -151,6 +151,28 @@ struct PushTests {
         }
     }
 
+    /// The test server takes TCP connections over TLS only (scripts/with-postgres), as a team's server would.
+    @Test("TLS when the server asks: the store's connection is encrypted, and sslmode=disable is refused by such a server, saying so")
+    func tlsWhenTheServerAsks() async throws {
+        let url = try await TestServer.newDatabase()
+        let store = try await PostgresStore.connect(url: url)
+        let encrypted = try await store.rows("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", doing: "ask") { try $0.decode(Bool.self) }
+        await store.close()
+        #expect(encrypted == [true])
+        try await withTemporaryDirectory { directory in
+            _ = try run(["--output", "demo.actionlog"], in: directory, program: "actionlog-demo")
+            let location = try PostgresLocation(url: url)
+            let plain = try run(["push", "demo.actionlog", url + "?sslmode=disable"], in: directory)
+            #expect(plain.status == 1)
+            #expect(plain.stderr == """
+                error: \(location): cannot connect: the server said: no pg_hba.conf entry for host "127.0.0.1", user "\(location.user)", database "\(location.database)", no encryption (SQLSTATE 28000)
+
+                """)
+            let required = try run(["push", "demo.actionlog", url + "?sslmode=require"], in: directory)
+            #expect(required.status == 0, "\(required.stderr)")
+        }
+    }
+
     @Test("state --at and diff read a store's session from the keyframe before the entry, and print what the file prints, across keyframes and gaps")
     func statesFromTheKeyframeBefore() async throws {
         let url = try await TestServer.newDatabase()
