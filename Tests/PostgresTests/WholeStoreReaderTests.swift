@@ -146,3 +146,51 @@ struct WholeStoreReaderTests {
         }
     }
 }
+
+@Suite("The store's tables across versions", .enabled(if: TestServer.isGiven, "no PostgreSQL server given (ACTIONLOG_TEST_POSTGRES_URL)"))
+struct StoreVersionTests {
+    @Test("a store of version 1 (rows without checksums) is migrated by the next connection, reads as before and verifies with a note; a newer store is refused")
+    func migratesFromVersion1() async throws {
+        let url = try await TestServer.newDatabase()
+        let store = try PostgresLocation(url: url).description
+        try await withTemporaryDirectory { directory in
+            _ = try run(["--output", "demo.actionlog"], in: directory, program: "actionlog-demo")
+            let push = try run(["push", "demo.actionlog", url, "--session", "checkout", "--json"], in: directory)
+            #expect(push.status == 0, "\(push.stderr)")
+            let pushed = try #require(try JSONSerialization.jsonObject(with: Data(push.stdout.utf8)) as? [[String: Any]])
+            let uuid = try #require(pushed.first?["uuid"] as? String)
+            let entries = try #require(pushed.first?["entries"] as? Int)
+            // The store as version 1 left it: no checksum columns.
+            let connection = try await PostgresStore.connect(url: url)
+            for table in ["entries", "handlers", "calls"] {
+                try await connection.run(PostgresQuery(unsafeSQL: "ALTER TABLE actionlog_\(table) DROP COLUMN checksum"), doing: "downgrade")
+            }
+            try await connection.run("UPDATE actionlog_schema SET version = 1", doing: "downgrade")
+            await connection.close()
+
+            // The next reader migrates it; the session reads as the file's, its rows without checksums.
+            let fromFile = try run(["export", "demo.actionlog", "--session", "checkout"], in: directory)
+            let fromStore = try run(["export", url, "--session", "checkout"], in: directory)
+            #expect(fromStore.status == 0, "\(fromStore.stderr)")
+            #expect(fromStore.stdout == fromFile.stdout)
+            let verify = try run(["verify", url], in: directory)
+            #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+            #expect(lines(verify.stdout) == [
+                "\(store): 1 session, \(entries) entries: OK",
+                "  note: session \(uuid) \"checkout\": \(entries) entries without checksums (written before ActionLog checksummed its rows): a change to their bytes that SQLite's checks accept goes unnoticed",
+            ])
+            let version = try await PostgresStore.connect(url: url)
+            let stored = try await version.rows("SELECT version FROM actionlog_schema", doing: "ask") { try $0.decode(Int.self) }
+            // A store of a newer version than this ActionLog reads.
+            try await version.run("UPDATE actionlog_schema SET version = 3", doing: "upgrade")
+            await version.close()
+            #expect(stored == [2])
+            let newer = try run(["sessions", url], in: directory)
+            #expect(newer.status != 0)
+            #expect(newer.stderr == """
+                error: \(store): the store's tables are of version 3, written by a newer ActionLog; this one reads up to version 2
+
+                """)
+        }
+    }
+}
