@@ -91,15 +91,6 @@ enum PostgresSchema {
             "ALTER TABLE actionlog_calls ADD COLUMN checksum bigint",
         ]),
     ]
-
-    /// The SQL type of a moved column.
-    static func type(_ column: StoredColumn) -> String {
-        switch column.kind {
-        case .integer: "bigint"
-        case .real: "double precision"
-        case .text: "text"
-        }
-    }
 }
 
 extension PostgresStore {

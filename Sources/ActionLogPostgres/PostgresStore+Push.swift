@@ -181,7 +181,7 @@ extension PostgresStore {
         if let resumedAt = after?.first, table == .entries { sent(Int(clamping: resumedAt)) }
         let stage = "actionlog_stage_\(table.rawValue)"
         try await run(PostgresQuery(unsafeSQL: """
-            CREATE TEMPORARY TABLE IF NOT EXISTS \(stage) (\(columns.map { "\($0.name) \(PostgresSchema.type($0))" }.joined(separator: ", ")))
+            CREATE TEMPORARY TABLE IF NOT EXISTS \(stage) (\(columns.map { "\($0.name) \($0.postgresType)" }.joined(separator: ", ")))
             ON COMMIT DELETE ROWS
             """), session: subject, doing: doing)
         var batch = CopyBatch()
@@ -191,7 +191,7 @@ extension PostgresStore {
             exhausted = page.count < 512
             for row in page {
                 try batch.add(row, columns: columns, table: table, file: journal.fileName, session: session.id)
-                if batch.rows >= Self.batchRows || batch.bytes.readableBytes >= Self.batchBytes {
+                if batch.rows >= Self.batchRows || batch.text.count >= Self.batchBytes {
                     try await send(&batch, table: table, uuid: uuid, subject: subject)
                     sent(batch.sentRows)
                 }
@@ -256,12 +256,16 @@ extension PostgresStore {
     }
 }
 
-/// Rows in PostgreSQL's `COPY` text format, a batch at a time.
+/// Rows in PostgreSQL's `COPY` text format (``StoredValue/appendCopyLine(_:to:)``), a batch at a time.
 struct CopyBatch {
-    var bytes = ByteBuffer()
+    /// The batch's lines.
+    private(set) var text: [UInt8] = []
     var rows = 0
     var firstSeq: Int?
     private(set) var sentRows = 0
+
+    /// The lines, to send.
+    var bytes: ByteBuffer { ByteBuffer(bytes: text) }
 
     /// Adds a row, checked: a value of the wrong type, or text PostgreSQL cannot hold, is refused, naming the entry.
     mutating func add(_ row: [StoredValue], columns: [StoredColumn], table: StoredTable, file: String, session: JournalSession.ID) throws(ActionLogError) {
@@ -273,16 +277,7 @@ struct CopyBatch {
             }
         }
         if rows == 0 { firstSeq = seq }
-        for (index, value) in row.enumerated() {
-            if index > 0 { bytes.writeInteger(UInt8(ascii: "\t")) }
-            switch value {
-            case .null: bytes.writeStaticString("\\N")
-            case .integer(let int): bytes.writeString(String(int))
-            case .real(let double): bytes.writeString(double.description)
-            case .text(let text), .blob(let text): Self.writeEscaped(text, to: &bytes)
-            }
-        }
-        bytes.writeInteger(UInt8(ascii: "\n"))
+        StoredValue.appendCopyLine(row, to: &text)
         rows += 1
     }
 
@@ -290,27 +285,7 @@ struct CopyBatch {
     mutating func sent() {
         sentRows = rows
         rows = 0
-        bytes.clear()
+        text.removeAll(keepingCapacity: true)
         firstSeq = nil
-    }
-
-    /// `text` with the bytes `COPY`'s text format escapes (backslash, newline, carriage return, tab) escaped.
-    static func writeEscaped(_ text: [UInt8], to buffer: inout ByteBuffer) {
-        var start = 0
-        for (index, byte) in text.enumerated() {
-            let escaped: UInt8
-            switch byte {
-            case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
-            case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
-            case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
-            case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
-            default: continue
-            }
-            buffer.writeBytes(text[start..<index])
-            buffer.writeInteger(UInt8(ascii: "\\"))
-            buffer.writeInteger(escaped)
-            start = index + 1
-        }
-        buffer.writeBytes(text[start...])
     }
 }

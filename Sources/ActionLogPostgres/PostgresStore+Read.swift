@@ -183,19 +183,20 @@ extension PostgresStore {
         guard let header else {
             throw ActionLogError(.sessionNotFound, file: location.description, reason: "no session \(uuid.uuidString.lowercased())")
         }
-        var rows: ClosedRange<Int64>?
+        // The entries read: all of them, or from the keyframe before the first state asked for.
+        var span: ClosedRange<Int64>?
         if let states {
             // The keyframe the state walk starts from: the primary key's index, read backwards from the entry.
             let first = Int64(clamping: states.lowerBound)
             var bindings = Self.bindings(uuid)
             bindings.append(first)
-            let keyframe = try await self.rows(
+            let keyframe = try await rows(
                 PostgresQuery(unsafeSQL: """
                     SELECT max(seq) FROM actionlog_entries WHERE session_uuid = $1 AND seq <= $2 AND kind = 'keyframe'
                     """, binds: bindings),
                 session: subject, doing: doing
             ) { try $0.decode(Int64?.self) }.first ?? nil
-            rows = (keyframe ?? 0)...max(keyframe ?? 0, Int64(clamping: states.upperBound))
+            span = (keyframe ?? 0)...max(keyframe ?? 0, Int64(clamping: states.upperBound))
         }
         let id = try journal.insertStoredSession(header, uuid: uuid)
         var read = 0
@@ -204,9 +205,9 @@ extension PostgresStore {
             let keys = table.columns.prefix(table.keyCount).map(\.name).joined(separator: ", ")
             var bindings = Self.bindings(uuid)
             var condition = "session_uuid = $1"
-            if let rows {
-                bindings.append(rows.lowerBound)
-                bindings.append(rows.upperBound)
+            if let span {
+                bindings.append(span.lowerBound)
+                bindings.append(span.upperBound)
                 condition += " AND seq BETWEEN $2 AND $3"
             }
             let query = PostgresQuery(

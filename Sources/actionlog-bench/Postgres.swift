@@ -92,26 +92,10 @@ private func copyTextForm(of journal: Journal, session: JournalSession.ID) throw
     while true {
         let page = try journal.storedRows(.entries, session: session, after: after, limit: 4096)
         for row in page {
-            for (index, value) in row.enumerated() {
-                if index > 0 { rows.append(UInt8(ascii: "\t")) }
-                switch value {
-                case .null: rows += Array("\\N".utf8)
-                case .integer(let int): rows += Array(String(int).utf8)
-                case .real(let double): rows += Array(double.description.utf8)
-                case .text(let bytes), .blob(let bytes):
-                    textBytes += bytes.count
-                    for byte in bytes {
-                        switch byte {
-                        case UInt8(ascii: "\\"): rows += Array("\\\\".utf8)
-                        case UInt8(ascii: "\n"): rows += Array("\\n".utf8)
-                        case UInt8(ascii: "\r"): rows += Array("\\r".utf8)
-                        case UInt8(ascii: "\t"): rows += Array("\\t".utf8)
-                        default: rows.append(byte)
-                        }
-                    }
-                }
+            for value in row {
+                if case .text(let bytes) = value { textBytes += bytes.count }
             }
-            rows.append(UInt8(ascii: "\n"))
+            StoredValue.appendCopyLine(row, to: &rows)
         }
         guard page.count == 4096, case .integer(let seq) = page.last?.first else { break }
         after = [seq]
@@ -123,13 +107,7 @@ private func copyTextForm(of journal: Journal, session: JournalSession.ID) throw
 /// the entries' columns (no key, no staging, no conflict check, no batches), run by `psql`: what
 /// moving the same bytes costs, for a push to be read beside.
 private func measurePlainCopy(url: String, rows: String) throws -> ChildRun {
-    let types = StoredTable.entries.columns.map { column -> String in
-        switch column.kind {
-        case .integer: "\(column.name) bigint"
-        case .real: "\(column.name) double precision"
-        case .text: "\(column.name) text"
-        }
-    }
+    let types = StoredTable.entries.columns.map { "\($0.name) \($0.postgresType)" }
     let psql = ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "psql"
     return try runChild(psql, [
         "--no-psqlrc", "--quiet", "-v", "ON_ERROR_STOP=1", "--dbname", url,

@@ -25,6 +25,39 @@ package enum StoredValue: Sendable, Equatable {
     }
 }
 
+extension StoredValue {
+    /// Appends `row` as one line of PostgreSQL's `COPY` text format: values separated by tabs, `\N`
+    /// for NULL, and in texts the bytes that format escapes (backslash, newline, carriage return,
+    /// tab) escaped with a backslash.
+    package static func appendCopyLine(_ row: [StoredValue], to bytes: inout [UInt8]) {
+        for (index, value) in row.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "\t")) }
+            switch value {
+            case .null: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "N")]
+            case .integer(let int): bytes += Array(String(int).utf8)
+            case .real(let double): bytes += Array(double.description.utf8)
+            case .text(let text), .blob(let text):
+                var start = 0
+                for (offset, byte) in text.enumerated() {
+                    let escaped: UInt8
+                    switch byte {
+                    case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+                    case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
+                    case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
+                    case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
+                    default: continue
+                    }
+                    bytes += text[start..<offset]
+                    bytes += [UInt8(ascii: "\\"), escaped]
+                    start = offset + 1
+                }
+                bytes += text[start...]
+            }
+        }
+        bytes.append(UInt8(ascii: "\n"))
+    }
+}
+
 /// A column of a session's rows that a mover carries, with the type a sound journal stores in it.
 package struct StoredColumn: Sendable {
     package enum Kind: Sendable { case integer, real, text }
@@ -36,6 +69,15 @@ package struct StoredColumn: Sendable {
         self.name = name
         self.kind = kind
         self.nullable = nullable
+    }
+
+    /// The column's type in PostgreSQL, where the team store keeps the rows moved.
+    package var postgresType: String {
+        switch kind {
+        case .integer: "bigint"
+        case .real: "double precision"
+        case .text: "text"
+        }
     }
 
     /// Why `value` is not what this column holds in a sound journal, or `nil` when it is.
